@@ -1,0 +1,100 @@
+"""The command line: ``python manage.py COMMAND`` (or the ``scorekeeper`` script).
+
+``settle`` reads a session as JSON on standard input and prints the settlement;
+it imports nothing of the web app, so it starts fast and works without a database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from .engine import InvalidHand, settle_json
+
+
+def settle_text(text: str | bytes, *, pretty: bool = False) -> tuple[int, str]:
+    """The ``settle`` contract on text: returns the exit status and the JSON answer.
+
+    0 and the settlement, or 1 and ``{"error": {"hand", "field", "message"}}``.
+    The benchmark calls this too, so it measures exactly what ``settle`` does.
+    """
+    try:
+        payload = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        error = InvalidHand(None, "", f"the input is not valid JSON: {exc}")
+    except RecursionError:
+        error = InvalidHand(None, "", "the input is nested too deeply")
+    else:
+        try:
+            result = settle_json(payload)
+        except InvalidHand as exc:
+            error = exc
+        else:
+            return 0, json.dumps(result, ensure_ascii=False, indent=2 if pretty else None)
+    return 1, json.dumps({"error": error.to_json()}, ensure_ascii=False)
+
+
+def settle(stdin: TextIO, stdout: TextIO, *, pretty: bool = False) -> int:
+    """``python manage.py settle``: JSON on stdin, JSON on stdout, exit status 1 on bad input."""
+    try:
+        text = stdin.read()
+    except UnicodeDecodeError:
+        text = b"\xff"  # not UTF-8: answered as invalid JSON below
+    status, answer = settle_text(text, pretty=pretty)
+    _write(stdout, answer)
+    return status
+
+
+def _write(stdout: TextIO, text: str) -> None:
+    """Write one answer; a reader that went away (``| head``) is not an error of ours."""
+    try:
+        stdout.write(text + "\n")
+        stdout.flush()
+    except BrokenPipeError:
+        pass
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    if args.what == "engine":
+        bench.print_engine(bench.bench_engine(args.hands))
+        return 0
+    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from . import create_app
+
+    app = create_app()
+    app.run(host=args.host, port=args.port, debug=args.debug)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="manage.py", description="Scorekeeper: scores for card games at the table")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
+    p = sub.add_parser("bench", help="run a benchmark and print its figures")
+    p.add_argument("what", choices=["engine"], help="what to measure")
+    p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
+    p = sub.add_parser("run", help="serve the web app (SQLite in instance/ unless SCOREKEEPER_DATABASE_URL is set)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--debug", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "settle":
+        sys.stdin.reconfigure(encoding="utf-8", errors="strict")
+        sys.stdout.reconfigure(encoding="utf-8")
+        return settle(sys.stdin, sys.stdout, pretty=args.pretty)
+    if args.command == "bench":
+        return _bench(args)
+    return _run(args)

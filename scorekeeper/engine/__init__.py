@@ -1,0 +1,136 @@
+"""The settlement engine: pure Python, no web or database imports.
+
+``settle_session(game, rules, hands)`` validates a whole session and settles it
+hand by hand (the Schafkopf pot and Konter a Matt strokes carry over);
+``settle_json(payload)`` is the JSON contract of RULES.md on top of it.
+
+>>> s = settle_json({"game": "matzlfangen", "hands": [
+...     {"contract": "rufen", "declarer": 1, "partner": 3, "points": 70, "raises": 5}]})
+>>> s["hands"][0]["value"], s["totals"]
+(6, {'1': 6, '2': -6, '3': 6, '4': -6})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from . import konter_a_matt, matt, matzlfangen, schafkopf
+from .errors import InvalidHand
+from .fields import check_keys, check_object, get_choice
+from .results import HandResult, Settlement, Step
+from .rules import options, parse_rules
+
+__all__ = [
+    "GAMES",
+    "Game",
+    "HandResult",
+    "InvalidHand",
+    "Settlement",
+    "Step",
+    "get_game",
+    "settle_json",
+    "settle_session",
+]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the engine knows it (built from its module)."""
+
+    name: str
+    seats: int
+    rules_cls: type
+    presets: Mapping[str, Mapping[str, Any]]
+    hand_cls: type
+    initial_state: Callable[[Any], Any]
+    settle_hand: Callable[..., tuple[HandResult, Any]]
+    finish: Callable[..., tuple[tuple[int, ...], int | None, dict]]
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> Game:
+        return cls(
+            module.NAME,
+            module.SEATS,
+            module.Rules,
+            module.PRESETS,
+            module.Hand,
+            module.initial_state,
+            module.settle_hand,
+            module.finish,
+        )
+
+    def parse_rules(self, data: Any) -> Any:
+        """A complete, validated rule set from a partial one (``None``: the defaults)."""
+        return parse_rules(self.rules_cls, self.presets, data)
+
+    def parse_hand(self, data: Any, index: int | None, rules: Any) -> Any:
+        """One validated, frozen hand."""
+        return self.hand_cls.from_json(data, index, rules)
+
+    def options(self) -> list:
+        """The rule options (dataclass fields with their constraints in ``metadata``)."""
+        return options(self.rules_cls)
+
+
+GAMES: dict[str, Game] = {
+    m.NAME: Game.from_module(m) for m in (matzlfangen, schafkopf, konter_a_matt, matt)
+}
+
+
+def get_game(name: Any) -> Game:
+    """The game called ``name``.
+
+    :raises InvalidHand: for an unknown game.
+    """
+    get_choice({"game": name}, "game", None, GAMES)
+    return GAMES[name]
+
+
+def settle_session(game: str, rules: Any, hands: Sequence[Any]) -> Settlement:
+    """Validate every hand, then settle them in order.
+
+    ``rules`` is a partial rule set (a mapping or ``None``) or an already
+    validated rule-set object; ``hands`` are JSON objects or validated hands.
+    Nothing is half-settled: the first invalid hand raises.
+
+    :raises InvalidHand: naming the hand index, the field and the reason.
+    """
+    g = get_game(game)
+    if not isinstance(rules, g.rules_cls):
+        rules = g.parse_rules(rules)
+    hand_cls = g.hand_cls
+    parsed = [h if isinstance(h, hand_cls) else hand_cls.from_json(h, i, rules) for i, h in enumerate(hands)]
+    state = g.initial_state(rules)
+    settle_hand = g.settle_hand
+    results = []
+    totals = [0] * g.seats
+    for i, hand in enumerate(parsed):
+        result, state = settle_hand(rules, hand, state, i)
+        results.append(result)
+        for seat, d in enumerate(result.deltas):
+            totals[seat] += d
+    balance, pot, extra = g.finish(rules, state, tuple(totals))
+    return Settlement(g.name, rules, tuple(parsed), tuple(results), tuple(totals), balance, pot, extra)
+
+
+SESSION_KEYS = frozenset({"game", "rules", "hands"})
+
+
+def settle_json(payload: Any) -> dict[str, Any]:
+    """The JSON contract: ``{"game", "rules"?, "hands"}`` in, the settlement out.
+
+    :raises InvalidHand: for anything invalid, with ``hand`` None for the session's own keys.
+    """
+    check_object(payload, None, "", "the input")
+    check_keys(payload, SESSION_KEYS, None)
+    if "game" not in payload:
+        raise InvalidHand(None, "game", "game is required")
+    hands = payload.get("hands")
+    if hands is None:
+        raise InvalidHand(None, "hands", "hands is required (a list of hands)")
+    if not isinstance(hands, list):
+        raise InvalidHand(None, "hands", "hands must be a list of hands")
+    return settle_session(payload["game"], payload.get("rules"), hands).to_json()

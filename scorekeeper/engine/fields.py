@@ -1,0 +1,128 @@
+"""Reading typed fields out of JSON objects, with errors that name the field.
+
+Every reader takes the object, the key, the hand index (for the error) and the
+constraints. ``MISSING`` as default means the key is required. JSON booleans are
+never accepted as integers, and numbers are never accepted as booleans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
+from .errors import InvalidHand
+
+MISSING: Any = object()
+
+_TYPE_NAMES = {
+    bool: "true or false",
+    int: "a whole number",
+    str: "a text",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
+
+
+def type_name(value: Any) -> str:
+    """Plain-words name of a JSON value's type."""
+    if isinstance(value, float):
+        return "a decimal number"
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def check_object(data: Any, hand: int | None, field: str, what: str) -> Mapping:
+    """Return ``data`` if it is a JSON object, else raise."""
+    if not isinstance(data, dict):
+        raise InvalidHand(hand, field, f"{what} must be an object, not {type_name(data)}")
+    return data
+
+
+def check_keys(data: Mapping, allowed: Collection[str], hand: int | None, prefix: str = "") -> None:
+    """Unknown keys are errors, never silently ignored."""
+    for key in data:
+        if key not in allowed:
+            raise InvalidHand(hand, prefix + str(key), f"unknown field {key!r}")
+
+
+def check_fields(
+    data: Mapping, allowed: frozenset[str], known: frozenset[str], hand: int | None, where: str
+) -> None:
+    """Every key must be ``known`` (else: unknown field) and ``allowed`` here (else: does not apply ``where``)."""
+    extra = data.keys() - allowed
+    if extra:
+        key = min(extra, key=str)
+        if key not in known:
+            raise InvalidHand(hand, str(key), f"unknown field {key!r}")
+        raise InvalidHand(hand, key, f"{key} does not apply {where}")
+
+
+def forbid(data: Mapping, names: Iterable[str], hand: int | None, reason: str) -> None:
+    """Fields that do not apply (to this contract, say) are errors, whatever their value."""
+    for name in names:
+        if name in data:
+            raise InvalidHand(hand, name, f"{name} {reason}")
+
+
+def _missing(hand: int | None, name: str) -> InvalidHand:
+    return InvalidHand(hand, name, f"{name} is required")
+
+
+def get_int(data: Mapping, name: str, hand: int | None, lo: int, hi: int | None, default: Any = MISSING) -> Any:
+    """A whole number in ``lo..hi`` (``hi`` None: no upper bound)."""
+    value = data.get(name, MISSING)
+    if value is MISSING:
+        if default is MISSING:
+            raise _missing(hand, name)
+        return default
+    if type(value) is not int:
+        raise InvalidHand(hand, name, f"{name} must be a whole number, not {type_name(value)}")
+    if value < lo or (hi is not None and value > hi):
+        if hi is None:
+            raise InvalidHand(hand, name, f"{name} must be at least {lo}")
+        raise InvalidHand(hand, name, f"{name} must be between {lo} and {hi}")
+    return value
+
+
+def get_bool(data: Mapping, name: str, hand: int | None, default: Any = MISSING) -> Any:
+    """``true`` or ``false``."""
+    value = data.get(name, MISSING)
+    if value is MISSING:
+        if default is MISSING:
+            raise _missing(hand, name)
+        return default
+    if type(value) is not bool:
+        raise InvalidHand(hand, name, f"{name} must be true or false, not {type_name(value)}")
+    return value
+
+
+def get_choice(data: Mapping, name: str, hand: int | None, choices: Collection[Any], default: Any = MISSING) -> Any:
+    """One of ``choices`` (texts, or ``None`` for JSON null)."""
+    value = data.get(name, MISSING)
+    if value is MISSING:
+        if default is MISSING:
+            raise _missing(hand, name)
+        return default
+    if (value is not None and type(value) is not str) or value not in choices:
+        names = ", ".join("null" if c is None else str(c) for c in choices)
+        raise InvalidHand(hand, name, f"{name} must be one of {names}, not {value!r}")
+    return value
+
+
+def get_seat(data: Mapping, name: str, hand: int | None, seats: int, default: Any = MISSING) -> Any:
+    """A seat number ``1..seats``."""
+    value = data.get(name, MISSING)
+    if value is MISSING:
+        if default is MISSING:
+            raise _missing(hand, name)
+        return default
+    if type(value) is not int:
+        raise InvalidHand(hand, name, f"{name} must be a seat number, not {type_name(value)}")
+    if not 1 <= value <= seats:
+        raise InvalidHand(hand, name, f"{name} must be a seat from 1 to {seats}, not {value}")
+    return value
+
+
+def seat_keys(seats: int) -> tuple[str, ...]:
+    """The JSON keys of the seats: ``("1", "2", ...)``."""
+    return tuple(str(s) for s in range(1, seats + 1))

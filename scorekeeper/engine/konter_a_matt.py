@@ -1,0 +1,177 @@
+"""Konter a Matt: two fixed teams (A = seats 1 and 3, B = seats 2 and 4), strokes counted down.
+
+Seed: ``konter-a-matt-lb.txt``; specification: RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidHand
+from .fields import check_keys, check_object, get_bool, get_choice, get_int
+from .results import HandResult, Steps, side_deltas
+from .rules import option
+
+NAME = "konter_a_matt"
+SEATS = 4
+TOTAL_POINTS = 40
+TEAMS = ("A", "B")
+#: The seats of each team.
+TEAM_SEATS = {"A": (1, 3), "B": (2, 4)}
+FIELDS = frozenset({"trump_team", "points_a", "schwarz", "matt", "konter"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house rules of Konter a Matt (RULES.md, "Options")."""
+
+    preset: str = "seed"
+    strokes: int = option(11, lo=1, hi=100, help="strokes each team starts a game with")
+    win_points: int = option(21, lo=21, hi=TOTAL_POINTS, help="card points that win a partie")
+    trump_team_penalty: bool = option(True, help="a trump team that loses gets the strokes added")
+    tie_penalty: int = option(1, lo=0, hi=10, help="strokes the trump team gets added on a Stänner")
+    stake_per_game: int = option(0, lo=0, hi=1000, help="units each loser pays one winner when a game ends")
+
+
+PRESETS = {"seed": {}}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One validated partie. Build it with :meth:`from_json`."""
+
+    trump_team: str
+    points_a: int
+    schwarz: bool = False
+    matt: bool = False
+    konter: bool = False
+
+    @classmethod
+    def from_json(cls, data: object, index: int | None, rules: Rules) -> Hand:
+        """Validate one partie of the JSON contract.
+
+        :raises InvalidHand: naming the field and the reason.
+
+        >>> Hand.from_json({"trump_team": "A", "points_a": 25, "matt": True}, 0, Rules()).matt
+        True
+        """
+        data = check_object(data, index, "", "a partie")
+        check_keys(data, FIELDS, index)
+        trump_team = get_choice(data, "trump_team", index, TEAMS)
+        points_a = get_int(data, "points_a", index, 0, TOTAL_POINTS)
+        schwarz = get_bool(data, "schwarz", index, False)
+        if schwarz and points_a not in (0, TOTAL_POINTS):
+            raise InvalidHand(
+                index, "schwarz", f"the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{TOTAL_POINTS - points_a}"
+            )
+        return cls(trump_team, points_a, schwarz, get_bool(data, "matt", index, False), get_bool(data, "konter", index, False))
+
+    @property
+    def worth(self) -> int:
+        """N = 1 + schwarz + matt + konter."""
+        return 1 + self.schwarz + self.matt + self.konter
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What carries between parties: strokes, the Stänner carry, games won."""
+
+    strokes_a: int
+    strokes_b: int
+    carry: int = 0
+    stuck_trump_team: str | None = None  # after a Stänner the same team chooses trumps again
+    game: int = 1
+    games_a: int = 0
+    games_b: int = 0
+
+
+def initial_state(rules: Rules) -> State:
+    """Both teams at ``strokes``, nothing carried."""
+    return State(rules.strokes, rules.strokes)
+
+
+def _other(team: str) -> str:
+    return "B" if team == "A" else "A"
+
+
+def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
+    """Settle one partie: strike strokes, carry Stänner, end the game at 0.
+
+    :raises InvalidHand: when after a Stänner another team chose trumps.
+
+    >>> r, s = settle_hand(Rules(), Hand("A", 25), initial_state(Rules()))
+    >>> r.extra["strokes"], r.winner
+    ({'A': 10, 'B': 11}, 'A')
+    """
+    trump = hand.trump_team
+    if state.stuck_trump_team is not None and trump != state.stuck_trump_team:
+        raise InvalidHand(
+            index, "trump_team", f"after a Stänner the same team chooses trumps again: team {state.stuck_trump_team}"
+        )
+    points = {"A": hand.points_a, "B": TOTAL_POINTS - hand.points_a}
+    winner = next((t for t in TEAMS if points[t] >= rules.win_points), None)
+    strokes = {"A": state.strokes_a, "B": state.strokes_b}
+    steps = Steps()
+    score = f"{points['A']}:{points['B']}"
+    if winner is None:
+        steps.add("partie", f"partie {score}: undecided, worth {hand.worth}", 1, score=score)
+    else:
+        steps.add("partie", f"team {winner} won {score} ({rules.win_points} needed)", 1, team=winner, score=score)
+    if hand.schwarz:
+        steps.add("schwarz", "schwarz: the losing team took no trick", 1)
+    if hand.matt:
+        steps.add("matt", "Matt was said", 1)
+    if hand.konter:
+        steps.add("konter", "Konter was said", 1)
+    worth = steps.total
+    if winner is None:
+        steps.set("stanner", f"Stänner: {worth} carried to the next decided partie", 0, carried=worth)
+        strokes[trump] += rules.tie_penalty
+        carry = state.carry + worth
+        new = State(strokes["A"], strokes["B"], carry, trump, state.game, state.games_a, state.games_b)
+        extra = _extra(strokes, carry, state.game, None, points)
+        extra["stanner"] = True
+        return HandResult(0, None, (0,) * SEATS, steps.finish(), None, extra), new
+    if state.carry:
+        steps.add("carry", f"{state.carry} carried from the Stänner before", state.carry, carried=state.carry)
+    value = steps.total
+    strokes[winner] = max(0, strokes[winner] - value)
+    if winner != trump and rules.trump_team_penalty:
+        strokes[trump] += worth
+    game_over = strokes[winner] == 0
+    deltas = (0,) * SEATS
+    if game_over:
+        deltas = side_deltas(SEATS, TEAM_SEATS[winner], rules.stake_per_game)
+        games_a = state.games_a + (winner == "A")
+        games_b = state.games_b + (winner == "B")
+        new = State(rules.strokes, rules.strokes, 0, None, state.game + 1, games_a, games_b)
+    else:
+        new = State(strokes["A"], strokes["B"], 0, None, state.game, state.games_a, state.games_b)
+    extra = _extra(strokes, 0, state.game, winner if game_over else None, points)
+    extra["stanner"] = False
+    extra["trump_team_lost"] = winner != trump
+    return HandResult(value, winner, deltas, steps.finish(), None, extra), new
+
+
+def _extra(strokes: dict, carry: int, game: int, game_winner: str | None, points: dict) -> dict:
+    return {
+        "points": dict(points),
+        "strokes": dict(strokes),
+        "carry": carry,
+        "game": game,
+        "game_over": game_winner is not None,
+        "game_winner": game_winner,
+    }
+
+
+def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[int, ...], None, dict]:
+    """The balance is the totals; the running game and the games won go beside them."""
+    return (
+        totals,
+        None,
+        {
+            "strokes": {"A": state.strokes_a, "B": state.strokes_b},
+            "carry": state.carry,
+            "games_won": {"A": state.games_a, "B": state.games_b},
+        },
+    )

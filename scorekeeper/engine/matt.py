@@ -1,0 +1,142 @@
+"""Matt: two players, a match of two rounds of two Durchgänge.
+
+Seed: ``matt-de.txt``; specification: RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidHand
+from .fields import check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
+from .results import HandResult, Steps
+from .rules import option
+
+NAME = "matt"
+SEATS = 2
+DURCHGAENGE_PER_MATCH = 4
+MAX_MOVES = 10
+#: The mating card's value.
+CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "7": 7}
+CARD_NAMES = {"A": "Ace", "10": "Ten", "K": "King", "Q": "Queen", "7": "Seven"}
+FIELDS = frozenset({"mated_by", "move", "card", "vorablegen", "uebermatt"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house rules of Matt (RULES.md)."""
+
+    preset: str = "seed"
+    stake_per_point: int = option(0, lo=0, hi=1000, help="units per point of the final difference")
+
+
+PRESETS = {"seed": {}}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One validated Durchgang. Build it with :meth:`from_json`."""
+
+    mated_by: int | None
+    move: int | None = None
+    card: str | None = None
+    vorablegen: int = 0
+    uebermatt: bool = False
+
+    @classmethod
+    def from_json(cls, data: object, index: int | None, rules: Rules) -> Hand:
+        """Validate one Durchgang of the JSON contract.
+
+        :raises InvalidHand: naming the field and the reason.
+
+        >>> Hand.from_json({"mated_by": 2, "move": 7, "card": "A"}, 0, Rules()).card
+        'A'
+        """
+        data = check_object(data, index, "", "a Durchgang")
+        check_keys(data, FIELDS, index)
+        if "mated_by" not in data:
+            raise InvalidHand(index, "mated_by", "mated_by is required: the seat that gave mate, or null for a draw")
+        mated_by = None if data["mated_by"] is None else get_seat(data, "mated_by", index, SEATS)
+        vorablegen = get_int(data, "vorablegen", index, 0, 2, 0)
+        if mated_by is None:
+            forbid(data, ("move", "card", "uebermatt"), index, "does not apply to a draw")
+            return cls(None, vorablegen=vorablegen)
+        move = get_int(data, "move", index, 1, MAX_MOVES)
+        if vorablegen == 2 and move > MAX_MOVES - 1:
+            raise InvalidHand(index, "move", "with both players laying a card aside only 9 moves are played")
+        card = get_choice(data, "card", index, tuple(CARD_VALUES))
+        uebermatt = get_bool(data, "uebermatt", index, False)
+        if uebermatt and not (vorablegen == 1 and move == MAX_MOVES):
+            raise InvalidHand(
+                index, "uebermatt", "Übermatt is only possible when exactly one player laid aside and mate fell on move 10"
+            )
+        return cls(mated_by, move, card, vorablegen, uebermatt)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The match under way: its number, Durchgänge played and its score."""
+
+    match: int = 1
+    played: int = 0
+    score: tuple[int, int] = (0, 0)
+    matches_won: tuple[int, int] = (0, 0)
+
+
+def initial_state(rules: Rules) -> State:
+    """The first match, nothing played."""
+    return State()
+
+
+def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
+    """Score one Durchgang: (move, +1 if a card was laid aside) × card value, doubled for Übermatt.
+
+    >>> r, _ = settle_hand(Rules(), Hand(1, 7, "A"), State())
+    >>> r.value, r.deltas
+    (77, (77, 0))
+    """
+    steps = Steps()
+    if hand.mated_by is None:
+        steps.add("draw", "no mate after 10 moves: a draw", 0)
+        deltas = (0, 0)
+    else:
+        steps.add("move", f"mate on move {hand.move}", hand.move, move=hand.move)
+        if hand.vorablegen:
+            steps.add("vorablegen", "a card was laid aside: one move more", 1, players=hand.vorablegen)
+        card_value = CARD_VALUES[hand.card]
+        steps.set(
+            "card", f"× {card_value} for the mating {CARD_NAMES[hand.card]}", steps.total * card_value, card=hand.card, factor=card_value
+        )
+        if hand.uebermatt:
+            steps.set("uebermatt", "Übermatt doubles", steps.total * 2)
+        deltas = tuple(steps.total if seat == hand.mated_by else 0 for seat in (1, 2))
+    value = steps.total
+    score = (state.score[0] + deltas[0], state.score[1] + deltas[1])
+    played = state.played + 1
+    match_over = played == DURCHGAENGE_PER_MATCH
+    match_winner = None
+    if match_over and score[0] != score[1]:
+        match_winner = 1 if score[0] > score[1] else 2
+    extra = {
+        "match": state.match,
+        "durchgang": played,
+        "match_score": {"1": score[0], "2": score[1]},
+        "match_over": match_over,
+        "match_winner": match_winner,
+    }
+    if match_over:
+        won = (state.matches_won[0] + (match_winner == 1), state.matches_won[1] + (match_winner == 2))
+        new = State(state.match + 1, 0, (0, 0), won)
+    else:
+        new = State(state.match, played, score, state.matches_won)
+    return HandResult(value, hand.mated_by, deltas, steps.finish(), None, extra), new
+
+
+def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[int, ...], None, dict]:
+    """Balance: the difference of the points times ``stake_per_point`` (zero-sum)."""
+    diff = (totals[0] - totals[1]) * rules.stake_per_point
+    return (
+        (diff, -diff),
+        None,
+        {"matches_won": {"1": state.matches_won[0], "2": state.matches_won[1]}},
+    )

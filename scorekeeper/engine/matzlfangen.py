@@ -1,0 +1,199 @@
+"""Matzlfangen: four seats, 130 card points, Rufen and four solo contracts.
+
+Seeds: ``matzlfangen-sv.txt`` and ``matzlfangen-en.txt``; specification: RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidHand
+from .fields import check_fields, check_object, forbid, get_bool, get_choice, get_int, get_seat
+from .results import HandResult, Steps, side_deltas, solo_deltas
+from .rules import option
+
+NAME = "matzlfangen"
+SEATS = 4
+TOTAL_POINTS = 130
+CONTRACTS = ("rufen", "treiben", "neidspiel", "durch", "trumpf_durch")
+POINT_CONTRACTS = frozenset({"rufen", "treiben", "neidspiel"})
+SLAM_CONTRACTS = frozenset({"durch", "trumpf_durch"})
+SUITS = ("eichel", "gras", "herz", "schellen")
+SIDES = (None, "declarers", "defenders")
+#: The raise levels, from the first raise (1) to the tenth.
+RAISE_NAMES = ("Schuß", "Re", "Sub", "Dut", "Hirsch", "Gams", "Jager", "Gweih", "Auffi", "Drauffi")
+
+FIELDS = frozenset(
+    {"contract", "declarer", "dealer", "partner", "raises", "points", "schwarz", "won", "matzl", "matzl_claimed", "trump"}
+)
+_COMMON = frozenset({"contract", "declarer", "dealer", "raises", "trump"})
+#: The fields that apply to each contract (``matzl_claimed`` only with a ``matzl``).
+ALLOWED = {
+    "rufen": _COMMON | {"partner", "points", "schwarz", "matzl", "matzl_claimed"},
+    "treiben": _COMMON | {"points", "schwarz", "matzl", "matzl_claimed"},
+    "neidspiel": _COMMON | {"points", "schwarz", "matzl", "matzl_claimed"},
+    "durch": _COMMON | {"won"},
+    "trumpf_durch": _COMMON | {"won", "matzl", "matzl_claimed"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house rules of Matzlfangen (RULES.md, "Options")."""
+
+    preset: str = "seed"
+    win_threshold: int = option(66, lo=1, hi=TOTAL_POINTS, help="card points the declaring side needs to win")
+    no_water_below: int = option(30, lo=0, hi=TOTAL_POINTS, help="a losing side under this has no water")
+    no_trick_value: int = option(3, lo=0, hi=100, help="units when the losing side took no trick")
+    no_water_value: int = option(2, lo=0, hi=100, help="units when the losing side has no water")
+    durch_value: int = option(6, lo=0, hi=100, help="units of a Durch or Trumpf-Durch")
+    max_raises: int = option(10, lo=0, hi=len(RAISE_NAMES), help="how many raises are allowed")
+    matzl_bonus: int = option(1, lo=0, hi=100, help="units the winners add for a claimed Matzl")
+    matzl_annuls_loss: bool = option(True, help="a side that caught the Matzl and lost pays nothing")
+
+
+PRESETS = {"seed": {}}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One validated Matzlfangen hand. Build it with :meth:`from_json`."""
+
+    contract: str
+    declarer: int
+    partner: int | None = None
+    dealer: int | None = None
+    raises: int = 0
+    points: int | None = None
+    schwarz: bool = False
+    won: bool = False  # point contracts: derived from the points
+    matzl: str | None = None
+    matzl_claimed: bool = True
+    trump: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object, index: int | None, rules: Rules) -> Hand:
+        """Validate one hand of the JSON contract.
+
+        :raises InvalidHand: naming the field and the reason.
+
+        >>> Hand.from_json({"contract": "durch", "declarer": 2, "won": True}, 0, Rules()).won
+        True
+        """
+        data = check_object(data, index, "", "a hand")
+        contract = get_choice(data, "contract", index, CONTRACTS)
+        check_fields(data, ALLOWED[contract], FIELDS, index, f"to {contract}")
+        dealer = get_seat(data, "dealer", index, SEATS, None)
+        raises = get_int(data, "raises", index, 0, rules.max_raises, 0)
+        trump = get_choice(data, "trump", index, SUITS, None)
+        partner = None
+        if contract == "rufen":
+            forehand = None if dealer is None else dealer % SEATS + 1
+            # In rufen forehand declares: with the dealer given, the declarer may be left out.
+            declarer = forehand if forehand is not None and "declarer" not in data else get_seat(
+                data, "declarer", index, SEATS
+            )
+            if forehand is not None and declarer != forehand:
+                raise InvalidHand(
+                    index, "declarer", f"in rufen forehand declares: with seat {dealer} dealing that is seat {forehand}"
+                )
+            partner = get_seat(data, "partner", index, SEATS)
+            if partner == declarer:
+                raise InvalidHand(index, "partner", "the partner must be another seat than the declarer")
+        else:
+            declarer = get_seat(data, "declarer", index, SEATS)
+        if contract in POINT_CONTRACTS:
+            points = get_int(data, "points", index, 0, TOTAL_POINTS)
+            schwarz = get_bool(data, "schwarz", index, False)
+            won = points >= rules.win_threshold
+            losers_points = TOTAL_POINTS - points if won else points
+            if schwarz and losers_points:
+                side = "defenders" if won else "declarers"
+                raise InvalidHand(
+                    index, "schwarz", f"the {side} took no trick, so they cannot have {losers_points} points"
+                )
+        else:
+            points = None
+            schwarz = False
+            won = get_bool(data, "won", index)
+        matzl = get_choice(data, "matzl", index, SIDES, None)
+        if matzl is None:
+            forbid(data, ("matzl_claimed",), index, "applies only when a side caught the Matzl")
+            matzl_claimed = True
+        else:
+            matzl_claimed = get_bool(data, "matzl_claimed", index, True)
+            losing_side = "defenders" if won else "declarers"
+            if matzl == losing_side and (schwarz or (contract == "trumpf_durch" and won)):
+                raise InvalidHand(index, "matzl", f"the {losing_side} took no trick, so they cannot have caught the Matzl")
+        return cls(contract, declarer, partner, dealer, raises, points, schwarz, won, matzl, matzl_claimed, trump)
+
+
+def initial_state(rules: Rules) -> None:
+    """Matzlfangen carries nothing from hand to hand."""
+    return None
+
+
+def settle_hand(rules: Rules, hand: Hand, state: None, index: int | None = None) -> tuple[HandResult, None]:
+    """Settle one valid hand: its value, who won, and what every seat pays or gets.
+
+    >>> r, _ = settle_hand(Rules(), Hand("rufen", 1, partner=3, raises=5, points=70, won=True), None)
+    >>> r.value, r.deltas
+    (6, (6, -6, 6, -6))
+    """
+    won = hand.won
+    winners = "declarers" if won else "defenders"
+    steps = Steps()
+    contract = hand.contract
+    if contract in POINT_CONTRACTS:
+        points = hand.points
+        verb = "won" if won else "lost"
+        steps.add(
+            "points",
+            f"{contract} {verb} with {points} of {TOTAL_POINTS} ({rules.win_threshold} needed)",
+            1,
+            contract=contract,
+            won=won,
+            points=points,
+            needed=rules.win_threshold,
+        )
+        losers_points = TOTAL_POINTS - points if won else points
+        if hand.schwarz:
+            steps.add("no_trick", "the losing side took no trick", rules.no_trick_value - 1, level=rules.no_trick_value)
+        elif losers_points < rules.no_water_below:
+            steps.add(
+                "no_water",
+                f"kein Wasser: the losing side has {losers_points}, under {rules.no_water_below}",
+                rules.no_water_value - 1,
+                points=losers_points,
+                below=rules.no_water_below,
+                level=rules.no_water_value,
+            )
+    else:
+        verb = "won: the declarer took every trick" if won else "lost: the declarer lost a trick"
+        steps.add("slam", f"{contract} {verb}", rules.durch_value, contract=contract, won=won)
+    if hand.raises:
+        level = RAISE_NAMES[hand.raises - 1]
+        steps.add("raises", f"raised {hand.raises}× to {level}", hand.raises, raises=hand.raises, level=level)
+    matzl = hand.matzl
+    if matzl is not None:
+        if matzl == winners:
+            if hand.matzl_claimed:
+                steps.add("matzl_bonus", "the winners caught the Matzl and claimed it", rules.matzl_bonus)
+            else:
+                steps.add("matzl_unclaimed", "the winners caught the Matzl but did not claim it", 0)
+        elif rules.matzl_annuls_loss:
+            steps.set("matzl_annuls", "the losing side caught the Matzl: nobody pays", 0)
+        else:
+            steps.add("matzl_no_effect", "the losing side caught the Matzl (no effect under these rules)", 0)
+    value = steps.total
+    amount = value if won else -value
+    if contract == "rufen":
+        deltas = side_deltas(SEATS, (hand.declarer, hand.partner), amount)
+    else:
+        deltas = solo_deltas(SEATS, hand.declarer, amount)
+    return HandResult(value, winners, deltas, steps.finish()), None
+
+
+def finish(rules: Rules, state: None, totals: tuple[int, ...]) -> tuple[tuple[int, ...], None, dict]:
+    """The balance is the totals; nothing else is left at the end."""
+    return totals, None, {}

@@ -1,0 +1,395 @@
+"""Schafkopf: four seats, 120 card points; Sauspiel, Wenz, Solo, Tout, the pot and Ramsch.
+
+Seed: ``schafkopf-sv.txt``; specification: RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidHand
+from .fields import (
+    check_fields,
+    check_object,
+    forbid,
+    get_bool,
+    get_choice,
+    get_int,
+    get_seat,
+    seat_keys,
+    type_name,
+)
+from .results import HandResult, Steps, side_deltas, solo_deltas
+from .rules import option
+
+NAME = "schafkopf"
+SEATS = 4
+TOTAL_POINTS = 120
+CONTRACTS = ("sauspiel", "wenz", "solo", "rundpass", "ramsch")
+SUITS = ("eichel", "gras", "herz", "schellen")
+CALLABLE_SUITS = ("eichel", "gras", "schellen")
+SOLO_CONTRACTS = frozenset({"wenz", "solo"})
+MAX_KLOPFEN = 4
+SEAT_KEYS = seat_keys(SEATS)
+
+FIELDS = frozenset(
+    {
+        "contract",
+        "suit",
+        "declarer",
+        "partner",
+        "points",
+        "schwarz",
+        "laufende",
+        "tout",
+        "won",
+        "kontra",
+        "re",
+        "klopfen",
+        "jungfrau",
+        "durchmarsch",
+        "loser",
+    }
+)
+_GAME = frozenset({"contract", "declarer", "laufende", "kontra", "re", "klopfen", "points", "schwarz"})
+#: The fields that apply to each contract (a tout then trades points and schwarz for won).
+ALLOWED = {
+    "sauspiel": _GAME | {"suit", "partner"},
+    "wenz": _GAME | {"tout", "won"},
+    "solo": _GAME | {"suit", "tout", "won"},
+    "rundpass": frozenset({"contract"}),
+    "ramsch": frozenset({"contract", "points", "jungfrau", "durchmarsch", "loser", "klopfen"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house rules of Schafkopf (RULES.md); presets ``seed``, ``seed-variant``, ``bavarian``."""
+
+    preset: str = "seed"
+    tariff_sauspiel: int = option(2, lo=0, hi=1000, help="units of a Sauspiel")
+    tariff_solo: int = option(5, lo=0, hi=1000, help="units of a Wenz or Solo")
+    extra: int = option(1, lo=0, hi=1000, help="units for schneider, schwarz and each runner")
+    laufende_min: int = option(3, lo=1, hi=14, help="runners paid from this many on")
+    laufende_min_wenz: int = option(2, lo=1, hi=4, help="runners paid in a Wenz from this many on")
+    laufende_max: int | None = option(None, lo=1, hi=14, nullable=True, help="runners beyond this are not paid")
+    kontra_shifts_threshold: bool = option(True, help="after kontra the declaring side wins with 60")
+    declarers_schneider_at: int = option(29, lo=0, hi=59, help="a losing declaring side with this many or fewer is schneider")
+    all_pass: str = option("pot", choices=("pot", "ramsch", "none"), help="what happens when everybody passes")
+    pot_stake: int = option(2, lo=0, hi=1000, help="units each player pays into the pot on a rundpass")
+    pot_at_close: str = option("split", choices=("split", "carry"), help="what happens to the pot at the end of the night")
+    tariff_ramsch: int = option(2, lo=0, hi=1000, help="units the Ramsch loser pays each other player")
+    jungfrau: str = option("double_all", choices=("double_all", "double_own", "none"), help="what a Jungfrau doubles")
+    durchmarsch_tariff: str = option("solo", choices=("solo", "ramsch"), help="the tariff a Durchmarsch is paid at")
+    ramsch_tie: str = option("all_lose", choices=("all_lose", "named"), help="who loses when players tie for most points")
+
+
+PRESETS = {
+    "seed": {},
+    "seed-variant": {"tariff_sauspiel": 1, "tariff_solo": 2, "all_pass": "none"},
+    "bavarian": {
+        "tariff_sauspiel": 2,
+        "tariff_solo": 5,
+        "kontra_shifts_threshold": False,
+        "declarers_schneider_at": 30,
+        "all_pass": "ramsch",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One validated Schafkopf hand. Build it with :meth:`from_json`.
+
+    For ``ramsch``, ``ramsch_points`` holds each seat's card points (seat 1 first).
+    """
+
+    contract: str
+    declarer: int | None = None
+    partner: int | None = None
+    suit: str | None = None
+    points: int | None = None
+    schwarz: bool = False
+    laufende: int = 0
+    tout: bool = False
+    won: bool = False
+    kontra: bool = False
+    re: bool = False
+    klopfen: int = 0
+    ramsch_points: tuple[int, ...] | None = None
+    jungfrau: tuple[int, ...] = ()
+    durchmarsch: int | None = None
+    loser: int | None = None
+
+    @classmethod
+    def from_json(cls, data: object, index: int | None, rules: Rules) -> Hand:
+        """Validate one hand of the JSON contract.
+
+        :raises InvalidHand: naming the field and the reason.
+
+        >>> Hand.from_json({"contract": "solo", "suit": "herz", "declarer": 1, "points": 61}, 0, Rules()).won
+        True
+        """
+        data = check_object(data, index, "", "a hand")
+        contract = get_choice(data, "contract", index, CONTRACTS)
+        check_fields(data, ALLOWED[contract], FIELDS, index, f"to {contract}")
+        if contract == "rundpass":
+            if rules.all_pass == "ramsch":
+                raise InvalidHand(index, "contract", "under these rules an all-pass hand is played as ramsch")
+            return cls(contract)
+        if contract == "ramsch":
+            if rules.all_pass != "ramsch":
+                raise InvalidHand(index, "contract", f"ramsch is only played with all_pass ramsch, not {rules.all_pass}")
+            return cls._ramsch_from_json(data, index, rules)
+        declarer = get_seat(data, "declarer", index, SEATS)
+        partner = None
+        suit = None
+        if contract == "sauspiel":
+            suit = get_choice(data, "suit", index, CALLABLE_SUITS)
+            partner = get_seat(data, "partner", index, SEATS)
+            if partner == declarer:
+                raise InvalidHand(index, "partner", "the partner must be another seat than the declarer")
+            tout = False
+        else:
+            if contract == "solo":
+                suit = get_choice(data, "suit", index, SUITS)
+            tout = get_bool(data, "tout", index, False)
+        max_runners = 4 if contract == "wenz" else 14
+        laufende = get_int(data, "laufende", index, 0, max_runners, 0)
+        kontra = get_bool(data, "kontra", index, False)
+        re = get_bool(data, "re", index, False)
+        if re and not kontra:
+            raise InvalidHand(index, "re", "re needs kontra first")
+        klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN, 0)
+        if tout:
+            forbid(data, ("points", "schwarz"), index, "does not apply to a tout: it is won or lost")
+            won = get_bool(data, "won", index)
+            points = None
+            schwarz = False
+        else:
+            forbid(data, ("won",), index, "applies only to a tout")
+            points = get_int(data, "points", index, 0, TOTAL_POINTS)
+            schwarz = get_bool(data, "schwarz", index, False)
+            won = points >= needed_to_win(rules, kontra, re)
+            losers_points = TOTAL_POINTS - points if won else points
+            if schwarz and losers_points:
+                side = "defenders" if won else "declarers"
+                raise InvalidHand(index, "schwarz", f"the {side} took no trick, so they cannot have {losers_points} points")
+        return cls(contract, declarer, partner, suit, points, schwarz, laufende, tout, won, kontra, re, klopfen)
+
+    @classmethod
+    def _ramsch_from_json(cls, data: dict, index: int | None, rules: Rules) -> Hand:
+        klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN, 0)
+        durchmarsch = None if data.get("durchmarsch") is None else get_seat(data, "durchmarsch", index, SEATS)
+        if durchmarsch is not None:
+            forbid(data, ("jungfrau", "loser"), index, "does not apply to a durchmarsch")
+            if "points" in data:
+                points = _ramsch_points(data["points"], index)
+                if points[durchmarsch - 1] != TOTAL_POINTS:
+                    raise InvalidHand(
+                        index, f"points.{durchmarsch}", "a durchmarsch takes every trick, so all 120 points"
+                    )
+            else:
+                points = tuple(TOTAL_POINTS if s == durchmarsch else 0 for s in range(1, SEATS + 1))
+            return cls("ramsch", klopfen=klopfen, ramsch_points=points, durchmarsch=durchmarsch)
+        if "points" not in data:
+            raise InvalidHand(index, "points", "points is required: each seat's card points")
+        points = _ramsch_points(data["points"], index)
+        jungfrau = _seat_list(data.get("jungfrau", []), "jungfrau", index)
+        for seat in jungfrau:
+            if points[seat - 1]:
+                raise InvalidHand(index, "jungfrau", f"seat {seat} took no trick, so it cannot have {points[seat - 1]} points")
+        if len(jungfrau) >= SEATS - 1:
+            raise InvalidHand(index, "jungfrau", "when three players took no trick the fourth made a durchmarsch")
+        most = max(points)
+        tied = tuple(s for s in range(1, SEATS + 1) if points[s - 1] == most)
+        loser = None
+        if rules.ramsch_tie == "named" and len(tied) > 1:
+            loser = get_seat(data, "loser", index, SEATS, None)
+            if loser is None:
+                raise InvalidHand(
+                    index, "loser", f"seats {', '.join(map(str, tied))} tie for most points: name the loser"
+                )
+            if loser not in tied:
+                raise InvalidHand(index, "loser", f"the loser must be one of the tied seats {', '.join(map(str, tied))}")
+        else:
+            forbid(data, ("loser",), index, "is named only when players tie for most points (ramsch_tie named)")
+        return cls("ramsch", klopfen=klopfen, ramsch_points=points, jungfrau=jungfrau, loser=loser)
+
+
+def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
+    obj = check_object(value, index, "points", "points in a ramsch")
+    for key in obj:
+        if key not in SEAT_KEYS:
+            raise InvalidHand(index, f"points.{key}", f"unknown seat {key!r}: seats are 1 to {SEATS}")
+    points = tuple(get_int(obj, key, index, 0, TOTAL_POINTS) if key in obj else _missing_seat(key, index) for key in SEAT_KEYS)
+    total = sum(points)
+    if total != TOTAL_POINTS:
+        raise InvalidHand(index, "points", f"the card points must add up to {TOTAL_POINTS}, not {total}")
+    return points
+
+
+def _missing_seat(key: str, index: int | None) -> int:
+    raise InvalidHand(index, f"points.{key}", f"points of seat {key} are required")
+
+
+def _seat_list(value: object, name: str, index: int | None) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise InvalidHand(index, name, f"{name} must be a list of seats, not {type_name(value)}")
+    seats = tuple(get_seat({name: v}, name, index, SEATS) for v in value)
+    if len(set(seats)) != len(seats):
+        raise InvalidHand(index, name, f"{name} names a seat twice")
+    return tuple(sorted(seats))
+
+
+def needed_to_win(rules: Rules, kontra: bool, re: bool) -> int:
+    """Card points the declaring side needs: 61, or 60 after kontra without re if the rules shift it."""
+    return 60 if kontra and not re and rules.kontra_shifts_threshold else 61
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What carries from hand to hand: the pot's content in units."""
+
+    pot: int = 0
+
+
+def initial_state(rules: Rules) -> State:
+    """An empty pot."""
+    return State()
+
+
+def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
+    """Settle one valid hand and move the pot.
+
+    >>> h = Hand("solo", 1, suit="herz", laufende=4, tout=True, won=True)
+    >>> r, _ = settle_hand(Rules(), h, State())
+    >>> r.value, r.deltas
+    (18, (54, -18, -18, -18))
+    """
+    if hand.contract == "rundpass":
+        return _rundpass(rules, state)
+    if hand.contract == "ramsch":
+        value, winner, deltas, steps, extra = _ramsch(rules, hand)
+    else:
+        value, winner, deltas, steps, extra = _game(rules, hand)
+    if rules.all_pass != "pot":
+        return HandResult(value, winner, deltas, steps, None, extra), state
+    pot = state.pot
+    pot_delta = 0
+    if hand.contract == "sauspiel" and pot:
+        half = pot // 2
+        share = half if hand.won else -half
+        pot_delta = -pot if hand.won else pot
+        d1, d2, d3, d4 = deltas
+        partners = (hand.declarer, hand.partner)
+        deltas = tuple(d + share if s in partners else d for s, d in ((1, d1), (2, d2), (3, d3), (4, d4)))
+    extra["pot_before"] = pot
+    extra["pot_after"] = pot + pot_delta
+    return HandResult(value, winner, deltas, steps, pot_delta, extra), State(pot + pot_delta)
+
+
+def _rundpass(rules: Rules, state: State) -> tuple[HandResult, State]:
+    steps = Steps()
+    if rules.all_pass == "none":
+        steps.add("rundpass_none", "everybody passed: nothing is paid", 0)
+        return HandResult(0, None, (0,) * SEATS, steps.finish()), state
+    stake = rules.pot_stake
+    steps.add("rundpass_pot", f"everybody passed: each player pays {stake} into the pot", stake, stake=stake)
+    pot_delta = stake * SEATS
+    extra = {"pot_before": state.pot, "pot_after": state.pot + pot_delta}
+    return HandResult(stake, None, (-stake,) * SEATS, steps.finish(), pot_delta, extra), State(state.pot + pot_delta)
+
+
+def _game(rules: Rules, hand: Hand) -> tuple:
+    contract = hand.contract
+    won = hand.won
+    steps = Steps()
+    tariff = rules.tariff_sauspiel if contract == "sauspiel" else rules.tariff_solo
+    name = contract if contract != "solo" else ("solo" if hand.suit == "herz" else f"{hand.suit} solo")
+    verb = "won" if won else "lost"
+    if hand.tout:
+        steps.add("tout", f"{name} tout {verb}", tariff, contract=contract, won=won, tariff=tariff)
+    else:
+        needed = needed_to_win(rules, hand.kontra, hand.re)
+        steps.add(
+            "points",
+            f"{name} {verb} with {hand.points} of {TOTAL_POINTS} ({needed} needed)",
+            tariff,
+            contract=contract,
+            won=won,
+            points=hand.points,
+            needed=needed,
+        )
+        points = hand.points
+        schneider = hand.schwarz or (points >= 91 if won else points <= rules.declarers_schneider_at)
+        if schneider:
+            side = "the defenders are" if won else "the declaring side is"
+            steps.add("schneider", f"schneider: {side} schneider", rules.extra, side="defenders" if won else "declarers")
+        if hand.schwarz:
+            steps.add("schwarz", "schwarz: the losing side took no trick", rules.extra)
+    runners = hand.laufende
+    minimum = rules.laufende_min_wenz if contract == "wenz" else rules.laufende_min
+    if runners >= minimum:
+        paid = runners if rules.laufende_max is None else min(runners, rules.laufende_max)
+        what = f"{runners} runners" if paid == runners else f"{runners} runners, {paid} paid"
+        steps.add("laufende", what, paid * rules.extra, runners=runners, paid=paid)
+    if hand.tout:
+        steps.set("tout_doubles", "tout doubles", steps.total * 2)
+    if hand.kontra:
+        steps.set("kontra", "kontra doubles", steps.total * 2)
+    if hand.re:
+        steps.set("re", "re doubles", steps.total * 2)
+    _knocks(steps, hand.klopfen)
+    value = steps.total
+    amount = value if won else -value
+    if contract == "sauspiel":
+        deltas = side_deltas(SEATS, (hand.declarer, hand.partner), amount)
+    else:
+        deltas = solo_deltas(SEATS, hand.declarer, amount)
+    return value, "declarers" if won else "defenders", deltas, steps.finish(), {}
+
+
+def _ramsch(rules: Rules, hand: Hand) -> tuple:
+    steps = Steps()
+    seats = range(1, SEATS + 1)
+    if hand.durchmarsch is not None:
+        winner = hand.durchmarsch
+        tariff = rules.tariff_solo if rules.durchmarsch_tariff == "solo" else rules.tariff_ramsch
+        steps.add("durchmarsch", f"durchmarsch by seat {winner}: paid as a {rules.durchmarsch_tariff}", tariff, seat=winner)
+        _knocks(steps, hand.klopfen)
+        value = steps.total
+        deltas = solo_deltas(SEATS, winner, value)
+        return value, None, deltas, steps.finish(), {"losers": [s for s in seats if s != winner]}
+    points = hand.ramsch_points
+    most = max(points)
+    losers = [s for s in seats if points[s - 1] == most] if hand.loser is None else [hand.loser]
+    tariff = rules.tariff_ramsch
+    who = ", ".join(map(str, losers))
+    steps.add("ramsch", f"ramsch: most points ({most}) lose: seat {who}", tariff, losers=losers, points=most)
+    if rules.jungfrau == "double_all":
+        for seat in hand.jungfrau:
+            steps.set("jungfrau", f"Jungfrau: seat {seat} took no trick, doubles", steps.total * 2, seat=seat)
+    elif rules.jungfrau == "double_own":
+        for seat in hand.jungfrau:
+            steps.add("jungfrau_own", f"Jungfrau: seat {seat} took no trick and receives double", 0, seat=seat)
+    _knocks(steps, hand.klopfen)
+    value = steps.total
+    winners = [s for s in seats if s not in losers]
+    doubled = set(hand.jungfrau) if rules.jungfrau == "double_own" else set()
+    receive = {s: value * 2 if s in doubled else value for s in winners}
+    paid_by_each = sum(receive.values())
+    deltas = tuple(receive[s] * len(losers) if s in receive else -paid_by_each for s in seats)
+    return value, None, deltas, steps.finish(), {"losers": losers}
+
+
+def _knocks(steps: Steps, klopfen: int) -> None:
+    for knock in range(1, klopfen + 1):
+        steps.set("klopfen", f"knock {knock} doubles", steps.total * 2, knock=knock)
+
+
+def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[int, ...], int | None, dict]:
+    """The balance is the totals; the pot (with ``all_pass`` pot) is reported beside it."""
+    if rules.all_pass != "pot":
+        return totals, None, {}
+    return totals, state.pot, {}
