@@ -222,7 +222,12 @@ def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
     for key in obj:
         if key not in SEAT_KEYS:
             raise InvalidHand(index, f"points.{key}", f"unknown seat {key!r}: seats are 1 to {SEATS}")
-    points = tuple(get_int(obj, key, index, 0, TOTAL_POINTS) if key in obj else _missing_seat(key, index) for key in SEAT_KEYS)
+    points = tuple(
+        get_int({f"points.{key}": obj[key]}, f"points.{key}", index, 0, TOTAL_POINTS)
+        if key in obj
+        else _missing_seat(key, index)
+        for key in SEAT_KEYS
+    )
     total = sum(points)
     if total != TOTAL_POINTS:
         raise InvalidHand(index, "points", f"the card points must add up to {TOTAL_POINTS}, not {total}")
@@ -373,9 +378,11 @@ def _ramsch(rules: Rules, hand: Hand) -> tuple:
     elif rules.jungfrau == "double_own":
         for seat in hand.jungfrau:
             steps.add("jungfrau_own", f"Jungfrau: seat {seat} took no trick and receives double", 0, seat=seat)
+    winners = [s for s in seats if s not in losers]
+    if not winners:
+        steps.set("ramsch_all_tied", "everybody tied: nobody pays", 0)
     _knocks(steps, hand.klopfen)
     value = steps.total
-    winners = [s for s in seats if s not in losers]
     doubled = set(hand.jungfrau) if rules.jungfrau == "double_own" else set()
     receive = {s: value * 2 if s in doubled else value for s in winners}
     paid_by_each = sum(receive.values())
