@@ -75,9 +75,7 @@ class Game:
         return options(self.rules_cls)
 
 
-GAMES: dict[str, Game] = {
-    m.NAME: Game.from_module(m) for m in (matzlfangen, schafkopf, konter_a_matt, matt)
-}
+GAMES: dict[str, Game] = {m.NAME: Game.from_module(m) for m in (matzlfangen, schafkopf, konter_a_matt, matt)}
 
 
 def get_game(name: Any) -> Game:

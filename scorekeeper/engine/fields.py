@@ -7,6 +7,7 @@ never accepted as integers, and numbers are never accepted as booleans.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -22,6 +23,19 @@ _TYPE_NAMES = {
     dict: "an object",
     type(None): "null",
 }
+
+
+def shown(value: Any) -> str:
+    """A value as the JSON writer wrote it: ``true``, ``null``, ``'text'``, ``3``.
+
+    >>> shown(True), shown(None), shown("rufen"), shown(3)
+    ('true', 'null', "'rufen'", '3')
+    """
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    return repr(value)
 
 
 def type_name(value: Any) -> str:
@@ -45,9 +59,7 @@ def check_keys(data: Mapping, allowed: Collection[str], hand: int | None, prefix
             raise InvalidHand(hand, prefix + str(key), f"unknown field {key!r}")
 
 
-def check_fields(
-    data: Mapping, allowed: frozenset[str], known: frozenset[str], hand: int | None, where: str
-) -> None:
+def check_fields(data: Mapping, allowed: frozenset[str], known: frozenset[str], hand: int | None, where: str) -> None:
     """Every key must be ``known`` (else: unknown field) and ``allowed`` here (else: does not apply ``where``)."""
     extra = data.keys() - allowed
     if extra:
@@ -105,7 +117,7 @@ def get_choice(data: Mapping, name: str, hand: int | None, choices: Collection[A
         return default
     if (value is not None and type(value) is not str) or value not in choices:
         names = ", ".join("null" if c is None else str(c) for c in choices)
-        raise InvalidHand(hand, name, f"{name} must be one of {names}, not {value!r}")
+        raise InvalidHand(hand, name, f"{name} must be one of {names}, not {shown(value)}")
     return value
 
 

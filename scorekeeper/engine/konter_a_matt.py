@@ -62,9 +62,13 @@ class Hand:
         schwarz = get_bool(data, "schwarz", index, False)
         if schwarz and points_a not in (0, TOTAL_POINTS):
             raise InvalidHand(
-                index, "schwarz", f"the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{TOTAL_POINTS - points_a}"
+                index,
+                "schwarz",
+                f"the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{TOTAL_POINTS - points_a}",
             )
-        return cls(trump_team, points_a, schwarz, get_bool(data, "matt", index, False), get_bool(data, "konter", index, False))
+        return cls(
+            trump_team, points_a, schwarz, get_bool(data, "matt", index, False), get_bool(data, "konter", index, False)
+        )
 
     @property
     def worth(self) -> int:

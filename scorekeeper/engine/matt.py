@@ -68,7 +68,9 @@ class Hand:
         uebermatt = get_bool(data, "uebermatt", index, False)
         if uebermatt and not (vorablegen == 1 and move == MAX_MOVES):
             raise InvalidHand(
-                index, "uebermatt", "Übermatt is only possible when exactly one player laid aside and mate fell on move 10"
+                index,
+                "uebermatt",
+                "Übermatt is only possible when exactly one player laid aside and mate fell on move 10",
             )
         return cls(mated_by, move, card, vorablegen, uebermatt)
 
@@ -105,7 +107,11 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
             steps.add("vorablegen", "a card was laid aside: one move more", 1, players=hand.vorablegen)
         card_value = CARD_VALUES[hand.card]
         steps.set(
-            "card", f"× {card_value} for the mating {CARD_NAMES[hand.card]}", steps.total * card_value, card=hand.card, factor=card_value
+            "card",
+            f"× {card_value} for the mating {CARD_NAMES[hand.card]}",
+            steps.total * card_value,
+            card=hand.card,
+            factor=card_value,
         )
         if hand.uebermatt:
             steps.set("uebermatt", "Übermatt doubles", steps.total * 2)

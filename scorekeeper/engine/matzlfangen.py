@@ -15,6 +15,7 @@ from .rules import option
 NAME = "matzlfangen"
 SEATS = 4
 TOTAL_POINTS = 130
+MATZL_POINTS = 10  # the Matzl is the trump ten
 CONTRACTS = ("rufen", "treiben", "neidspiel", "durch", "trumpf_durch")
 POINT_CONTRACTS = frozenset({"rufen", "treiben", "neidspiel"})
 SLAM_CONTRACTS = frozenset({"durch", "trumpf_durch"})
@@ -24,7 +25,19 @@ SIDES = (None, "declarers", "defenders")
 RAISE_NAMES = ("Schuß", "Re", "Sub", "Dut", "Hirsch", "Gams", "Jager", "Gweih", "Auffi", "Drauffi")
 
 FIELDS = frozenset(
-    {"contract", "declarer", "dealer", "partner", "raises", "points", "schwarz", "won", "matzl", "matzl_claimed", "trump"}
+    {
+        "contract",
+        "declarer",
+        "dealer",
+        "partner",
+        "raises",
+        "points",
+        "schwarz",
+        "won",
+        "matzl",
+        "matzl_claimed",
+        "trump",
+    }
 )
 _COMMON = frozenset({"contract", "declarer", "dealer", "raises", "trump"})
 #: The fields that apply to each contract (``matzl_claimed`` only with a ``matzl``).
@@ -90,8 +103,10 @@ class Hand:
         if contract == "rufen":
             forehand = None if dealer is None else dealer % SEATS + 1
             # In rufen forehand declares: with the dealer given, the declarer may be left out.
-            declarer = forehand if forehand is not None and "declarer" not in data else get_seat(
-                data, "declarer", index, SEATS
+            declarer = (
+                forehand
+                if forehand is not None and "declarer" not in data
+                else get_seat(data, "declarer", index, SEATS)
             )
             if forehand is not None and declarer != forehand:
                 raise InvalidHand(
@@ -124,7 +139,17 @@ class Hand:
             matzl_claimed = get_bool(data, "matzl_claimed", index, True)
             losing_side = "defenders" if won else "declarers"
             if matzl == losing_side and (schwarz or (contract == "trumpf_durch" and won)):
-                raise InvalidHand(index, "matzl", f"the {losing_side} took no trick, so they cannot have caught the Matzl")
+                raise InvalidHand(
+                    index, "matzl", f"the {losing_side} took no trick, so they cannot have caught the Matzl"
+                )
+            if points is not None:
+                side_points = points if matzl == "declarers" else TOTAL_POINTS - points
+                if side_points < MATZL_POINTS:
+                    raise InvalidHand(
+                        index,
+                        "matzl",
+                        f"the {matzl} caught the Matzl, a ten, so they have at least {MATZL_POINTS} points, not {side_points}",
+                    )
         return cls(contract, declarer, partner, dealer, raises, points, schwarz, won, matzl, matzl_claimed, trump)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from .errors import InvalidHand
-from .fields import check_object, type_name
+from .fields import check_object, shown, type_name
 
 R = TypeVar("R")
 
@@ -47,7 +47,7 @@ def _check_value(f: dataclasses.Field, value: Any) -> Any:
         raise InvalidHand(None, name, f"{f.name} may not be null")
     if meta["choices"] is not None:
         if type(value) is not str or value not in meta["choices"]:
-            raise InvalidHand(None, name, f"{f.name} must be one of {', '.join(meta['choices'])}, not {value!r}")
+            raise InvalidHand(None, name, f"{f.name} must be one of {', '.join(meta['choices'])}, not {shown(value)}")
         return value
     if isinstance(f.default, bool):
         if type(value) is not bool:
@@ -72,7 +72,7 @@ def parse_rules(rules_cls: type[R], presets: Mapping[str, Mapping[str, Any]], da
     fields = {f.name: f for f in options(rules_cls)}
     preset = data.get("preset", "seed")
     if type(preset) is not str or preset not in presets:
-        raise InvalidHand(None, "rules.preset", f"preset must be one of {', '.join(presets)}, not {preset!r}")
+        raise InvalidHand(None, "rules.preset", f"preset must be one of {', '.join(presets)}, not {shown(preset)}")
     values: dict[str, Any] = dict(presets[preset])
     for key, value in data.items():
         if key == "preset":

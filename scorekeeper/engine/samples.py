@@ -38,7 +38,10 @@ def _matzlfangen(rng: random.Random, rules: matzlfangen.Rules, index: int) -> di
         side = rng.choice(("declarers", "defenders"))
         losers = "defenders" if won else "declarers"
         no_trick = hand.get("schwarz") or (contract == "trumpf_durch" and won)
-        if not (side == losers and no_trick):
+        points = hand.get("points")
+        side_points = None if points is None else (points if side == "declarers" else matzlfangen.TOTAL_POINTS - points)
+        holds_ten = side_points is None or side_points >= matzlfangen.MATZL_POINTS
+        if not (side == losers and no_trick) and holds_ten:
             hand["matzl"] = side
             if rng.random() < 0.2:
                 hand["matzl_claimed"] = False

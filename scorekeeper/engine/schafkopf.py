@@ -74,14 +74,20 @@ class Rules:
     laufende_min_wenz: int = option(2, lo=1, hi=4, help="runners paid in a Wenz from this many on")
     laufende_max: int | None = option(None, lo=1, hi=14, nullable=True, help="runners beyond this are not paid")
     kontra_shifts_threshold: bool = option(True, help="after kontra the declaring side wins with 60")
-    declarers_schneider_at: int = option(29, lo=0, hi=59, help="a losing declaring side with this many or fewer is schneider")
+    declarers_schneider_at: int = option(
+        29, lo=0, hi=59, help="a losing declaring side with this many or fewer is schneider"
+    )
     all_pass: str = option("pot", choices=("pot", "ramsch", "none"), help="what happens when everybody passes")
     pot_stake: int = option(2, lo=0, hi=1000, help="units each player pays into the pot on a rundpass")
-    pot_at_close: str = option("split", choices=("split", "carry"), help="what happens to the pot at the end of the night")
+    pot_at_close: str = option(
+        "split", choices=("split", "carry"), help="what happens to the pot at the end of the night"
+    )
     tariff_ramsch: int = option(2, lo=0, hi=1000, help="units the Ramsch loser pays each other player")
     jungfrau: str = option("double_all", choices=("double_all", "double_own", "none"), help="what a Jungfrau doubles")
     durchmarsch_tariff: str = option("solo", choices=("solo", "ramsch"), help="the tariff a Durchmarsch is paid at")
-    ramsch_tie: str = option("all_lose", choices=("all_lose", "named"), help="who loses when players tie for most points")
+    ramsch_tie: str = option(
+        "all_lose", choices=("all_lose", "named"), help="who loses when players tie for most points"
+    )
 
 
 PRESETS = {
@@ -139,7 +145,9 @@ class Hand:
             return cls(contract)
         if contract == "ramsch":
             if rules.all_pass != "ramsch":
-                raise InvalidHand(index, "contract", f"ramsch is only played with all_pass ramsch, not {rules.all_pass}")
+                raise InvalidHand(
+                    index, "contract", f"ramsch is only played with all_pass ramsch, not {rules.all_pass}"
+                )
             return cls._ramsch_from_json(data, index, rules)
         declarer = get_seat(data, "declarer", index, SEATS)
         partner = None
@@ -174,7 +182,9 @@ class Hand:
             losers_points = TOTAL_POINTS - points if won else points
             if schwarz and losers_points:
                 side = "defenders" if won else "declarers"
-                raise InvalidHand(index, "schwarz", f"the {side} took no trick, so they cannot have {losers_points} points")
+                raise InvalidHand(
+                    index, "schwarz", f"the {side} took no trick, so they cannot have {losers_points} points"
+                )
         return cls(contract, declarer, partner, suit, points, schwarz, laufende, tout, won, kontra, re, klopfen)
 
     @classmethod
@@ -198,7 +208,9 @@ class Hand:
         jungfrau = _seat_list(data.get("jungfrau", []), "jungfrau", index)
         for seat in jungfrau:
             if points[seat - 1]:
-                raise InvalidHand(index, "jungfrau", f"seat {seat} took no trick, so it cannot have {points[seat - 1]} points")
+                raise InvalidHand(
+                    index, "jungfrau", f"seat {seat} took no trick, so it cannot have {points[seat - 1]} points"
+                )
         if len(jungfrau) >= SEATS - 1:
             raise InvalidHand(index, "jungfrau", "when three players took no trick the fourth made a durchmarsch")
         most = max(points)
@@ -211,7 +223,9 @@ class Hand:
                     index, "loser", f"seats {', '.join(map(str, tied))} tie for most points: name the loser"
                 )
             if loser not in tied:
-                raise InvalidHand(index, "loser", f"the loser must be one of the tied seats {', '.join(map(str, tied))}")
+                raise InvalidHand(
+                    index, "loser", f"the loser must be one of the tied seats {', '.join(map(str, tied))}"
+                )
         else:
             forbid(data, ("loser",), index, "is named only when players tie for most points (ramsch_tie named)")
         return cls("ramsch", klopfen=klopfen, ramsch_points=points, jungfrau=jungfrau, loser=loser)
@@ -314,7 +328,7 @@ def _game(rules: Rules, hand: Hand) -> tuple:
     name = contract if contract != "solo" else ("solo" if hand.suit == "herz" else f"{hand.suit} solo")
     verb = "won" if won else "lost"
     if hand.tout:
-        steps.add("tout", f"{name} tout {verb}", tariff, contract=contract, won=won, tariff=tariff)
+        steps.add("tout", f"{name} tout {verb}", tariff, contract=contract, name=name, won=won, tariff=tariff)
     else:
         needed = needed_to_win(rules, hand.kontra, hand.re)
         steps.add(
@@ -322,6 +336,7 @@ def _game(rules: Rules, hand: Hand) -> tuple:
             f"{name} {verb} with {hand.points} of {TOTAL_POINTS} ({needed} needed)",
             tariff,
             contract=contract,
+            name=name,
             won=won,
             points=hand.points,
             needed=needed,
@@ -330,7 +345,9 @@ def _game(rules: Rules, hand: Hand) -> tuple:
         schneider = hand.schwarz or (points >= 91 if won else points <= rules.declarers_schneider_at)
         if schneider:
             side = "the defenders are" if won else "the declaring side is"
-            steps.add("schneider", f"schneider: {side} schneider", rules.extra, side="defenders" if won else "declarers")
+            steps.add(
+                "schneider", f"schneider: {side} schneider", rules.extra, side="defenders" if won else "declarers"
+            )
         if hand.schwarz:
             steps.add("schwarz", "schwarz: the losing side took no trick", rules.extra)
     runners = hand.laufende
@@ -361,7 +378,9 @@ def _ramsch(rules: Rules, hand: Hand) -> tuple:
     if hand.durchmarsch is not None:
         winner = hand.durchmarsch
         tariff = rules.tariff_solo if rules.durchmarsch_tariff == "solo" else rules.tariff_ramsch
-        steps.add("durchmarsch", f"durchmarsch by seat {winner}: paid as a {rules.durchmarsch_tariff}", tariff, seat=winner)
+        steps.add(
+            "durchmarsch", f"durchmarsch by seat {winner}: paid as a {rules.durchmarsch_tariff}", tariff, seat=winner
+        )
         _knocks(steps, hand.klopfen)
         value = steps.total
         deltas = solo_deltas(SEATS, winner, value)

@@ -1102,7 +1102,7 @@ HAND_ERRORS = [
         None,
         with_(SOLO, suit=None),
         "suit",
-        "suit must be one of eichel, gras, herz, schellen, not None",
+        "suit must be one of eichel, gras, herz, schellen, not null",
     ),
     ("suit in a wenz", None, with_(WENZ, suit="herz"), "suit", "suit does not apply to wenz"),
     # points
@@ -1493,7 +1493,7 @@ RULE_ERRORS = [
         "rules.preset",
         "preset must be one of seed, seed-variant, bavarian, not 'bayern'",
     ),
-    ("preset null", {"preset": None}, "rules.preset", "preset must be one of seed, seed-variant, bavarian, not None"),
+    ("preset null", {"preset": None}, "rules.preset", "preset must be one of seed, seed-variant, bavarian, not null"),
     (
         "tariff_sauspiel a text",
         {"tariff_sauspiel": "2"},
@@ -1557,7 +1557,7 @@ RULE_ERRORS = [
         "all_pass must be one of pot, ramsch, none, not 'stock'",
     ),
     ("all_pass null", {"all_pass": None}, "rules.all_pass", "all_pass may not be null"),
-    ("all_pass a bool", {"all_pass": False}, "rules.all_pass", "all_pass must be one of pot, ramsch, none, not False"),
+    ("all_pass a bool", {"all_pass": False}, "rules.all_pass", "all_pass must be one of pot, ramsch, none, not false"),
     ("pot_stake -1", {"pot_stake": -1}, "rules.pot_stake", "pot_stake must be between 0 and 1000"),
     (
         "pot_at_close unknown",

@@ -1,0 +1,95 @@
+"""From seats to people and from units to money: pure functions over a settled session.
+
+A table has ``table_size`` positions (1..N clockwise). The engine speaks in
+``seats`` (4, or 2 for Matt); at a table of five the dealer sits out, and the
+other four positions, in clockwise order from position 1, are seats 1-4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .results import Settlement
+
+
+def dealer_of(first_dealer: int, table_size: int, hand_index: int) -> int:
+    """The dealing position of the hand at ``hand_index`` (0-based): the deal moves on clockwise.
+
+    >>> [dealer_of(3, 4, i) for i in range(5)]
+    [3, 4, 1, 2, 3]
+    """
+    return (first_dealer - 1 + hand_index) % table_size + 1
+
+
+def forehand_of(dealer: int, table_size: int) -> int:
+    """The position after the dealer (clockwise).
+
+    >>> forehand_of(4, 4), forehand_of(2, 5)
+    (1, 3)
+    """
+    return dealer % table_size + 1
+
+
+def seat_positions(table_size: int, seats: int, dealer: int) -> tuple[int, ...]:
+    """The table position of each engine seat (seat 1 first) in a hand dealt by ``dealer``.
+
+    >>> seat_positions(4, 4, 2)
+    (1, 2, 3, 4)
+    >>> seat_positions(5, 4, 2)
+    (1, 3, 4, 5)
+    """
+    if table_size == seats:
+        return tuple(range(1, seats + 1))
+    if table_size == seats + 1:
+        return tuple(p for p in range(1, table_size + 1) if p != dealer)
+    raise ValueError(f"a table of {table_size} cannot play a game of {seats} seats")
+
+
+def seat_of(position: int, positions: Sequence[int]) -> int | None:
+    """The engine seat of a table position in a hand, or None when it sits out."""
+    try:
+        return positions.index(position) + 1
+    except ValueError:
+        return None
+
+
+def position_units(settlement: Settlement, positions: Sequence[Sequence[int]], table_size: int) -> list[list[int]]:
+    """Per hand, the units of every table position (index 0 = position 1); sitting out is 0."""
+    rows = []
+    for result, hand_positions in zip(settlement.results, positions, strict=True):
+        row = [0] * table_size
+        for seat, delta in enumerate(result.deltas):
+            row[hand_positions[seat] - 1] += delta
+        rows.append(row)
+    return rows
+
+
+def balance_units(settlement: Settlement, rows: Sequence[Sequence[int]], table_size: int) -> list[int]:
+    """Each position's balance in units: the sum of its deltas, or the engine's balance for Matt.
+
+    In Matt the deltas are points, not payments; the engine's ``balance`` (seats =
+    positions, two players) is what money is made of.
+    """
+    if settlement.game == "matt":
+        return list(settlement.balance)
+    return [sum(row[p] for row in rows) for p in range(table_size)]
+
+
+def cents(units: int, stake_cents: int) -> int:
+    """Money for ``units`` at ``stake_cents`` per unit: integers only.
+
+    >>> cents(-7, 50)
+    -350
+    """
+    return units * stake_cents
+
+
+def format_money(amount_cents: int, currency: str = "EUR", decimal: str = ",") -> str:
+    """``-3,50 EUR`` (or with ``.`` as the decimal mark); integer arithmetic only.
+
+    >>> format_money(-350), format_money(5, "CHF", ".")
+    ('-3,50 EUR', '0.05 CHF')
+    """
+    sign = "-" if amount_cents < 0 else ""
+    whole, part = divmod(abs(amount_cents), 100)
+    return f"{sign}{whole}{decimal}{part:02d} {currency}"
