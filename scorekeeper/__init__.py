@@ -5,17 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, redirect, url_for
+from flask_wtf import CSRFProtect
 
-from . import config
-from .engine import GAMES
+from . import config, db, i18n
 
 ROOT = Path(__file__).resolve().parent.parent
+csrf = CSRFProtect()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """The application factory."""
-    instance = config.instance_path()
+    """The application factory: configuration, database (migrated on start), extensions, blueprints."""
+    test_config = test_config or {}
+    instance = Path(test_config.get("INSTANCE_PATH") or config.instance_path())
+    instance.mkdir(parents=True, exist_ok=True)
     app = Flask(
         __name__,
         instance_path=str(instance),
@@ -23,17 +26,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL=config.database_url(instance),
-        SECRET_KEY=config.secret_key(instance) if not (test_config or {}).get("SECRET_KEY") else None,
+        SECRET_KEY=test_config.get("SECRET_KEY") or config.secret_key(instance),
+        WTF_CSRF_TIME_LIMIT=None,  # a form may stay open on a phone through a long hand
+        WTF_I18N_ENABLED=True,
+        BABEL_DEFAULT_LOCALE="de",
+        POLL_SECONDS=3,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
     )
-    if test_config:
-        app.config.update(test_config)
+    app.config.update(test_config)
+    engine = db.make_engine(app.config["DATABASE_URL"])
+    db.upgrade(engine)
+    app.extensions["sk_engine"] = engine
+    csrf.init_app(app)
+    i18n.init_app(app)
+
+    from . import web
+
+    web.register(app)
 
     @app.get("/")
-    def index() -> str:
-        """The start page."""
-        return render_template("index.html", games=GAMES)
+    def index():
+        """The start page is the list of nights."""
+        return redirect(url_for("tables.index"))
 
     return app

@@ -52,6 +52,4 @@ def print_engine(figures: dict[str, dict[str, float]]) -> None:
     """One line per game."""
     print(f"{'game':<15}{'hands':>9}{'seconds':>9}{'hands/s':>10}{'300-hand night':>16}")
     for name, f in figures.items():
-        print(
-            f"{name:<15}{f['hands']:>9}{f['seconds']:>9.2f}{f['hands_per_second']:>10,.0f}{f['night_ms']:>13.2f} ms"
-        )
+        print(f"{name:<15}{f['hands']:>9}{f['seconds']:>9.2f}{f['hands_per_second']:>10,.0f}{f['night_ms']:>13.2f} ms")

@@ -1,0 +1,405 @@
+"""Keyword-only functions the views and the API call; the only place that writes.
+
+Every change to an evening's hands is validated by settling the whole evening
+with the engine (edits can make later hands invalid), happens in one
+transaction, bumps the evening's ``version`` and leaves an audit entry.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from .engine import GAMES, InvalidHand, Settlement, get_game, ledger, settle_session
+from .engine.rules import rules_to_json
+from .models import AuditEntry, Evening, HandRecord, Player, Seat, utcnow
+
+#: Table sizes each game may be played at (five: the dealer sits out each hand).
+TABLE_SIZES = {"matzlfangen": (4, 5), "schafkopf": (4, 5), "konter_a_matt": (4,), "matt": (2,)}
+NAME_MAX = 40
+STAKE_MAX_CENTS = 100_000
+
+
+class InvalidInput(ValueError):
+    """Input refused before it reaches the engine (names, seats, stakes); names the field.
+
+    ``template`` is the English message with ``{name}`` placeholders (a msgid of
+    the translations), ``params`` fill it; ``message`` is the English text.
+    """
+
+    def __init__(self, field: str, template: str, **params: Any) -> None:
+        self.field = field
+        self.template = template
+        self.params = params
+        self.message = template.format(**params)
+        super().__init__(f"{field}: {self.message}")
+
+
+class NotFound(LookupError):
+    """No such player, evening or hand."""
+
+
+class Conflict(Exception):
+    """The evening changed under the request (another phone was quicker), or is closed."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        self.message = template.format(**params)
+        super().__init__(self.message)
+
+
+# --- players -----------------------------------------------------------------
+
+
+def clean_name(name: Any) -> str:
+    """Trimmed, NFC-normalised, 1-40 characters, no control characters.
+
+    :raises InvalidInput: otherwise.
+    """
+    if not isinstance(name, str):
+        raise InvalidInput("name", "the name must be a text")
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise InvalidInput("name", "the name must not be empty")
+    if len(name) > NAME_MAX:
+        raise InvalidInput("name", "the name may have at most {n} characters", n=NAME_MAX)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise InvalidInput("name", "the name must not contain control characters")
+    return name
+
+
+def _name_taken(db: Session, name: str, except_id: int | None = None) -> bool:
+    query = select(Player.id).where(func.lower(Player.name) == name.lower())
+    if except_id is not None:
+        query = query.where(Player.id != except_id)
+    return db.exec(query).first() is not None
+
+
+def create_player(*, db: Session, name: Any) -> Player:
+    """Add a player to the roster; names are unique (ignoring case)."""
+    name = clean_name(name)
+    if _name_taken(db, name):
+        raise InvalidInput("name", "there is already a player called {name}", name=name)
+    player = Player(name=name)
+    db.add(player)
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        raise InvalidInput("name", "there is already a player called {name}", name=name) from None
+    return player
+
+
+def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
+    """Give a player a new name (history follows: it is the same record)."""
+    player = db.get(Player, player_id)
+    if player is None:
+        raise NotFound(f"no player {player_id}")
+    name = clean_name(name)
+    if _name_taken(db, name, except_id=player_id):
+        raise InvalidInput("name", "there is already a player called {name}", name=name)
+    player.name = name
+    db.add(player)
+    db.commit()
+    return player
+
+
+def list_players(*, db: Session) -> list[Player]:
+    """The roster, by name."""
+    return list(db.exec(select(Player).order_by(func.lower(Player.name))))
+
+
+# --- evenings ----------------------------------------------------------------
+
+
+def create_evening(
+    *,
+    db: Session,
+    game: Any,
+    rules: Any,
+    stake_cents: Any,
+    player_ids: Any,
+    first_dealer: Any,
+    played_on: date | None = None,
+    place: str = "",
+    currency: str = "EUR",
+) -> Evening:
+    """Start a night: the complete rule set is stored with it and never changes under it.
+
+    :raises InvalidHand: for a bad game or rule set (from the engine).
+    :raises InvalidInput: for bad players, seats, stake, currency or place.
+    """
+    g = get_game(game)
+    complete = rules_to_json(g.parse_rules(rules))
+    if type(stake_cents) is not int or not 0 <= stake_cents <= STAKE_MAX_CENTS:
+        raise InvalidInput("stake_cents", "the stake must be a whole number of cents from 0 to {n}", n=STAKE_MAX_CENTS)
+    if not isinstance(currency, str) or len(currency) != 3 or not currency.isascii() or not currency.isalpha():
+        raise InvalidInput("currency", "the currency must be a three-letter code such as EUR")
+    if not isinstance(place, str) or len(place.strip()) > 80:
+        raise InvalidInput("place", "the place may have at most 80 characters")
+    if not isinstance(player_ids, list) or not all(type(p) is int for p in player_ids):
+        raise InvalidInput("players", "the players must be a list of player ids in seat order")
+    sizes = TABLE_SIZES[g.name]
+    if len(player_ids) not in sizes:
+        wanted = " or ".join(map(str, sizes))
+        raise InvalidInput(
+            "players", "{game} is played by {wanted} players, not {n}", game=g.name, wanted=wanted, n=len(player_ids)
+        )
+    if len(set(player_ids)) != len(player_ids):
+        raise InvalidInput("players", "a player cannot sit at two seats")
+    found = set(db.exec(select(Player.id).where(Player.id.in_(player_ids))))
+    missing = [p for p in player_ids if p not in found]
+    if missing:
+        raise InvalidInput("players", "there is no player {id}", id=missing[0])
+    if type(first_dealer) is not int or not 1 <= first_dealer <= len(player_ids):
+        raise InvalidInput("first_dealer", "the first dealer must be a seat from 1 to {n}", n=len(player_ids))
+    evening = Evening(
+        game=g.name,
+        rules=complete,
+        stake_cents=stake_cents,
+        currency=currency.upper(),
+        played_on=played_on or date.today(),
+        place=place.strip(),
+        seat_count=len(player_ids),
+        first_dealer=first_dealer,
+    )
+    db.add(evening)
+    db.flush()
+    for position, player_id in enumerate(player_ids, start=1):
+        db.add(Seat(evening_id=evening.id, position=position, player_id=player_id))
+    db.commit()
+    return evening
+
+
+def get_evening(*, db: Session, evening_id: int) -> Evening:
+    evening = db.get(Evening, evening_id)
+    if evening is None:
+        raise NotFound(f"no evening {evening_id}")
+    return evening
+
+
+def list_evenings(*, db: Session, limit: int = 50) -> list[Evening]:
+    """The newest nights first."""
+    return list(db.exec(select(Evening).order_by(Evening.played_on.desc(), Evening.id.desc()).limit(limit)))
+
+
+# --- the table: an evening settled --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """An evening with its people, hands and settlement, as the pages and the API show it."""
+
+    evening: Evening
+    players: dict[int, Player]  # by table position
+    hands: list[HandRecord]
+    settlement: Settlement
+    positions: list[tuple[int, ...]]  # per hand: the table position of each engine seat
+    rows: list[list[int]]  # per hand: units per table position
+    balance: list[int]  # units per table position
+
+    @property
+    def size(self) -> int:
+        return self.evening.seat_count
+
+    @property
+    def next_dealer(self) -> int:
+        return ledger.dealer_of(self.evening.first_dealer, self.size, len(self.hands))
+
+    def next_positions(self) -> tuple[int, ...]:
+        """Who plays the next hand: table position of each engine seat."""
+        return ledger.seat_positions(self.size, GAMES[self.evening.game].seats, self.next_dealer)
+
+    def money(self, position: int) -> int:
+        return ledger.cents(self.balance[position - 1], self.evening.stake_cents)
+
+
+def _seats(db: Session, evening_id: int) -> dict[int, Player]:
+    rows = db.exec(
+        select(Seat.position, Player).join(Player, Player.id == Seat.player_id).where(Seat.evening_id == evening_id)
+    )
+    return {position: player for position, player in rows}
+
+
+def _hands(db: Session, evening_id: int) -> list[HandRecord]:
+    return list(db.exec(select(HandRecord).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number)))
+
+
+def _settle(evening: Evening, hands: list[dict[str, Any]]) -> Settlement:
+    return settle_session(evening.game, evening.rules, hands)
+
+
+def build_table(evening: Evening, players: dict[int, Player], hands: list[HandRecord]) -> Table:
+    settlement = _settle(evening, [h.data for h in hands])
+    seats = GAMES[evening.game].seats
+    positions = [ledger.seat_positions(evening.seat_count, seats, h.dealer) for h in hands]
+    rows = ledger.position_units(settlement, positions, evening.seat_count)
+    balance = ledger.balance_units(settlement, rows, evening.seat_count)
+    return Table(evening, players, hands, settlement, positions, rows, balance)
+
+
+def load_table(*, db: Session, evening_id: int) -> Table:
+    """The evening settled from its stored hands."""
+    evening = get_evening(db=db, evening_id=evening_id)
+    return build_table(evening, _seats(db, evening_id), _hands(db, evening_id))
+
+
+# --- recording, editing, undoing ---------------------------------------------
+
+
+def engine_hand(evening: Evening, hand: Any, dealer: int) -> Any:
+    """The hand as the engine gets it: in Matzlfangen at a table of four the dealer is added.
+
+    (Forehand then declares a rufen; at a table of five the dealer sits out and
+    is no engine seat, so the form gives the declarer itself.)
+    """
+    if evening.game == "matzlfangen" and evening.seat_count == 4 and isinstance(hand, dict) and "dealer" not in hand:
+        return {**hand, "dealer": dealer}
+    return hand
+
+
+def _check_open(evening: Evening) -> None:
+    if evening.status != "open":
+        raise Conflict("this night is closed: no hand can be recorded, changed or undone")
+
+
+def _touch(db: Session, evening: Evening, action: str, number: int, before: Any, after: Any) -> None:
+    evening.version += 1
+    db.add(evening)
+    db.add(AuditEntry(evening_id=evening.id, hand_number=number, action=action, before=before, after=after))
+
+
+def record_hand(
+    *,
+    db: Session,
+    evening_id: int,
+    hand: Any,
+    idempotency_key: str | None = None,
+    expected_hands: int | None = None,
+) -> tuple[HandRecord, bool]:
+    """Record the next hand. Returns the hand and whether it was new.
+
+    A repeat of an ``idempotency_key`` returns the hand first recorded with it.
+    ``expected_hands`` is how many hands the form saw: if another phone recorded
+    one since, the hand is refused with :class:`Conflict`.
+
+    :raises InvalidHand: when the engine refuses the hand (nothing is saved).
+    """
+    evening = get_evening(db=db, evening_id=evening_id)
+    if idempotency_key is not None:
+        if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64:
+            raise InvalidInput("idempotency_key", "the idempotency key must be a text of 1 to 64 characters")
+        earlier = db.exec(
+            select(HandRecord).where(HandRecord.evening_id == evening_id, HandRecord.idempotency_key == idempotency_key)
+        ).first()
+        if earlier is not None:
+            return earlier, False
+    _check_open(evening)
+    hands = _hands(db, evening_id)
+    if expected_hands is not None and expected_hands != len(hands):
+        raise Conflict(
+            "another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
+            "now it has {now}. Check the table and enter the hand again if it is missing.",
+            seen=expected_hands,
+            now=len(hands),
+        )
+    dealer = ledger.dealer_of(evening.first_dealer, evening.seat_count, len(hands))
+    data = engine_hand(evening, hand, dealer)
+    _settle(evening, [*(h.data for h in hands), data])  # validates; the hand is then a JSON object
+    stored = dict(data)
+    record = HandRecord(
+        evening_id=evening_id, number=len(hands) + 1, dealer=dealer, data=stored, idempotency_key=idempotency_key
+    )
+    db.add(record)
+    _touch(db, evening, "record", record.number, None, stored)
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        if idempotency_key is not None:
+            earlier = db.exec(
+                select(HandRecord).where(
+                    HandRecord.evening_id == evening_id, HandRecord.idempotency_key == idempotency_key
+                )
+            ).first()
+            if earlier is not None:
+                return earlier, False
+        raise Conflict("another phone recorded a hand at the same moment: check the table and try again") from None
+    return record, True
+
+
+def edit_hand(
+    *, db: Session, evening_id: int, number: int, hand: Any, expected_version: int | None = None
+) -> HandRecord:
+    """Replace hand ``number``; everything after it is recomputed (and must stay valid)."""
+    evening = get_evening(db=db, evening_id=evening_id)
+    _check_open(evening)
+    if expected_version is not None and expected_version != evening.version:
+        raise Conflict("the night changed while you were editing: check the hand and edit it again")
+    hands = _hands(db, evening_id)
+    if not 1 <= number <= len(hands):
+        raise NotFound(f"no hand {number}")
+    record = hands[number - 1]
+    data = engine_hand(evening, hand, record.dealer)
+    _settle(evening, [data if h.number == number else h.data for h in hands])
+    before = record.data
+    record.data = dict(data)
+    record.updated_at = utcnow()
+    db.add(record)
+    _touch(db, evening, "edit", number, before, record.data)
+    db.commit()
+    return record
+
+
+def undo_last(*, db: Session, evening_id: int, expected_hands: int | None = None) -> HandRecord:
+    """Take back the last hand (kept in the audit trail)."""
+    evening = get_evening(db=db, evening_id=evening_id)
+    _check_open(evening)
+    hands = _hands(db, evening_id)
+    if not hands:
+        raise Conflict("there is no hand to undo")
+    if expected_hands is not None and expected_hands != len(hands):
+        raise Conflict("another phone changed the night meanwhile: check the table before you undo")
+    last = hands[-1]
+    db.delete(last)
+    _touch(db, evening, "undo", last.number, last.data, None)
+    db.commit()
+    return last
+
+
+def audit(*, db: Session, evening_id: int, hand_number: int | None = None) -> list[AuditEntry]:
+    """The evening's changes, oldest first (only those of one hand number if given)."""
+    query = select(AuditEntry).where(AuditEntry.evening_id == evening_id)
+    if hand_number is not None:
+        query = query.where(AuditEntry.hand_number == hand_number)
+    return list(db.exec(query.order_by(AuditEntry.id)))
+
+
+__all__ = [
+    "TABLE_SIZES",
+    "Conflict",
+    "InvalidHand",
+    "InvalidInput",
+    "NotFound",
+    "Table",
+    "audit",
+    "build_table",
+    "create_evening",
+    "create_player",
+    "edit_hand",
+    "engine_hand",
+    "get_evening",
+    "list_evenings",
+    "list_players",
+    "load_table",
+    "record_hand",
+    "rename_player",
+    "undo_last",
+]

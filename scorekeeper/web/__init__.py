@@ -1,0 +1,66 @@
+"""The web app's blueprints and what they share: the request's database session and error pages."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g, render_template, request
+from flask_babel import gettext as _
+from sqlmodel import Session
+from werkzeug.exceptions import HTTPException
+
+from .. import db as database
+
+
+def get_db() -> Session:
+    """The database session of this request (closed at its end)."""
+    if "db" not in g:
+        g.db = database.session(current_app.extensions["sk_engine"])
+    return g.db
+
+
+def _close_db(exc: BaseException | None) -> None:
+    session = g.pop("db", None)
+    if session is not None:
+        if exc is not None:
+            session.rollback()
+        session.close()
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _http_error(exc: HTTPException):
+    """Error pages in the user's language; JSON for the API."""
+    if _wants_json():
+        return {"error": {"field": "", "message": exc.description or exc.name}}, exc.code
+    return render_template("errors/error.html", code=exc.code, title=exc.name, message=exc.description), exc.code
+
+
+def _server_error(exc: Exception):
+    """A 500 never shows a traceback; the database session is rolled back."""
+    session = g.pop("db", None)
+    if session is not None:
+        session.rollback()
+        session.close()
+    current_app.logger.exception("unhandled error")
+    if _wants_json():
+        return {"error": {"field": "", "message": "internal error"}}, 500
+    return render_template("errors/error.html", code=500, title=_("Something went wrong"), message=""), 500
+
+
+def register(app: Flask) -> None:
+    from .api.routes import bp as api_bp
+    from .hands.routes import bp as hands_bp
+    from .players.routes import bp as players_bp
+    from .tables.routes import bp as tables_bp
+
+    app.register_blueprint(players_bp)
+    app.register_blueprint(tables_bp)
+    app.register_blueprint(hands_bp)
+    app.register_blueprint(api_bp)
+    from .view import money
+
+    app.jinja_env.globals["money"] = money
+    app.teardown_appcontext(_close_db)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _server_error)

@@ -1,0 +1,214 @@
+"""The JSON API (v1): the same validation as the forms, because both go through the repository and the engine.
+
+Errors are ``{"error": {"field", "message"}}`` (plus ``hand`` where the engine names one):
+400 for bad input, 404 for unknown ids, 409 when the night changed or is closed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, request
+
+from ... import csrf, repository
+from ...engine import InvalidHand, ledger
+from ...models import Player
+from .. import get_db
+from ..view import hand_views
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)
+
+SESSION_FIELDS = frozenset({"game", "rules", "stake_cents", "players", "first_dealer", "currency", "date", "place"})
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, field: str, message: str, hand: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.field, self.message, self.hand = status, field, message, hand
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError):
+    get_db().rollback()
+    body: dict[str, Any] = {"field": exc.field, "message": exc.message}
+    if exc.hand is not None:
+        body["hand"] = exc.hand
+    return {"error": body}, exc.status
+
+
+@bp.errorhandler(InvalidHand)
+def _invalid_hand(exc: InvalidHand):
+    get_db().rollback()
+    return {"error": exc.to_json()}, 400
+
+
+@bp.errorhandler(repository.InvalidInput)
+def _invalid_input(exc: repository.InvalidInput):
+    get_db().rollback()
+    return {"error": {"field": exc.field, "message": exc.message}}, 400
+
+
+@bp.errorhandler(repository.NotFound)
+def _not_found(exc: repository.NotFound):
+    return {"error": {"field": "", "message": str(exc)}}, 404
+
+
+@bp.errorhandler(repository.Conflict)
+def _conflict(exc: repository.Conflict):
+    get_db().rollback()
+    return {"error": {"field": "", "message": exc.message}}, 409
+
+
+def _body() -> Any:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "", "the body must be JSON (Content-Type: application/json)")
+    return data
+
+
+def _player_json(p: Player) -> dict[str, Any]:
+    return {"id": p.id, "name": p.name}
+
+
+@bp.get("/players")
+def players():
+    """The roster."""
+    return {"players": [_player_json(p) for p in repository.list_players(db=get_db())]}
+
+
+@bp.post("/players")
+def add_player():
+    """Add a player: ``{"name": ...}``."""
+    data = _body()
+    if not isinstance(data, dict) or set(data) - {"name"}:
+        raise ApiError(400, "", "the body must be an object with just a name")
+    return _player_json(repository.create_player(db=get_db(), name=data.get("name"))), 201
+
+
+def _player_ids(value: Any) -> list[int]:
+    """Players as ids or as roster names, in seat order."""
+    if not isinstance(value, list):
+        raise ApiError(400, "players", "players must be a list of player ids or names in seat order")
+    by_name = {p.name.lower(): p.id for p in repository.list_players(db=get_db())}
+    ids = []
+    for item in value:
+        if type(item) is int:
+            ids.append(item)
+        elif isinstance(item, str) and item.strip().lower() in by_name:
+            ids.append(by_name[item.strip().lower()])
+        else:
+            raise ApiError(400, "players", f"there is no player {item!r}")
+    return ids
+
+
+@bp.post("/sessions")
+def create_session():
+    """Start a night: game, rules, stake_cents, players in seat order, first_dealer (currency, date, place)."""
+    data = _body()
+    if not isinstance(data, dict):
+        raise ApiError(400, "", "the body must be an object")
+    for key in data:
+        if key not in SESSION_FIELDS:
+            raise ApiError(400, key, f"unknown field {key!r}")
+    for key in ("game", "stake_cents", "players", "first_dealer"):
+        if key not in data:
+            raise ApiError(400, key, f"{key} is required")
+    played_on = None
+    if "date" in data:
+        try:
+            played_on = date.fromisoformat(data["date"])
+        except (TypeError, ValueError):
+            raise ApiError(400, "date", "date must be a date like 2026-11-21") from None
+    evening = repository.create_evening(
+        db=get_db(),
+        game=data["game"],
+        rules=data.get("rules"),
+        stake_cents=data["stake_cents"],
+        player_ids=_player_ids(data["players"]),
+        first_dealer=data["first_dealer"],
+        played_on=played_on,
+        place=data.get("place", ""),
+        currency=data.get("currency", "EUR"),
+    )
+    return _session_json(evening.id), 201
+
+
+def _session_json(evening_id: int) -> dict[str, Any]:
+    table = repository.load_table(db=get_db(), evening_id=evening_id)
+    e = table.evening
+    views = hand_views(table, newest_first=False)
+    out: dict[str, Any] = {
+        "id": e.id,
+        "game": e.game,
+        "rules": e.rules,
+        "stake_cents": e.stake_cents,
+        "currency": e.currency,
+        "date": e.played_on.isoformat(),
+        "place": e.place,
+        "status": e.status,
+        "version": e.version,
+        "first_dealer": e.first_dealer,
+        "players": [{"seat": pos, **_player_json(p)} for pos, p in sorted(table.players.items())],
+        "hands": [
+            {
+                "number": h.number,
+                "dealer": table.hands[h.number - 1].dealer,
+                "hand": h.data,
+                "result": h.result.to_json(),
+                "players": [{"name": p.name, "units": p.units, "cents": p.cents} for p in v.payments],
+            }
+            for h, v in ((v, v) for v in views)
+        ],
+        "totals": [
+            {"seat": pos, "name": p.name, "units": table.balance[pos - 1], "cents": table.money(pos)}
+            for pos, p in sorted(table.players.items())
+        ],
+        "next_dealer": table.next_dealer,
+    }
+    if table.settlement.pot is not None:
+        out["pot"] = table.settlement.pot
+        out["pot_cents"] = ledger.cents(table.settlement.pot, e.stake_cents)
+    out.update(table.settlement.extra)
+    return out
+
+
+@bp.get("/sessions/<int:evening_id>")
+def get_session(evening_id: int):
+    """A night: players, hands with results, totals per player in units and cents, the pot."""
+    return _session_json(evening_id)
+
+
+def _hand_answer(evening_id: int, number: int, status: int):
+    session = _session_json(evening_id)
+    return {"hand": session["hands"][number - 1], "totals": session["totals"], "version": session["version"]}, status
+
+
+@bp.post("/sessions/<int:evening_id>/hands")
+def add_hand(evening_id: int):
+    """Record the next hand (a hand as in RULES.md); an ``Idempotency-Key`` repeat returns the first result."""
+    data = _body()
+    key = request.headers.get("Idempotency-Key")
+    record, created = repository.record_hand(db=get_db(), evening_id=evening_id, hand=data, idempotency_key=key)
+    return _hand_answer(evening_id, record.number, 201 if created else 200)
+
+
+@bp.put("/sessions/<int:evening_id>/hands/<int:number>")
+def put_hand(evening_id: int, number: int):
+    """Replace hand ``number``; later hands are recomputed."""
+    data = _body()
+    repository.edit_hand(db=get_db(), evening_id=evening_id, number=number, hand=data)
+    return _hand_answer(evening_id, number, 200)
+
+
+@bp.delete("/sessions/<int:evening_id>/hands/<int:number>")
+def delete_hand(evening_id: int, number: int):
+    """Undo the last hand (only the last: earlier hands are edited, so the deal order stays true)."""
+    table = repository.load_table(db=get_db(), evening_id=evening_id)
+    if not 1 <= number <= len(table.hands):
+        raise repository.NotFound(f"no hand {number}")
+    if number != len(table.hands):
+        raise ApiError(409, "number", f"only the last hand ({len(table.hands)}) can be deleted; edit earlier hands")
+    repository.undo_last(db=get_db(), evening_id=evening_id, expected_hands=number)
+    return _session_json(evening_id), 200

@@ -1,0 +1,289 @@
+"""One hand form per game. The forms only collect what the table says; every rule
+(which fields apply, ranges, consistency) is the engine's: the fields a contract
+shows come from the engine's ``ALLOWED`` tables and errors from its validation.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Optional
+from wtforms.widgets import NumberInput
+
+from ...engine import matzlfangen, schafkopf
+from ...engine.matt import CARD_VALUES
+
+#: Game terms stay in their own words, in both languages.
+CONTRACT_LABELS = {
+    "rufen": "Rufen",
+    "treiben": "Treiben",
+    "neidspiel": "Neidspiel",
+    "durch": "Durch",
+    "trumpf_durch": "Trumpf-Durch",
+    "sauspiel": "Sauspiel",
+    "wenz": "Wenz",
+    "solo": "Solo",
+    "rundpass": "Rundpass",
+    "ramsch": "Ramsch",
+}
+
+
+def choices(pairs: Any) -> list[SelectChoice]:
+    """WTForms choices from ``(value, label)`` pairs."""
+    return [p if isinstance(p, SelectChoice) else SelectChoice(str(p[0]), p[1]) for p in pairs]
+
+
+def _contracts(names: tuple[str, ...]) -> list[SelectChoice]:
+    return choices((c, CONTRACT_LABELS[c]) for c in names)
+
+
+def Segmented(label: Any, pairs: Any = (), default: str | None = None) -> RadioField:
+    """Radio buttons shown as segmented buttons; the engine validates the value."""
+    return RadioField(label, choices=choices(pairs), default=default, validate_choice=False, validators=[Optional()])
+
+
+def Points(label: Any) -> IntegerField:
+    return IntegerField(
+        label,
+        validators=[Optional()],
+        widget=NumberInput(),
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+
+
+def _int_or_raw(value: Any) -> Any:
+    """Seat and level radios post digits; anything else goes to the engine as it is, to be refused."""
+    if isinstance(value, str) and value.isdigit() and len(value) < 6:
+        return int(value)
+    return value
+
+
+class HandForm(FlaskForm):
+    """What every hand form has: the retry-safe key and the number of hands the form saw."""
+
+    idempotency_key = HiddenField()
+    expected_hands = HiddenField()
+
+    #: fields whose value is a seat (posted as the engine seat number)
+    SEAT_FIELDS: tuple[str, ...] = ()
+    #: the game's contract field and allowed table, if it has contracts
+    ALLOWED: dict[str, frozenset[str]] | None = None
+
+    def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
+        """Fill the seat choices with the players' names (engine seat -> name) and the hidden fields."""
+        for name in self.SEAT_FIELDS:
+            field = getattr(self, name)
+            field.choices = choices(names.items())
+        if not self.idempotency_key.data:
+            self.idempotency_key.data = uuid.uuid4().hex
+        if not self.expected_hands.data:
+            self.expected_hands.data = str(hands)
+
+    def expected(self) -> int | None:
+        value = self.expected_hands.data
+        return int(value) if isinstance(value, str) and value.isdigit() else None
+
+    def shows(self, field: str) -> str:
+        """The contracts a field is shown for, for the page's script (empty: always)."""
+        if self.ALLOWED is None:
+            return ""
+        contracts = [c for c, allowed in self.ALLOWED.items() if field in allowed]
+        return "" if len(contracts) == len(self.ALLOWED) else " ".join(contracts)
+
+    def _collect(self, names: tuple[str, ...]) -> dict[str, Any]:
+        """Posted values of ``names`` that were given, typed for the engine."""
+        out: dict[str, Any] = {}
+        for name in names:
+            field = getattr(self, name)
+            data = field.data
+            if isinstance(field, BooleanField):
+                if data:
+                    out[name] = True
+            elif isinstance(field, RadioField):
+                if data not in (None, "", "None"):
+                    out[name] = _int_or_raw(data)
+            elif data is not None:
+                out[name] = data
+        return out
+
+    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class MatzlfangenForm(HandForm):
+    contract = Segmented(_l("Contract"), _contracts(matzlfangen.CONTRACTS), default="rufen")
+    declarer = Segmented(_l("Declarer"))
+    partner = Segmented(_l("Partner (called card)"))
+    points = Points(_l("Points of the declaring side"))
+    schwarz = BooleanField(_l("The losing side took no trick"))
+    won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))])
+    raises = Segmented(
+        _l("Raised to"), [("0", "–"), *((str(i), n) for i, n in enumerate(matzlfangen.RAISE_NAMES, 1))], default="0"
+    )
+    matzl = Segmented(
+        _l("Matzl caught by"), [("", _l("nobody")), ("declarers", _l("declarers")), ("defenders", _l("defenders"))], ""
+    )
+    matzl_claimed = BooleanField(_l("Matzl bonus claimed"), default=True)
+
+    SEAT_FIELDS = ("declarer", "partner")
+    ALLOWED = matzlfangen.ALLOWED
+
+    def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
+        super().prepare(names, hands, rules, forehand_seat)
+        # in rufen forehand declares and calls a card it does not hold: it is not its own partner
+        self.partner.choices = [c for c in self.partner.choices if c.value != str(forehand_seat)]
+
+    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+        contract = self.contract.data
+        allowed = self.ALLOWED.get(contract, matzlfangen.FIELDS)
+        names = tuple(f for f in matzlfangen.FIELDS if f in allowed and f != "contract" and f in self)
+        hand = {"contract": contract, **self._collect(names)}
+        if "won" in hand:
+            hand["won"] = hand["won"] == 1
+        if hand.get("raises") == 0:
+            del hand["raises"]
+        if "matzl" in hand:
+            hand["matzl_claimed"] = bool(self.matzl_claimed.data)
+        else:
+            hand.pop("matzl_claimed", None)
+        if contract == "rufen":
+            # forehand declares; at a table of four the dealer tells the engine who that is
+            hand.pop("declarer", None)
+            if table_size != 4:
+                hand["declarer"] = forehand_seat
+        return hand
+
+
+class SchafkopfForm(HandForm):
+    contract = Segmented(_l("Game"), _contracts(schafkopf.CONTRACTS), default="sauspiel")
+    declarer = Segmented(_l("Declarer"))
+    partner = Segmented(_l("Partner (called ace)"))
+    suit = Segmented(_l("Suit"), [(s, s.capitalize()) for s in schafkopf.SUITS])
+    tout = BooleanField(_l("Tout"))
+    won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))])
+    points = Points(_l("Points of the declaring side"))
+    schwarz = BooleanField(_l("The losing side took no trick"))
+    laufende = Segmented(_l("Runners"), [(str(i), str(i)) for i in range(0, 9)], default="0")
+    kontra = BooleanField(_l("Kontra"))
+    re = BooleanField(_l("Re"))
+    klopfen = Segmented(_l("Knocks"), [(str(i), str(i)) for i in range(0, 5)], default="0")
+    ramsch_1 = Points(_l("Points"))
+    ramsch_2 = Points(_l("Points"))
+    ramsch_3 = Points(_l("Points"))
+    ramsch_4 = Points(_l("Points"))
+    jungfrau_1 = BooleanField(_l("Jungfrau"))
+    jungfrau_2 = BooleanField(_l("Jungfrau"))
+    jungfrau_3 = BooleanField(_l("Jungfrau"))
+    jungfrau_4 = BooleanField(_l("Jungfrau"))
+    durchmarsch = Segmented(_l("Durchmarsch"))
+    loser = Segmented(_l("Loser of the tie"))
+
+    SEAT_FIELDS = ("declarer", "partner", "durchmarsch", "loser")
+    ALLOWED = schafkopf.ALLOWED
+
+    def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
+        super().prepare(names, hands, rules, forehand_seat)
+        passed = "ramsch" if rules.all_pass == "ramsch" else "rundpass"
+        self.contract.choices = _contracts(("sauspiel", "wenz", "solo", passed))
+        self.durchmarsch.choices = [*choices([("", _l("nobody"))]), *self.durchmarsch.choices]
+
+    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+        contract = self.contract.data
+        allowed = self.ALLOWED.get(contract, schafkopf.FIELDS)
+        if contract == "ramsch":
+            hand: dict[str, Any] = {"contract": "ramsch"}
+            if self.durchmarsch.data not in (None, "", "None"):
+                hand["durchmarsch"] = _int_or_raw(self.durchmarsch.data)
+            else:
+                hand["points"] = {str(s): getattr(self, f"ramsch_{s}").data for s in range(1, 5)}
+                hand["points"] = {k: (0 if v is None else v) for k, v in hand["points"].items()}
+                jungfrau = [s for s in range(1, 5) if getattr(self, f"jungfrau_{s}").data]
+                if jungfrau:
+                    hand["jungfrau"] = jungfrau
+                if self.loser.data not in (None, "", "None"):
+                    hand["loser"] = _int_or_raw(self.loser.data)
+            if self.klopfen.data not in (None, "", "0"):
+                hand["klopfen"] = _int_or_raw(self.klopfen.data)
+            return hand
+        names = tuple(
+            f
+            for f in (
+                "declarer",
+                "partner",
+                "suit",
+                "tout",
+                "won",
+                "points",
+                "schwarz",
+                "laufende",
+                "kontra",
+                "re",
+                "klopfen",
+            )
+            if f in allowed
+        )
+        hand = {"contract": contract, **self._collect(names)}
+        if hand.get("tout"):
+            hand.pop("points", None)
+            hand.pop("schwarz", None)
+        else:
+            hand.pop("won", None)
+        if "won" in hand:
+            hand["won"] = hand["won"] == 1
+        for name in ("laufende", "klopfen"):
+            if hand.get(name) == 0:
+                del hand[name]
+        return hand
+
+
+class KonterAMattForm(HandForm):
+    trump_team = Segmented(_l("Trumps chosen by"), [("A", "A"), ("B", "B")])
+    points_a = Points(_l("Points of team A"))
+    schwarz = BooleanField(_l("The losing team took no trick"))
+    matt = BooleanField(_l("Matt"))
+    konter = BooleanField(_l("Konter"))
+
+    def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
+        super().prepare(names, hands, rules, forehand_seat)
+        self.trump_team.choices = choices([("A", f"A: {names[1]} + {names[3]}"), ("B", f"B: {names[2]} + {names[4]}")])
+
+    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+        return self._collect(("trump_team", "points_a", "schwarz", "matt", "konter"))
+
+
+class MattForm(HandForm):
+    mated_by = Segmented(_l("Mate given by"))
+    move = Segmented(_l("On move"), [(str(i), str(i)) for i in range(1, 11)])
+    card = Segmented(_l("Mating card"), [(c, c) for c in CARD_VALUES])
+    vorablegen = Segmented(_l("Cards laid aside"), [("0", "0"), ("1", "1"), ("2", "2")], default="0")
+    uebermatt = BooleanField(_l("Übermatt"))
+
+    SEAT_FIELDS = ("mated_by",)
+
+    def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
+        super().prepare(names, hands, rules, forehand_seat)
+        self.mated_by.choices = [*self.mated_by.choices, *choices([("draw", _l("draw"))])]
+
+    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+        if self.mated_by.data == "draw":
+            hand: dict[str, Any] = {"mated_by": None}
+            if self.vorablegen.data not in (None, "", "0"):
+                hand["vorablegen"] = _int_or_raw(self.vorablegen.data)
+            return hand
+        hand = self._collect(("mated_by", "move", "card", "vorablegen", "uebermatt"))
+        if hand.get("vorablegen") == 0:
+            del hand["vorablegen"]
+        return hand
+
+
+FORMS: dict[str, type[HandForm]] = {
+    "matzlfangen": MatzlfangenForm,
+    "schafkopf": SchafkopfForm,
+    "konter_a_matt": KonterAMattForm,
+    "matt": MattForm,
+}

@@ -1,0 +1,204 @@
+"""Recording a hand (with a live preview), editing one, undoing the last."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+
+from ... import repository
+from ...engine import InvalidHand, ledger, settle_session
+from .. import get_db
+from ..errors import message
+from ..view import payments, seat_names, steps_of
+from .forms import FORMS, HandForm
+
+bp = Blueprint("hands", __name__, url_prefix="/nights/<int:evening_id>/hands")
+
+
+def _table(evening_id: int) -> repository.Table:
+    try:
+        return repository.load_table(db=get_db(), evening_id=evening_id)
+    except repository.NotFound:
+        abort(404, _("There is no such night."))
+
+
+def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput) -> None:
+    """An engine error goes next to its field, else above the form."""
+    text = message(exc)
+    name = exc.field.split(".")[0]
+    if name == "points" and "ramsch_1" in form and exc.field.count("."):
+        name = f"ramsch_{exc.field.split('.')[1]}"
+    field = getattr(form, name, None) if name and name in form else None
+    if field is not None and name not in ("idempotency_key", "expected_hands", "csrf_token"):
+        field.errors = [*list(field.errors), text]
+    else:
+        form.form_errors.append(text)
+
+
+def _preview(table: repository.Table, hand: dict[str, Any], positions: tuple[int, ...]) -> dict[str, Any]:
+    """The hand settled after the ones before it, without saving: value, payments, steps."""
+    settlement = settle_session(table.evening.game, table.evening.rules, [*(h.data for h in table.hands), hand])
+    result = settlement.results[-1]
+    row = ledger.position_units(settlement, [*table.positions, positions], table.size)[-1]
+    return {"result": result, "payments": payments(table, row), "steps": steps_of(result)}
+
+
+def _form_page(table: repository.Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
+    template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
+    return (
+        render_template(
+            template,
+            table=table,
+            form=form,
+            names=seat_names(table, positions),
+            number=number,
+            dealer=table.players[ledger.dealer_of(table.evening.first_dealer, table.size, number - 1)].name,
+            forehand=table.players[
+                ledger.forehand_of(ledger.dealer_of(table.evening.first_dealer, table.size, number - 1), table.size)
+            ].name,
+            preview=preview,
+            edit=edit,
+        ),
+        status,
+    )
+
+
+def _forehand_seat(table: repository.Table, positions: tuple[int, ...], number: int) -> int:
+    """The engine seat of forehand in hand ``number``."""
+    forehand = ledger.forehand_of(ledger.dealer_of(table.evening.first_dealer, table.size, number - 1), table.size)
+    return ledger.seat_of(forehand, positions) or 1
+
+
+def _handle(table: repository.Table, form: HandForm, number: int, positions: tuple[int, ...], save):
+    """Validate, preview or save: the same path with or without JavaScript."""
+    forehand_seat = _forehand_seat(table, positions, number)
+    preview = None
+    if request.method == "POST":
+        if not form.validate():
+            return _form_page(table, form, positions, number, None, 400)
+        hand = form.hand_json(forehand_seat, table.size)
+        data = repository.engine_hand(
+            table.evening, hand, ledger.dealer_of(table.evening.first_dealer, table.size, number - 1)
+        )
+        try:
+            if request.form.get("action") == "save":
+                save(data, form)
+                return None
+            preview = _preview(table, data, positions) if number == len(table.hands) + 1 else None
+            if preview is None:
+                hands = [data if h.number == number else h.data for h in table.hands]
+                settlement = settle_session(table.evening.game, table.evening.rules, hands)
+                result = settlement.results[number - 1]
+                row = ledger.position_units(settlement, table.positions, table.size)[number - 1]
+                preview = {"result": result, "payments": payments(table, row), "steps": steps_of(result)}
+        except (InvalidHand, repository.InvalidInput) as exc:
+            get_db().rollback()
+            _attach(form, exc)
+            return _form_page(table, form, positions, number, None, 400)
+        except repository.Conflict as exc:
+            get_db().rollback()
+            form.form_errors.append(message(exc))
+            return _form_page(table, form, positions, number, None, 409)
+    return _form_page(table, form, positions, number, preview)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new(evening_id: int):
+    """Record the next hand."""
+    table = _table(evening_id)
+    form = FORMS[table.evening.game]()
+    positions = table.next_positions()
+    form.prepare(
+        seat_names(table, positions),
+        len(table.hands),
+        table.settlement.rules,
+        _forehand_seat(table, positions, len(table.hands) + 1),
+    )
+
+    def save(data, form):
+        repository.record_hand(
+            db=get_db(),
+            evening_id=evening_id,
+            hand=data,
+            idempotency_key=form.idempotency_key.data or None,
+            expected_hands=form.expected(),
+        )
+
+    answer = _handle(table, form, len(table.hands) + 1, positions, save)
+    return answer or redirect(url_for("tables.show", evening_id=evening_id, _anchor="balance"))
+
+
+def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
+    """A stored hand as the form's data, for editing."""
+    data: dict[str, Any] = {}
+    for key, value in hand.items():
+        if key == "points" and isinstance(value, dict):  # a Ramsch: points per seat
+            data.update({f"ramsch_{seat}": p for seat, p in value.items()})
+        elif key == "jungfrau":
+            data.update({f"jungfrau_{seat}": True for seat in value})
+        elif key == "won":
+            data[key] = "1" if value else "0"
+        elif key == "mated_by" and value is None:
+            data[key] = "draw"
+        elif isinstance(value, bool) or key in ("points", "points_a"):
+            data[key] = value  # toggles and number fields take the value itself
+        else:
+            data[key] = "" if value is None else str(value)  # segmented buttons post text
+    if game == "matzlfangen" and "matzl_claimed" not in hand:
+        data["matzl_claimed"] = True
+    return data
+
+
+@bp.route("/<int:number>/edit", methods=["GET", "POST"])
+def edit(evening_id: int, number: int):
+    """Change an earlier hand; everything after it is recomputed."""
+    table = _table(evening_id)
+    if not 1 <= number <= len(table.hands):
+        abort(404, _("There is no such hand."))
+    record = table.hands[number - 1]
+    positions = table.positions[number - 1]
+    form_cls = FORMS[table.evening.game]
+    form = form_cls() if request.method == "POST" else form_cls(data=_form_data_of(record.data, table.evening.game))
+    form.prepare(
+        seat_names(table, positions), len(table.hands), table.settlement.rules, _forehand_seat(table, positions, number)
+    )
+    if request.method == "GET":
+        form.expected_hands.data = str(table.evening.version)
+
+    def save(data, form):
+        repository.edit_hand(
+            db=get_db(), evening_id=evening_id, number=number, hand=data, expected_version=form.expected()
+        )
+
+    answer = _handle(table, form, number, positions, save)
+    if answer is not None:
+        body, status = answer
+        return body, status
+    flash(_("Hand %(n)s changed.", n=number), "ok")
+    return redirect(url_for("tables.show", evening_id=evening_id))
+
+
+@bp.route("/undo", methods=["GET", "POST"])
+def undo(evening_id: int):
+    """Take back the last hand, after a confirmation."""
+    table = _table(evening_id)
+    form = FlaskForm()
+    if not table.hands:
+        flash(_("There is no hand to undo."), "error")
+        return redirect(url_for("tables.show", evening_id=evening_id))
+    if request.method == "POST" and form.validate():
+        expected = request.form.get("expected_hands", "")
+        try:
+            repository.undo_last(
+                db=get_db(), evening_id=evening_id, expected_hands=int(expected) if expected.isdigit() else None
+            )
+        except repository.Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+        else:
+            flash(_("Hand %(n)s was undone.", n=len(table.hands)), "ok")
+        return redirect(url_for("tables.show", evening_id=evening_id))
+    return render_template("hands/undo.html", table=table, form=form), 400 if request.method == "POST" else 200

@@ -1,0 +1,105 @@
+"""The engine's steps in the user's language, with players' names for seats.
+
+The engine gives every step a ``key`` and ``args`` beside its English ``what``;
+here each key has a sentence (a msgid of the translations). A key without a
+sentence falls back to the engine's English text, so a new step never breaks a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask_babel import gettext as _
+
+from ..engine import Step
+
+
+def _names(seats: Any, names: Mapping[int, str] | None) -> str:
+    seats = seats if isinstance(seats, list) else [seats]
+    return ", ".join(names.get(s, str(s)) if names else str(s) for s in seats)
+
+
+def _points(a: Mapping[str, Any], n: Mapping[int, str] | None) -> str:
+    name = a.get("name", a["contract"])
+    if a["won"]:
+        return _("%(game)s won with %(points)s (%(needed)s needed)", game=name, points=a["points"], needed=a["needed"])
+    return _("%(game)s lost with %(points)s (%(needed)s needed)", game=name, points=a["points"], needed=a["needed"])
+
+
+TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] = {
+    "value": lambda a, n: _("value"),
+    # Matzlfangen
+    "points": _points,
+    "no_trick": lambda a, n: _("the losing side took no trick"),
+    "no_water": lambda a, n: _(
+        "kein Wasser: the losing side has %(points)s, under %(below)s", points=a["points"], below=a["below"]
+    ),
+    "slam": lambda a, n: (
+        _("%(game)s won: every trick taken", game=a["contract"])
+        if a["won"]
+        else _("%(game)s lost: a trick was lost", game=a["contract"])
+    ),
+    "raises": lambda a, n: _("raised %(count)s× to %(level)s", count=a["raises"], level=a["level"]),
+    "matzl_bonus": lambda a, n: _("the winners caught the Matzl and claimed it"),
+    "matzl_unclaimed": lambda a, n: _("the winners caught the Matzl but did not claim it"),
+    "matzl_annuls": lambda a, n: _("the losing side caught the Matzl: nobody pays"),
+    "matzl_no_effect": lambda a, n: _("the losing side caught the Matzl (no effect under these rules)"),
+    # Schafkopf
+    "rundpass_none": lambda a, n: _("everybody passed: nothing is paid"),
+    "rundpass_pot": lambda a, n: _("everybody passed: each player pays %(stake)s into the pot", stake=a["stake"]),
+    "tout": lambda a, n: (
+        _("%(game)s tout won", game=a.get("name", a["contract"]))
+        if a["won"]
+        else _("%(game)s tout lost", game=a.get("name", a["contract"]))
+    ),
+    "schneider": lambda a, n: (
+        _("schneider: the defenders are schneider")
+        if a["side"] == "defenders"
+        else _("schneider: the declaring side is schneider")
+    ),
+    "schwarz": lambda a, n: _("schwarz: the losing side took no trick"),
+    "laufende": lambda a, n: (
+        _("%(count)s runners", count=a["runners"])
+        if a["runners"] == a["paid"]
+        else _("%(count)s runners, %(paid)s paid", count=a["runners"], paid=a["paid"])
+    ),
+    "tout_doubles": lambda a, n: _("tout doubles"),
+    "kontra": lambda a, n: _("kontra doubles"),
+    "re": lambda a, n: _("re doubles"),
+    "klopfen": lambda a, n: _("knock %(n)s doubles", n=a["knock"]),
+    "durchmarsch": lambda a, n: _("Durchmarsch by %(who)s", who=_names(a["seat"], n)),
+    "ramsch": lambda a, n: _(
+        "Ramsch: most points (%(points)s) lose: %(who)s", points=a["points"], who=_names(a["losers"], n)
+    ),
+    "ramsch_all_tied": lambda a, n: _("everybody tied: nobody pays"),
+    "jungfrau": lambda a, n: _("Jungfrau %(who)s doubles", who=_names(a["seat"], n)),
+    "jungfrau_own": lambda a, n: _("Jungfrau %(who)s receives double", who=_names(a["seat"], n)),
+    # Konter a Matt
+    "partie": lambda a, n: (
+        _("team %(team)s won %(score)s", team=a["team"], score=a["score"])
+        if "team" in a
+        else _("partie %(score)s: undecided", score=a["score"])
+    ),
+    "matt": lambda a, n: _("Matt was said"),
+    "konter": lambda a, n: _("Konter was said"),
+    "stanner": lambda a, n: _("Stänner: %(n)s carried to the next decided partie", n=a["carried"]),
+    "carry": lambda a, n: _("%(n)s carried from the Stänner before", n=a["carried"]),
+    # Matt
+    "draw": lambda a, n: _("no mate after 10 moves: a draw"),
+    "move": lambda a, n: _("mate on move %(move)s", move=a["move"]),
+    "vorablegen": lambda a, n: _("a card was laid aside: one move more"),
+    "card": lambda a, n: _("× %(factor)s for the mating card %(card)s", factor=a["factor"], card=a["card"]),
+    "uebermatt": lambda a, n: _("Übermatt doubles"),
+}
+
+
+def step_text(step: Step, names: Mapping[int, str] | None = None) -> str:
+    """One step as a sentence in the user's language."""
+    text = TEXTS.get(step.key)
+    if text is None:
+        return step.what
+    try:
+        return text(step.args, names)
+    except KeyError:
+        return step.what

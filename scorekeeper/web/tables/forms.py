@@ -1,0 +1,117 @@
+"""Starting a night: game, every rule option of RULES.md with its default, stake, players, first dealer.
+
+The option fields are made from the engine's rule-set declarations
+(``engine.rules.option``), so a new option appears here by itself.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, Field, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+
+from ...engine import GAMES
+from ..hands.forms import choices
+
+GAME_LABELS = {"matzlfangen": "Matzlfangen", "schafkopf": "Schafkopf", "konter_a_matt": "Konter a Matt", "matt": "Matt"}
+MAX_SEATS = 5
+_MONEY = re.compile(r"^\s*(\d{1,4})(?:[.,](\d{1,2}))?\s*$")
+
+
+def parse_cents(text: Any) -> int | None:
+    """``"0,10"``, ``"0.1"`` or ``"2"`` (a currency amount) as integer cents; None if it is not one.
+
+    >>> parse_cents("0,10"), parse_cents("1.5"), parse_cents("2"), parse_cents("-1"), parse_cents("1,234")
+    (10, 150, 200, None, None)
+    """
+    match = _MONEY.match(text or "") if isinstance(text, str) else None
+    if match is None:
+        return None
+    whole, part = match.groups()
+    return int(whole) * 100 + int((part or "0").ljust(2, "0"))
+
+
+def option_field_name(game: str, option: str) -> str:
+    return f"{game}__{option}"
+
+
+def _option_field(f: Any) -> Field:
+    meta = f.metadata
+    label = f.name
+    description = meta.get("help", "")
+    if meta["choices"]:
+        return SelectField(
+            label, choices=choices((c, c) for c in meta["choices"]), default=f.default, description=description
+        )
+    if isinstance(f.default, bool):
+        return BooleanField(label, default=f.default, description=description)
+    return IntegerField(
+        label,
+        default=f.default,
+        validators=[Optional()],
+        description=description,
+        render_kw={"inputmode": "numeric", "min": meta["lo"], "max": meta["hi"]},
+    )
+
+
+class NightFormBase(FlaskForm):
+    game = RadioField(
+        _l("Game"), choices=choices(GAME_LABELS.items()), default="matzlfangen", validators=[InputRequired()]
+    )
+    stake = StringField(_l("Stake per unit"), default="0,10", validators=[InputRequired()])
+    currency = StringField(_l("Currency"), default="EUR", validators=[InputRequired(), Length(min=3, max=3)])
+    played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
+    first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")
+
+    def validate_stake(self, field: Field) -> None:
+        if parse_cents(field.data) is None:
+            raise ValidationError(_l("Enter the stake as an amount such as 0,10"))
+
+    def seat_fields(self) -> list[Field]:
+        return [getattr(self, f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
+
+    def option_fields(self, game: str) -> list[Field]:
+        return [getattr(self, option_field_name(game, f.name)) for f in GAMES[game].options()]
+
+    def rules(self) -> dict[str, Any]:
+        """The chosen game's rule set as the form says it (the preset and every option)."""
+        game = self.game.data
+        rules: dict[str, Any] = {"preset": getattr(self, option_field_name(game, "preset")).data}
+        for f in GAMES[game].options():
+            field = getattr(self, option_field_name(game, f.name))
+            value = field.data
+            if isinstance(field, IntegerField) and value is None and not f.metadata["nullable"]:
+                value = f.default
+            rules[f.name] = value
+        return rules
+
+    def apply_preset(self) -> None:
+        """Set the chosen game's options to its chosen preset (the no-JavaScript way)."""
+        game = self.game.data
+        preset = getattr(self, option_field_name(game, "preset")).data
+        values = GAMES[game].presets.get(preset, {})
+        for f in GAMES[game].options():
+            getattr(self, option_field_name(game, f.name)).data = values.get(f.name, f.default)
+
+
+def _build_form() -> type[NightFormBase]:
+    attrs: dict[str, Any] = {}
+    for i in range(1, MAX_SEATS + 1):
+        attrs[f"seat_{i}"] = SelectField(_l("Seat %(n)s", n=i), choices=choices(()), validate_choice=False)
+    for name, game in GAMES.items():
+        presets = list(game.presets)
+        attrs[option_field_name(name, "preset")] = SelectField(
+            _l("Rule preset"), choices=choices((p, p) for p in presets), default="seed"
+        )
+        for f in game.options():
+            attrs[option_field_name(name, f.name)] = _option_field(f)
+    return type("NightForm", (NightFormBase,), attrs)
+
+
+NightForm = _build_form()

@@ -1,0 +1,64 @@
+"""What the pages show of a settled table: names, money, translated steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import get_locale
+
+from ..engine import HandResult, ledger
+from ..repository import Table
+from .steps import step_text
+
+
+def money(amount_cents: int, currency: str) -> str:
+    """Money in the user's notation: ``-3,50 EUR`` in German, ``-3.50 EUR`` in English."""
+    decimal = "." if str(get_locale() or "de") == "en" else ","
+    return ledger.format_money(amount_cents, currency, decimal)
+
+
+@dataclass(frozen=True)
+class Payment:
+    name: str
+    units: int
+    cents: int
+
+
+@dataclass(frozen=True)
+class HandView:
+    number: int
+    dealer: str
+    result: HandResult
+    payments: list[Payment]
+    steps: list[tuple[str, int, int]]  # text, units, total
+    data: dict[str, Any]
+
+
+def steps_of(result: HandResult) -> list[tuple[str, int, int]]:
+    return [(step_text(s), s.units, s.total) for s in result.steps]
+
+
+def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
+    stake = table.evening.stake_cents
+    return [
+        Payment(table.players[p].name, units_by_position[p - 1], ledger.cents(units_by_position[p - 1], stake))
+        for p in sorted(table.players)
+    ]
+
+
+def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:
+    items = list(zip(table.hands, table.settlement.results, table.rows, strict=True))
+    if newest_first:
+        items.reverse()
+    if limit is not None:
+        items = items[:limit]
+    return [
+        HandView(h.number, table.players[h.dealer].name, r, payments(table, row), steps_of(r), h.data)
+        for h, r, row in items
+    ]
+
+
+def seat_names(table: Table, positions: tuple[int, ...]) -> dict[int, str]:
+    """Engine seat -> the player's name, for one hand."""
+    return {seat: table.players[p].name for seat, p in enumerate(positions, start=1)}

@@ -1,0 +1,35 @@
+// Starting a night, quicker: only the chosen game's house rules and seats; a preset fills its options.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+  var form = document.getElementById("night-form");
+  if (!form) return;
+  var presets = JSON.parse(form.dataset.presets);
+  var seats = { matzlfangen: 5, schafkopf: 5, konter_a_matt: 4, matt: 2 };
+  function game() {
+    var c = form.querySelector('input[name="game"]:checked');
+    return c ? c.value : "matzlfangen";
+  }
+  function update() {
+    var g = game();
+    form.querySelectorAll("details.rules").forEach(function (d) { d.hidden = d.dataset.game !== g; });
+    form.querySelectorAll("[data-game-hint]").forEach(function (p) { p.hidden = p.dataset.gameHint.split(" ").indexOf(g) < 0; });
+    form.querySelectorAll(".seat-row").forEach(function (row) { row.hidden = parseInt(row.dataset.seat, 10) > seats[g]; });
+    form.querySelectorAll('input[name="first_dealer"]').forEach(function (r) {
+      r.disabled = parseInt(r.value, 10) > seats[g];
+    });
+  }
+  form.addEventListener("change", function (e) {
+    if (e.target.classList.contains("preset")) {
+      var g = e.target.dataset.game, values = presets[g][e.target.value];
+      Object.keys(values).forEach(function (k) {
+        var el = form.elements[g + "__" + k];
+        if (!el) return;
+        if (el.type === "checkbox") el.checked = !!values[k];
+        else el.value = values[k] === null ? "" : values[k];
+      });
+    }
+    update();
+  });
+  update();
+})();

@@ -1,0 +1,78 @@
+"""Fixtures: an app with a fresh database per test (SQLite; PostgreSQL too when CI gives one)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from sqlalchemy import text
+
+from scorekeeper import create_app
+from scorekeeper import db as database
+from scorekeeper import repository
+
+BACKENDS = ["sqlite"]
+if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):
+    BACKENDS.append("postgresql")
+
+
+def _fresh_postgres(url: str) -> str:
+    """Drop everything in the test database's public schema so that migrations run from scratch."""
+    engine = database.make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def app(request, tmp_path, monkeypatch):
+    """The app on a new, migrated database, with CSRF off (tests/web/test_csrf.py turns it on)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'test.db'}"
+    else:
+        url = _fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "POLL_SECONDS": 1}
+    )
+    yield app
+    app.extensions["sk_engine"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def db(app):
+    """A database session outside any request, for setting up and checking."""
+    session = database.session(app.extensions["sk_engine"])
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def players(db):
+    """Five players on the roster: Anna, Bernd, Clara, Dieter, Eva (ids in that order)."""
+    return [repository.create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
+
+
+def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1):
+    """An evening of ``game`` with the first ``seats`` players."""
+    return repository.create_evening(
+        db=db,
+        game=game,
+        rules=rules,
+        stake_cents=stake_cents,
+        player_ids=[p.id for p in players[:seats]],
+        first_dealer=first_dealer,
+    )
+
+
+@pytest.fixture
+def night(db, players):
+    """A Matzlfangen night at a table of four, Anna deals first, 10 cents a unit."""
+    return start_night(db, players)
