@@ -1,21 +1,27 @@
-"""Scorekeeper: the hand-recorder and scoring companion for card games at the table."""
+"""Scorekeeper: the hand-recorder and scoring companion for card games at the table.
+
+The package imports nothing at the top, so that ``python manage.py settle``
+(which needs only :mod:`scorekeeper.engine`) starts without Flask or a database.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, redirect, url_for
-from flask_wtf import CSRFProtect
-
-from . import config, db, i18n
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
-csrf = CSRFProtect()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The application factory: configuration, database (migrated on start), extensions, blueprints."""
+    from flask import Flask, redirect, url_for
+
+    from . import config, db, i18n, web
+    from .extensions import csrf
+
     test_config = test_config or {}
     instance = Path(test_config.get("INSTANCE_PATH") or config.instance_path())
     instance.mkdir(parents=True, exist_ok=True)
@@ -42,9 +48,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["sk_engine"] = engine
     csrf.init_app(app)
     i18n.init_app(app)
-
-    from . import web
-
     web.register(app)
 
     @app.get("/")

@@ -7,9 +7,8 @@ import os
 import pytest
 from sqlalchemy import text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, repository
 from scorekeeper import db as database
-from scorekeeper import repository
 
 BACKENDS = ["sqlite"]
 if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):

@@ -11,8 +11,9 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from ... import csrf, repository
+from ... import repository
 from ...engine import InvalidHand, ledger
+from ...extensions import csrf
 from ...models import Player
 from .. import get_db
 from ..view import hand_views

@@ -1,0 +1,242 @@
+"""A night at the table on a phone (390x844): start it, record hands, edit, undo; the balances
+on the page must be the engine's. Also: nothing scrolls sideways at 360 px, every control is 44 px high."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper import db as database
+from scorekeeper import repository
+from scorekeeper.engine import ledger, settle_json
+
+pytestmark = pytest.mark.browser
+
+
+class Taps:
+    """Counts what a thumb does: clicks on controls (typing is counted apart)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def click(self, selector: str, **kw) -> None:
+        self.page.locator(selector, **kw).first.click()
+        self.count += 1
+
+    def choose(self, group: str, text: str) -> None:
+        """Tap a segmented button by its label."""
+        self.click(f"#{group}-group label", has_text=text)
+
+
+def start_night(page, base: str, game_label: str, players: list[str], first_dealer: int = 1, stake: str = "0,10"):
+    page.goto(f"{base}/nights/new")
+    page.locator("#game-group label", has_text=re.compile(f"^{re.escape(game_label)}$")).click()
+    for i, name in enumerate(players, start=1):
+        page.select_option(f"#seat_{i}", label=name)
+    page.locator("#first_dealer-group label", has_text=str(first_dealer)).click()
+    page.fill("#stake", stake)
+    page.fill("#place", "Zur Post")
+    page.get_by_role("button", name="Abend beginnen").click()
+    page.wait_for_url("**/nights/*")
+    return int(page.url.rstrip("/").split("/")[-1].split("#")[0])
+
+
+def page_balance(page) -> dict[str, int]:
+    rows = page.locator("#balance table.balance tbody tr")
+    out = {}
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        name = cells.nth(0).inner_text().split("\n")[0].replace("gibt", "").strip()
+        out[name] = int(cells.nth(1).inner_text())
+    return out
+
+
+def engine_balance(app, evening_id: int) -> dict[str, int]:
+    """What the engine says for the stored hands, mapped to people by the deal."""
+    with database.session(app.extensions["sk_engine"]) as db:
+        table = repository.load_table(db=db, evening_id=evening_id)
+        payload = {"game": table.evening.game, "rules": table.evening.rules, "hands": [h.data for h in table.hands]}
+        result = settle_json(payload)
+        if table.evening.game == "matt":  # deltas are match points; money comes from the engine's balance
+            return {table.players[int(seat)].name: units for seat, units in result["balance"].items()}
+        totals = {p.name: 0 for p in table.players.values()}
+        for hand, res in zip(table.hands, result["hands"], strict=True):
+            positions = ledger.seat_positions(table.size, 4 if table.evening.game != "matt" else 2, hand.dealer)
+            for seat, pos in enumerate(positions, start=1):
+                totals[table.players[pos].name] += res["deltas"][str(seat)]
+        return totals
+
+
+def record_rufen(t: Taps, base: str, night: int, partner: str, points: int, raise_to: str | None = None, matzl=None):
+    """One typical Rufen hand: open the form, tap the partner, type the points, (raise, Matzl), save."""
+    t.page.goto(f"{base}/nights/{night}")
+    t.click("#record")
+    t.choose("partner", partner)
+    t.page.fill("#points", str(points))
+    if raise_to:
+        t.choose("raises", raise_to)
+    if matzl:
+        t.choose("matzl", matzl)
+    t.click("#save")
+    t.page.wait_for_url(f"**/nights/{night}*")
+
+
+def test_a_matzlfangen_night_of_eight_hands_with_an_edit_and_an_undo_matches_the_engine(page, live, roster):
+    base, app = live
+    night = start_night(page, base, "Matzlfangen", ["Anna", "Bernd", "Clara", "Dieter"])
+    t = Taps(page)
+    taps_per_hand = []
+    # Rufen hands: forehand declares without a tap; partners are chosen among the other three
+    plan = [
+        ("Dieter", 70, "Hirsch", None),  # Anna deals, Bernd declares
+        ("Anna", 40, None, None),  # Bernd deals, Clara declares
+        ("Bernd", 100, None, "Spieler"),  # Clara deals, Dieter declares, declarers caught the Matzl
+        ("Clara", 66, "Schuß", None),  # Dieter deals, Anna declares
+        ("Anna", 20, None, None),  # Anna deals, Bernd declares
+        ("Dieter", 88, "Re", None),
+        ("Anna", 65, None, "Gegenspieler"),
+    ]
+    for partner, points, raise_to, matzl in plan:
+        before = t.count
+        record_rufen(t, base, night, partner, points, raise_to, matzl)
+        taps_per_hand.append(t.count - before)
+    # hand 8: a Treiben by Clara, won with 90
+    page.goto(f"{base}/nights/{night}")
+    t.click("#record")
+    t.choose("contract", "Treiben")
+    t.choose("declarer", "Clara")
+    page.fill("#points", "90")
+    t.click("#save")
+    page.wait_for_url(f"**/nights/{night}*")
+    assert page_balance(page) == engine_balance(app, night)
+    assert page.locator("details.hand").count() == 8
+
+    # edit hand 2: the declarers had 80, not 40
+    page.goto(f"{base}/nights/{night}/hands/2/edit")
+    page.fill("#points", "80")
+    page.locator("#save").click()
+    page.wait_for_url(f"**/nights/{night}")
+    assert "Spiel 2 geändert" in page.content()
+    # undo the last hand, with the confirmation
+    page.locator("details.hand").first.locator("summary").click()
+    page.get_by_role("link", name="Zurücknehmen").click()
+    page.locator("#confirm-undo").click()
+    page.wait_for_url(f"**/nights/{night}")
+    assert page.locator("details.hand").count() == 7
+    assert page_balance(page) == engine_balance(app, night)
+
+    # a typical Rufen hand (partner, points, save) is at most 6 taps plus typing the points
+    typical = min(taps_per_hand)
+    assert typical <= 6, taps_per_hand
+    print(f"\nTAPS typical Matzlfangen Rufen hand: {typical} (with a raise and a Matzl: {max(taps_per_hand)})")
+
+
+def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(browser, live, roster):
+    base, app = live
+    with database.session(app.extensions["sk_engine"]) as db:
+        e = repository.create_evening(
+            db=db, game="schafkopf", rules=None, stake_cents=10, player_ids=roster, first_dealer=1
+        )
+        repository.record_hand(db=db, evening_id=e.id, hand={"contract": "rundpass"})
+    context = browser.new_context(viewport={"width": 360, "height": 640}, locale="de-DE")
+    page = context.new_page()
+    problems = []
+    for path in [
+        "/nights/",
+        "/players/",
+        "/nights/new",
+        f"/nights/{e.id}",
+        f"/nights/{e.id}/hands/new",
+        f"/nights/{e.id}/hands/1/edit",
+        f"/nights/{e.id}/hands/undo",
+    ]:
+        page.goto(base + path)
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 360:
+            problems.append(f"{path} is {width} px wide")
+        small = page.evaluate(
+            """() => [...document.querySelectorAll(
+                 'button, a.button, .segmented label, input:not([type=hidden]):not([type=radio]), select, .switch')]
+               .filter(el => el.offsetParent !== null)
+               // a checkbox inside a switch is tapped through its label, which is measured itself
+               .filter(el => !(el.type === 'checkbox' && el.closest('.switch')))
+               .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect().height])
+               .filter(([, h]) => h < 44)"""
+        )
+        problems += [f"{path}: {html} is {h:.0f} px high" for html, h in small]
+    context.close()
+    assert problems == []
+
+
+def _save(t: Taps, night: int) -> None:
+    t.click("#save")
+    t.page.wait_for_url(f"**/nights/{night}*")
+
+
+def test_a_schafkopf_night_with_the_pot_matches_the_engine(page, live, roster):
+    base, app = live
+    night = start_night(page, base, "Schafkopf", ["Anna", "Bernd", "Clara", "Dieter"])
+    t = Taps(page)
+    # 1: everybody passes: 2 units each into the pot
+    page.goto(f"{base}/nights/{night}")
+    t.click("#record")
+    t.choose("contract", "Rundpass")
+    _save(t, night)
+    # 2: Sauspiel by Anna with Clara (the called Gras ace), won with 75 and 3 runners: takes the pot
+    before = t.count
+    t.click("#record")
+    t.choose("declarer", "Anna")
+    t.choose("partner", "Clara")
+    t.choose("suit", "Gras")
+    page.fill("#points", "75")
+    t.choose("laufende", "3")
+    _save(t, night)
+    sauspiel_taps = t.count - before
+    # 3: a Wenz by Dieter, lost with 50, kontra
+    t.click("#record")
+    t.choose("contract", "Wenz")
+    t.choose("declarer", "Dieter")
+    page.fill("#points", "50")
+    page.locator("label.switch", has_text="Kontra").click()
+    _save(t, night)
+    assert page_balance(page) == engine_balance(app, night)
+    assert "Stock" in page.locator("#balance").inner_text()
+    print(f"\nTAPS typical Schafkopf Sauspiel: {sauspiel_taps}")
+
+
+def test_a_konter_a_matt_night_shows_the_strokes_and_matches_the_engine(page, live, roster):
+    base, app = live
+    night = start_night(page, base, "Konter a Matt", ["Anna", "Bernd", "Clara", "Dieter"])
+    t = Taps(page)
+    page.goto(f"{base}/nights/{night}")
+    for team, points in [("A", 25), ("B", 20), ("B", 10)]:
+        before = t.count
+        t.click("#record")
+        t.choose("trump_team", f"{team}:")
+        page.fill("#points_a", str(points))
+        _save(t, night)
+    # 25:15 A wins (11 -> 10); 20:20 Stänner, B (trumps) +1 and 1 carried; 10:30 B wins 1 + 1 carried
+    assert "A 10 · B 10" in " ".join(page.locator("#balance .state").inner_text().split())
+    assert page_balance(page) == engine_balance(app, night)
+    print(f"\nTAPS typical Konter a Matt partie: {t.count - before}")
+
+
+def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, roster):
+    base, app = live
+    night = start_night(page, base, "Matt", ["Anna", "Bernd"])
+    t = Taps(page)
+    page.goto(f"{base}/nights/{night}")
+    for who, move, card in [("Anna", "7", "A"), ("Bernd", "4", "K")]:
+        before = t.count
+        t.click("#record")
+        t.choose("mated_by", who)
+        t.click("#move-group label", has_text=move)
+        t.choose("card", card)
+        _save(t, night)
+    # Anna 7 x 11 = 77, Bernd 4 x 4 = 16
+    assert "Anna 77 : 16 Bernd" in " ".join(page.locator("#balance .state").inner_text().split())
+    assert page_balance(page) == engine_balance(app, night)
+    print(f"\nTAPS typical Matt Durchgang: {t.count - before}")
