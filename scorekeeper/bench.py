@@ -53,3 +53,80 @@ def print_engine(figures: dict[str, dict[str, float]]) -> None:
     print(f"{'game':<15}{'hands':>9}{'seconds':>9}{'hands/s':>10}{'300-hand night':>16}")
     for name, f in figures.items():
         print(f"{name:<15}{f['hands']:>9}{f['seconds']:>9.2f}{f['hands_per_second']:>10,.0f}{f['night_ms']:>13.2f} ms")
+
+
+def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60, seed: int = 7) -> dict[str, float]:
+    """Server time, in process, of recording a hand in a 300-hand night and of rendering its table page.
+
+    Builds a database of ``nights`` nights of ``hands_per_night`` hands (about 200,000
+    hands) in a temporary folder first, then measures ``samples`` of each request
+    through Flask's test client: the whole request, database included, no network.
+    """
+    import os
+    import tempfile
+    from datetime import date, timedelta
+
+    from . import create_app
+    from . import db as database
+    from .demo import make_night, roster
+
+    folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
+    os.environ["SCOREKEEPER_INSTANCE"] = folder
+    app = create_app({"DATABASE_URL": f"sqlite:///{folder}/bench.db", "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    with database.session(app.extensions["sk_engine"]) as db:
+        people = roster(db)
+        games = list(GAMES)
+        for i in range(nights):
+            game = games[i % len(games)]
+            seats = 2 if game == "matt" else 4
+            make_night(
+                db,
+                rng,
+                game,
+                rng.sample(people, seats),
+                hands_per_night,
+                {},
+                date(2016, 1, 1) + timedelta(days=i),
+                "Bench",
+            )
+        night = make_night(db, rng, "matzlfangen", people[:4], NIGHT - 1, {}, date(2026, 11, 21), "Bench")
+    build = time.perf_counter() - t0
+    client = app.test_client()
+    hands = random_hands(
+        "matzlfangen", random.Random(seed), NIGHT - 1 + samples, GAMES["matzlfangen"].parse_rules(None)
+    )
+    record, render = [], []
+    for i in range(samples):
+        hand = hands[NIGHT - 1 + i]
+        t = time.perf_counter()
+        answer = client.post(f"/api/v1/sessions/{night}/hands", json=hand)
+        record.append(time.perf_counter() - t)
+        assert answer.status_code == 201, answer.get_json()
+        t = time.perf_counter()
+        page = client.get(f"/nights/{night}")
+        render.append(time.perf_counter() - t)
+        assert page.status_code == 200
+        # keep the night at 300 hands: take the hand back (not timed)
+        client.delete(f"/api/v1/sessions/{night}/hands/{NIGHT}")
+
+    def pct(values: list[float], q: float) -> float:
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return {
+        "nights": nights + 1,
+        "hands": nights * hands_per_night + NIGHT - 1,
+        "build_seconds": build,
+        "record_median_ms": statistics.median(record) * 1000,
+        "record_p95_ms": pct(record, 0.95),
+        "render_median_ms": statistics.median(render) * 1000,
+        "render_p95_ms": pct(render, 0.95),
+    }
+
+
+def print_web(f: dict[str, float]) -> None:
+    print(f"database: {f['nights']} nights, {f['hands']:,} hands, built in {f['build_seconds']:.1f} s")
+    print(f"record a hand in a 300-hand night: median {f['record_median_ms']:.1f} ms, p95 {f['record_p95_ms']:.1f} ms")
+    print(f"render its table page:             median {f['render_median_ms']:.1f} ms, p95 {f['render_p95_ms']:.1f} ms")

@@ -47,16 +47,20 @@ def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
     ]
 
 
+def hand_view(table: Table, number: int) -> HandView:
+    """Hand ``number`` (1-based) as the pages show it."""
+    h, r, row = table.hands[number - 1], table.settlement.results[number - 1], table.rows[number - 1]
+    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), steps_of(r), h.data)
+
+
 def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:
-    items = list(zip(table.hands, table.settlement.results, table.rows, strict=True))
+    """The hands as the pages show them; with ``limit``, only the newest (or first) ones are built."""
+    numbers = list(range(1, len(table.hands) + 1))
     if newest_first:
-        items.reverse()
+        numbers.reverse()
     if limit is not None:
-        items = items[:limit]
-    return [
-        HandView(h.number, table.players[h.dealer].name, r, payments(table, row), steps_of(r), h.data)
-        for h, r, row in items
-    ]
+        numbers = numbers[:limit]
+    return [hand_view(table, n) for n in numbers]
 
 
 def seat_names(table: Table, positions: tuple[int, ...]) -> dict[int, str]:

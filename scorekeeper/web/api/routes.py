@@ -16,7 +16,7 @@ from ...engine import InvalidHand, ledger
 from ...extensions import csrf
 from ...models import Player
 from .. import get_db
-from ..view import hand_views
+from ..view import HandView, hand_view, hand_views
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -136,6 +136,23 @@ def create_session():
     return _session_json(evening.id), 201
 
 
+def _hand_json(table: repository.Table, view: HandView) -> dict[str, Any]:
+    return {
+        "number": view.number,
+        "dealer": table.hands[view.number - 1].dealer,
+        "hand": view.data,
+        "result": view.result.to_json(),
+        "players": [{"name": p.name, "units": p.units, "cents": p.cents} for p in view.payments],
+    }
+
+
+def _totals_json(table: repository.Table) -> list[dict[str, Any]]:
+    return [
+        {"seat": pos, "name": p.name, "units": table.balance[pos - 1], "cents": table.money(pos)}
+        for pos, p in sorted(table.players.items())
+    ]
+
+
 def _session_json(evening_id: int) -> dict[str, Any]:
     table = repository.load_table(db=get_db(), evening_id=evening_id)
     e = table.evening
@@ -152,20 +169,8 @@ def _session_json(evening_id: int) -> dict[str, Any]:
         "version": e.version,
         "first_dealer": e.first_dealer,
         "players": [{"seat": pos, **_player_json(p)} for pos, p in sorted(table.players.items())],
-        "hands": [
-            {
-                "number": h.number,
-                "dealer": table.hands[h.number - 1].dealer,
-                "hand": h.data,
-                "result": h.result.to_json(),
-                "players": [{"name": p.name, "units": p.units, "cents": p.cents} for p in v.payments],
-            }
-            for h, v in ((v, v) for v in views)
-        ],
-        "totals": [
-            {"seat": pos, "name": p.name, "units": table.balance[pos - 1], "cents": table.money(pos)}
-            for pos, p in sorted(table.players.items())
-        ],
+        "hands": [_hand_json(table, v) for v in views],
+        "totals": _totals_json(table),
         "next_dealer": table.next_dealer,
     }
     if table.settlement.pot is not None:
@@ -181,9 +186,11 @@ def get_session(evening_id: int):
     return _session_json(evening_id)
 
 
-def _hand_answer(evening_id: int, number: int, status: int):
-    session = _session_json(evening_id)
-    return {"hand": session["hands"][number - 1], "totals": session["totals"], "version": session["version"]}, status
+def _hand_answer(evening_id: int, number: int, status: int, table: repository.Table | None = None):
+    """One hand's result with the night's totals after it (not the whole night: that is GET)."""
+    table = table or repository.load_table(db=get_db(), evening_id=evening_id)
+    body = {"hand": _hand_json(table, hand_view(table, number)), "totals": _totals_json(table)}
+    return {**body, "version": table.evening.version}, status
 
 
 @bp.post("/sessions/<int:evening_id>/hands")
@@ -191,8 +198,8 @@ def add_hand(evening_id: int):
     """Record the next hand (a hand as in RULES.md); an ``Idempotency-Key`` repeat returns the first result."""
     data = _body()
     key = request.headers.get("Idempotency-Key")
-    record, created = repository.record_hand(db=get_db(), evening_id=evening_id, hand=data, idempotency_key=key)
-    return _hand_answer(evening_id, record.number, 201 if created else 200)
+    record, created, table = repository.record_hand(db=get_db(), evening_id=evening_id, hand=data, idempotency_key=key)
+    return _hand_answer(evening_id, record.number, 201 if created else 200, table)
 
 
 @bp.put("/sessions/<int:evening_id>/hands/<int:number>")
@@ -212,4 +219,5 @@ def delete_hand(evening_id: int, number: int):
     if number != len(table.hands):
         raise ApiError(409, "number", f"only the last hand ({len(table.hands)}) can be deleted; edit earlier hands")
     repository.undo_last(db=get_db(), evening_id=evening_id, expected_hands=number)
-    return _session_json(evening_id), 200
+    table = repository.load_table(db=get_db(), evening_id=evening_id)
+    return {"deleted": number, "totals": _totals_json(table), "version": table.evening.version}, 200

@@ -103,16 +103,23 @@ def _load(evening_id: int) -> repository.Table:
         abort(404, _("There is no such night."))
 
 
+LATEST = 20  # hands shown on the table page unless all are asked for
+
+
 def _context(table: repository.Table) -> dict:
     evening = table.evening
+    show_all = request.args.get("all") == "1"
+    hands = hand_views(table, limit=None if show_all else LATEST)
     audit = {}
-    for entry in repository.audit(db=get_db(), evening_id=evening.id):
+    numbers = [h.number for h in hands]
+    for entry in repository.audit(db=get_db(), evening_id=evening.id, hand_numbers=numbers):
         audit.setdefault(entry.hand_number, []).append(entry)
     return {
         "table": table,
         "evening": evening,
         "label": GAME_LABELS[evening.game],
-        "hands": hand_views(table),
+        "hands": hands,
+        "more": len(table.hands) - len(hands),
         "money": money,
         "audit": audit,
         "poll_seconds": current_app.config["POLL_SECONDS"],

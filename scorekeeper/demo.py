@@ -1,0 +1,74 @@
+"""Realistic demo nights: ``python manage.py demo`` makes one night per game."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+from sqlmodel import Session, select
+
+from . import repository
+from .engine import GAMES
+from .engine.samples import random_hands
+from .models import Player
+
+ROSTER = ("Anna Huber", "Bernd Maier", "Clara Schütz", "Dieter Weiß", "Eva Gruber", "Franz Rößler")
+#: (game, players at the table, hands, rule set)
+NIGHTS = (
+    ("matzlfangen", 4, 48, {}),
+    ("schafkopf", 4, 40, {"preset": "bavarian"}),
+    ("konter_a_matt", 4, 30, {}),
+    ("matt", 2, 8, {"stake_per_point": 1}),
+)
+PLACES = ("Gasthaus zur Post", "Vereinsheim", "Dorfwirt Hackenbuch")
+
+
+def roster(db: Session, names: tuple[str, ...] = ROSTER) -> list[Player]:
+    """The demo players, made if missing."""
+    players = []
+    for name in names:
+        found = db.exec(select(Player).where(Player.name == name)).first()
+        players.append(found or repository.create_player(db=db, name=name))
+    return players
+
+
+def make_night(
+    db: Session,
+    rng: random.Random,
+    game: str,
+    players: list[Player],
+    hands: int,
+    rules: dict,
+    played_on: date,
+    place: str,
+    stake_cents: int = 10,
+) -> int:
+    """One night of random valid hands; returns its id."""
+    evening = repository.create_evening(
+        db=db,
+        game=game,
+        rules=rules,
+        stake_cents=stake_cents,
+        player_ids=[p.id for p in players],
+        first_dealer=1,  # random_hands deals from seat 1 on, as the night does
+        played_on=played_on,
+        place=place,
+    )
+    complete = GAMES[game].parse_rules(evening.rules)
+    sample = random_hands(game, rng, hands, complete)
+    repository.add_hands(db=db, evening_id=evening.id, hands=sample)
+    return evening.id
+
+
+def make_demo(db: Session, seed: int = 2026) -> list[int]:
+    """One realistic night per game, the newest last."""
+    rng = random.Random(seed)
+    people = roster(db)
+    ids = []
+    today = date.today()
+    for days_ago, (game, seats, hands, rules) in zip(range(len(NIGHTS), 0, -1), NIGHTS, strict=True):
+        at_table = rng.sample(people, seats)
+        ids.append(
+            make_night(db, rng, game, at_table, hands, rules, today - timedelta(days=days_ago), rng.choice(PLACES))
+        )
+    return ids
