@@ -18,8 +18,8 @@
           .then(function (html) {
             live.innerHTML = html;
             version = String(d.version);
-            var n = live.querySelectorAll("details.hand").length + 1;
-            if (record) record.textContent = record.textContent.replace(/\d+\s*$/, String(n));
+            var count = live.querySelector("[data-hands]");
+            if (record && count) record.textContent = record.dataset.label.replace("__N__", String(+count.dataset.hands + 1));
           });
       })
       .catch(function () { /* offline for a moment: try again next time */ });

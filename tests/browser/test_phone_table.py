@@ -240,3 +240,21 @@ def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, r
     assert "Anna 77 : 16 Bernd" in " ".join(page.locator("#balance .state").inner_text().split())
     assert page_balance(page) == engine_balance(app, night)
     print(f"\nTAPS typical Matt Durchgang: {t.count - before}")
+
+
+def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, live, roster):
+    base, app = live
+    with database.session(app.extensions["sk_engine"]) as db:
+        e = repository.create_evening(
+            db=db, game="matzlfangen", rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1
+        )
+    watcher = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
+    watcher.goto(f"{base}/nights/{e.id}")
+    assert watcher.locator("details.hand").count() == 0
+    with database.session(app.extensions["sk_engine"]) as db:  # the scorer's phone records a hand
+        repository.record_hand(db=db, evening_id=e.id, hand={"contract": "rufen", "partner": 4, "points": 70})
+    # the page polls every second here (3 s in use); no reload
+    watcher.locator("details.hand").first.wait_for(timeout=5_000)
+    assert watcher.locator("#record").inner_text().strip() == "Spiel 2 eintragen"
+    assert page_balance(watcher) == {"Anna": -1, "Bernd": 1, "Clara": -1, "Dieter": 1}
+    watcher.context.close()
