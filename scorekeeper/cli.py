@@ -23,7 +23,7 @@ def settle_text(text: str | bytes, *, pretty: bool = False) -> tuple[int, str]:
     try:
         payload = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        error = InvalidHand(None, "", f"the input is not valid JSON: {exc}")
+        error = InvalidHand(None, "", "the input is not valid JSON: {error}", error=str(exc))
     except RecursionError:
         error = InvalidHand(None, "", "the input is nested too deeply")
     else:

@@ -45,10 +45,15 @@ def type_name(value: Any) -> str:
     return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
+def _literal(text: str) -> str:
+    """``text`` as a part of a message template: its braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def check_object(data: Any, hand: int | None, field: str, what: str) -> Mapping:
     """Return ``data`` if it is a JSON object, else raise."""
     if not isinstance(data, dict):
-        raise InvalidHand(hand, field, f"{what} must be an object, not {type_name(data)}")
+        raise InvalidHand(hand, field, _literal(what) + " must be an object, not {type}", type=type_name(data))
     return data
 
 
@@ -56,28 +61,30 @@ def check_keys(data: Mapping, allowed: Collection[str], hand: int | None, prefix
     """Unknown keys are errors, never silently ignored."""
     for key in data:
         if key not in allowed:
-            raise InvalidHand(hand, prefix + str(key), f"unknown field {key!r}")
+            raise InvalidHand(hand, prefix + str(key), "unknown field {key}", key=repr(key))
 
 
-def check_fields(data: Mapping, allowed: frozenset[str], known: frozenset[str], hand: int | None, where: str) -> None:
-    """Every key must be ``known`` (else: unknown field) and ``allowed`` here (else: does not apply ``where``)."""
+def check_fields(
+    data: Mapping, allowed: frozenset[str], known: frozenset[str], hand: int | None, contract: str
+) -> None:
+    """Every key must be ``known`` (else: unknown field) and ``allowed`` here (else: does not apply to ``contract``)."""
     extra = data.keys() - allowed
     if extra:
         key = min(extra, key=str)
         if key not in known:
-            raise InvalidHand(hand, str(key), f"unknown field {key!r}")
-        raise InvalidHand(hand, key, f"{key} does not apply {where}")
+            raise InvalidHand(hand, str(key), "unknown field {key}", key=repr(key))
+        raise InvalidHand(hand, key, "{name} does not apply to {contract}", name=key, contract=contract)
 
 
 def forbid(data: Mapping, names: Iterable[str], hand: int | None, reason: str) -> None:
     """Fields that do not apply (to this contract, say) are errors, whatever their value."""
     for name in names:
         if name in data:
-            raise InvalidHand(hand, name, f"{name} {reason}")
+            raise InvalidHand(hand, name, "{name} " + _literal(reason), name=name)
 
 
 def _missing(hand: int | None, name: str) -> InvalidHand:
-    return InvalidHand(hand, name, f"{name} is required")
+    return InvalidHand(hand, name, "{name} is required", name=name)
 
 
 def get_int(data: Mapping, name: str, hand: int | None, lo: int, hi: int | None, default: Any = MISSING) -> Any:
@@ -88,11 +95,11 @@ def get_int(data: Mapping, name: str, hand: int | None, lo: int, hi: int | None,
             raise _missing(hand, name)
         return default
     if type(value) is not int:
-        raise InvalidHand(hand, name, f"{name} must be a whole number, not {type_name(value)}")
+        raise InvalidHand(hand, name, "{name} must be a whole number, not {type}", name=name, type=type_name(value))
     if value < lo or (hi is not None and value > hi):
         if hi is None:
-            raise InvalidHand(hand, name, f"{name} must be at least {lo}")
-        raise InvalidHand(hand, name, f"{name} must be between {lo} and {hi}")
+            raise InvalidHand(hand, name, "{name} must be at least {lo}", name=name, lo=lo)
+        raise InvalidHand(hand, name, "{name} must be between {lo} and {hi}", name=name, lo=lo, hi=hi)
     return value
 
 
@@ -104,7 +111,7 @@ def get_bool(data: Mapping, name: str, hand: int | None, default: Any = MISSING)
             raise _missing(hand, name)
         return default
     if type(value) is not bool:
-        raise InvalidHand(hand, name, f"{name} must be true or false, not {type_name(value)}")
+        raise InvalidHand(hand, name, "{name} must be true or false, not {type}", name=name, type=type_name(value))
     return value
 
 
@@ -117,7 +124,9 @@ def get_choice(data: Mapping, name: str, hand: int | None, choices: Collection[A
         return default
     if (value is not None and type(value) is not str) or value not in choices:
         names = ", ".join("null" if c is None else str(c) for c in choices)
-        raise InvalidHand(hand, name, f"{name} must be one of {names}, not {shown(value)}")
+        raise InvalidHand(
+            hand, name, "{name} must be one of {choices}, not {value}", name=name, choices=names, value=shown(value)
+        )
     return value
 
 
@@ -129,9 +138,11 @@ def get_seat(data: Mapping, name: str, hand: int | None, seats: int, default: An
             raise _missing(hand, name)
         return default
     if type(value) is not int:
-        raise InvalidHand(hand, name, f"{name} must be a seat number, not {type_name(value)}")
+        raise InvalidHand(hand, name, "{name} must be a seat number, not {type}", name=name, type=type_name(value))
     if not 1 <= value <= seats:
-        raise InvalidHand(hand, name, f"{name} must be a seat from 1 to {seats}, not {value}")
+        raise InvalidHand(
+            hand, name, "{name} must be a seat from 1 to {seats}, not {value}", name=name, seats=seats, value=value
+        )
     return value
 
 

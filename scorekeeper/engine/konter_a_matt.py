@@ -64,7 +64,9 @@ class Hand:
             raise InvalidHand(
                 index,
                 "schwarz",
-                f"the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{TOTAL_POINTS - points_a}",
+                "the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{points_b}",
+                points_a=points_a,
+                points_b=TOTAL_POINTS - points_a,
             )
         return cls(
             trump_team, points_a, schwarz, get_bool(data, "matt", index, False), get_bool(data, "konter", index, False)
@@ -110,7 +112,10 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
     trump = hand.trump_team
     if state.stuck_trump_team is not None and trump != state.stuck_trump_team:
         raise InvalidHand(
-            index, "trump_team", f"after a Stänner the same team chooses trumps again: team {state.stuck_trump_team}"
+            index,
+            "trump_team",
+            "after a Stänner the same team chooses trumps again: team {team}",
+            team=state.stuck_trump_team,
         )
     points = {"A": hand.points_a, "B": TOTAL_POINTS - hand.points_a}
     winner = next((t for t in TEAMS if points[t] >= rules.win_points), None)
@@ -135,6 +140,7 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
         new = State(strokes["A"], strokes["B"], carry, trump, state.game, state.games_a, state.games_b)
         extra = _extra(strokes, carry, state.game, None, points)
         extra["stanner"] = True
+        extra["trump_team_lost"] = False  # nobody lost a Stänner
         return HandResult(0, None, (0,) * SEATS, steps.finish(), None, extra), new
     if state.carry:
         steps.add("carry", f"{state.carry} carried from the Stänner before", state.carry, carried=state.carry)

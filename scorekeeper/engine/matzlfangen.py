@@ -50,6 +50,17 @@ ALLOWED = {
 }
 
 
+#: Message templates naming a side (the sides are words of the message, translated with it).
+_NO_TRICK_MATZL = {
+    "declarers": "the declarers took no trick, so they cannot have caught the Matzl",
+    "defenders": "the defenders took no trick, so they cannot have caught the Matzl",
+}
+_MATZL_POINTS = {
+    "declarers": "the declarers caught the Matzl, a ten, so they have at least {least} points, not {points}",
+    "defenders": "the defenders caught the Matzl, a ten, so they have at least {least} points, not {points}",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house rules of Matzlfangen (RULES.md, "Options")."""
@@ -95,7 +106,7 @@ class Hand:
         """
         data = check_object(data, index, "", "a hand")
         contract = get_choice(data, "contract", index, CONTRACTS)
-        check_fields(data, ALLOWED[contract], FIELDS, index, f"to {contract}")
+        check_fields(data, ALLOWED[contract], FIELDS, index, contract)
         dealer = get_seat(data, "dealer", index, SEATS, None)
         raises = get_int(data, "raises", index, 0, rules.max_raises, 0)
         trump = get_choice(data, "trump", index, SUITS, None)
@@ -110,7 +121,11 @@ class Hand:
             )
             if forehand is not None and declarer != forehand:
                 raise InvalidHand(
-                    index, "declarer", f"in rufen forehand declares: with seat {dealer} dealing that is seat {forehand}"
+                    index,
+                    "declarer",
+                    "in rufen forehand declares: with seat {dealer} dealing that is seat {forehand}",
+                    dealer=dealer,
+                    forehand=forehand,
                 )
             partner = get_seat(data, "partner", index, SEATS)
             if partner == declarer:
@@ -123,10 +138,12 @@ class Hand:
             won = points >= rules.win_threshold
             losers_points = TOTAL_POINTS - points if won else points
             if schwarz and losers_points:
-                side = "defenders" if won else "declarers"
-                raise InvalidHand(
-                    index, "schwarz", f"the {side} took no trick, so they cannot have {losers_points} points"
+                template = (
+                    "the defenders took no trick, so they cannot have {points} points"
+                    if won
+                    else "the declarers took no trick, so they cannot have {points} points"
                 )
+                raise InvalidHand(index, "schwarz", template, points=losers_points)
         else:
             points = None
             schwarz = False
@@ -139,17 +156,11 @@ class Hand:
             matzl_claimed = get_bool(data, "matzl_claimed", index, True)
             losing_side = "defenders" if won else "declarers"
             if matzl == losing_side and (schwarz or (contract == "trumpf_durch" and won)):
-                raise InvalidHand(
-                    index, "matzl", f"the {losing_side} took no trick, so they cannot have caught the Matzl"
-                )
+                raise InvalidHand(index, "matzl", _NO_TRICK_MATZL[losing_side])
             if points is not None:
                 side_points = points if matzl == "declarers" else TOTAL_POINTS - points
                 if side_points < MATZL_POINTS:
-                    raise InvalidHand(
-                        index,
-                        "matzl",
-                        f"the {matzl} caught the Matzl, a ten, so they have at least {MATZL_POINTS} points, not {side_points}",
-                    )
+                    raise InvalidHand(index, "matzl", _MATZL_POINTS[matzl], least=MATZL_POINTS, points=side_points)
         return cls(contract, declarer, partner, dealer, raises, points, schwarz, won, matzl, matzl_claimed, trump)
 
 

@@ -95,7 +95,7 @@ class HandResult:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def deltas_json(self) -> dict[str, int]:
-        out = dict(zip(_SEAT_KEYS, self.deltas))
+        out = dict(zip(_SEAT_KEYS, self.deltas, strict=False))  # _SEAT_KEYS is longer
         if self.pot is not None:
             out["pot"] = self.pot
         return out

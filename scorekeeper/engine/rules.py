@@ -44,20 +44,29 @@ def _check_value(f: dataclasses.Field, value: Any) -> Any:
     if value is None:
         if meta["nullable"]:
             return None
-        raise InvalidHand(None, name, f"{f.name} may not be null")
+        raise InvalidHand(None, name, "{name} may not be null", name=f.name)
     if meta["choices"] is not None:
         if type(value) is not str or value not in meta["choices"]:
-            raise InvalidHand(None, name, f"{f.name} must be one of {', '.join(meta['choices'])}, not {shown(value)}")
+            raise InvalidHand(
+                None,
+                name,
+                "{name} must be one of {choices}, not {value}",
+                name=f.name,
+                choices=", ".join(meta["choices"]),
+                value=shown(value),
+            )
         return value
     if isinstance(f.default, bool):
         if type(value) is not bool:
-            raise InvalidHand(None, name, f"{f.name} must be true or false, not {type_name(value)}")
+            raise InvalidHand(
+                None, name, "{name} must be true or false, not {type}", name=f.name, type=type_name(value)
+            )
         return value
     if type(value) is not int:
-        raise InvalidHand(None, name, f"{f.name} must be a whole number, not {type_name(value)}")
+        raise InvalidHand(None, name, "{name} must be a whole number, not {type}", name=f.name, type=type_name(value))
     lo, hi = meta["lo"], meta["hi"]
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise InvalidHand(None, name, f"{f.name} must be between {lo} and {hi}")
+        raise InvalidHand(None, name, "{name} must be between {lo} and {hi}", name=f.name, lo=lo, hi=hi)
     return value
 
 
@@ -72,13 +81,19 @@ def parse_rules(rules_cls: type[R], presets: Mapping[str, Mapping[str, Any]], da
     fields = {f.name: f for f in options(rules_cls)}
     preset = data.get("preset", "seed")
     if type(preset) is not str or preset not in presets:
-        raise InvalidHand(None, "rules.preset", f"preset must be one of {', '.join(presets)}, not {shown(preset)}")
+        raise InvalidHand(
+            None,
+            "rules.preset",
+            "preset must be one of {choices}, not {value}",
+            choices=", ".join(presets),
+            value=shown(preset),
+        )
     values: dict[str, Any] = dict(presets[preset])
     for key, value in data.items():
         if key == "preset":
             continue
         if key not in fields:
-            raise InvalidHand(None, f"rules.{key}", f"unknown rule {key!r}")
+            raise InvalidHand(None, f"rules.{key}", "unknown rule {key}", key=repr(key))
         values[key] = _check_value(fields[key], value)
     return rules_cls(preset=preset, **values)
 

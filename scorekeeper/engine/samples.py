@@ -18,7 +18,7 @@ def _matzlfangen(rng: random.Random, rules: matzlfangen.Rules, index: int) -> di
     contract = rng.choices(matzlfangen.CONTRACTS, weights=(70, 12, 8, 5, 5))[0]
     hand: dict[str, Any] = {"contract": contract, "dealer": dealer}
     if rules.max_raises:
-        hand["raises"] = rng.choice((0, 0, 0, 1, 1, 2, rng.randint(0, rules.max_raises)))
+        hand["raises"] = min(rules.max_raises, rng.choice((0, 0, 0, 1, 1, 2, rng.randint(0, rules.max_raises))))
     if contract == "rufen":
         declarer = dealer % 4 + 1
         hand["partner"] = rng.choice([s for s in range(1, 5) if s != declarer])
@@ -108,8 +108,8 @@ def _ramsch(rng: random.Random, rules: schafkopf.Rules) -> dict[str, Any]:
 
 def _konter_a_matt(rng: random.Random, rules: konter_a_matt.Rules, index: int, last: dict | None) -> dict[str, Any]:
     trump_team = rng.choice(konter_a_matt.TEAMS)
-    if last is not None and last["points_a"] == 20:
-        trump_team = last["trump_team"]
+    if last is not None and max(last["points_a"], konter_a_matt.TOTAL_POINTS - last["points_a"]) < rules.win_points:
+        trump_team = last["trump_team"]  # an undecided partie (a Stänner): the same team chooses trumps again
     points_a = 20 if rng.random() < 0.08 else rng.randint(0, 40)
     hand: dict[str, Any] = {"trump_team": trump_team, "points_a": points_a}
     if points_a in (0, 40) and rng.random() < 0.5:

@@ -138,7 +138,7 @@ class Hand:
         """
         data = check_object(data, index, "", "a hand")
         contract = get_choice(data, "contract", index, CONTRACTS)
-        check_fields(data, ALLOWED[contract], FIELDS, index, f"to {contract}")
+        check_fields(data, ALLOWED[contract], FIELDS, index, contract)
         if contract == "rundpass":
             if rules.all_pass == "ramsch":
                 raise InvalidHand(index, "contract", "under these rules an all-pass hand is played as ramsch")
@@ -146,7 +146,10 @@ class Hand:
         if contract == "ramsch":
             if rules.all_pass != "ramsch":
                 raise InvalidHand(
-                    index, "contract", f"ramsch is only played with all_pass ramsch, not {rules.all_pass}"
+                    index,
+                    "contract",
+                    "ramsch is only played with all_pass ramsch, not {all_pass}",
+                    all_pass=rules.all_pass,
                 )
             return cls._ramsch_from_json(data, index, rules)
         declarer = get_seat(data, "declarer", index, SEATS)
@@ -181,10 +184,12 @@ class Hand:
             won = points >= needed_to_win(rules, kontra, re)
             losers_points = TOTAL_POINTS - points if won else points
             if schwarz and losers_points:
-                side = "defenders" if won else "declarers"
-                raise InvalidHand(
-                    index, "schwarz", f"the {side} took no trick, so they cannot have {losers_points} points"
+                template = (
+                    "the defenders took no trick, so they cannot have {points} points"
+                    if won
+                    else "the declarers took no trick, so they cannot have {points} points"
                 )
+                raise InvalidHand(index, "schwarz", template, points=losers_points)
         return cls(contract, declarer, partner, suit, points, schwarz, laufende, tout, won, kontra, re, klopfen)
 
     @classmethod
@@ -209,7 +214,11 @@ class Hand:
         for seat in jungfrau:
             if points[seat - 1]:
                 raise InvalidHand(
-                    index, "jungfrau", f"seat {seat} took no trick, so it cannot have {points[seat - 1]} points"
+                    index,
+                    "jungfrau",
+                    "seat {seat} took no trick, so it cannot have {points} points",
+                    seat=seat,
+                    points=points[seat - 1],
                 )
         if len(jungfrau) >= SEATS - 1:
             raise InvalidHand(index, "jungfrau", "when three players took no trick the fourth made a durchmarsch")
@@ -220,11 +229,11 @@ class Hand:
             loser = get_seat(data, "loser", index, SEATS, None)
             if loser is None:
                 raise InvalidHand(
-                    index, "loser", f"seats {', '.join(map(str, tied))} tie for most points: name the loser"
+                    index, "loser", "seats {seats} tie for most points: name the loser", seats=", ".join(map(str, tied))
                 )
             if loser not in tied:
                 raise InvalidHand(
-                    index, "loser", f"the loser must be one of the tied seats {', '.join(map(str, tied))}"
+                    index, "loser", "the loser must be one of the tied seats {seats}", seats=", ".join(map(str, tied))
                 )
         else:
             forbid(data, ("loser",), index, "is named only when players tie for most points (ramsch_tie named)")
@@ -235,7 +244,9 @@ def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
     obj = check_object(value, index, "points", "points in a ramsch")
     for key in obj:
         if key not in SEAT_KEYS:
-            raise InvalidHand(index, f"points.{key}", f"unknown seat {key!r}: seats are 1 to {SEATS}")
+            raise InvalidHand(
+                index, f"points.{key}", "unknown seat {key}: seats are 1 to {seats}", key=repr(key), seats=SEATS
+            )
     points = tuple(
         get_int({f"points.{key}": obj[key]}, f"points.{key}", index, 0, TOTAL_POINTS)
         if key in obj
@@ -244,20 +255,22 @@ def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
     )
     total = sum(points)
     if total != TOTAL_POINTS:
-        raise InvalidHand(index, "points", f"the card points must add up to {TOTAL_POINTS}, not {total}")
+        raise InvalidHand(
+            index, "points", "the card points must add up to {needed}, not {total}", needed=TOTAL_POINTS, total=total
+        )
     return points
 
 
 def _missing_seat(key: str, index: int | None) -> int:
-    raise InvalidHand(index, f"points.{key}", f"points of seat {key} are required")
+    raise InvalidHand(index, f"points.{key}", "points of seat {seat} are required", seat=key)
 
 
 def _seat_list(value: object, name: str, index: int | None) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise InvalidHand(index, name, f"{name} must be a list of seats, not {type_name(value)}")
+        raise InvalidHand(index, name, "{name} must be a list of seats, not {type}", name=name, type=type_name(value))
     seats = tuple(get_seat({name: v}, name, index, SEATS) for v in value)
     if len(set(seats)) != len(seats):
-        raise InvalidHand(index, name, f"{name} names a seat twice")
+        raise InvalidHand(index, name, "{name} names a seat twice", name=name)
     return tuple(sorted(seats))
 
 

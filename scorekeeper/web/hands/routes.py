@@ -27,15 +27,14 @@ def _table(evening_id: int) -> repository.Table:
 
 def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput) -> None:
     """An engine error goes next to its field, else above the form."""
-    text = message(exc)
     name = exc.field.split(".")[0]
     if name == "points" and "ramsch_1" in form and exc.field.count("."):
         name = f"ramsch_{exc.field.split('.')[1]}"
     field = getattr(form, name, None) if name and name in form else None
     if field is not None and name not in ("idempotency_key", "expected_hands", "csrf_token"):
-        field.errors = [*list(field.errors), text]
+        field.errors = [*list(field.errors), message(exc, str(field.label.text))]
     else:
-        form.form_errors.append(text)
+        form.form_errors.append(message(exc))
 
 
 def _preview(table: repository.Table, hand: dict[str, Any], positions: tuple[int, ...]) -> dict[str, Any]:
