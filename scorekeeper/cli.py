@@ -61,9 +61,35 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.what == "engine":
         bench.print_engine(bench.bench_engine(args.hands))
-        return 0
-    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
-    return 2
+    else:
+        bench.print_web(bench.bench_web(nights=args.nights))
+    return 0
+
+
+def _app_db():
+    """The app (migrating the database on the way) and a database session."""
+    from . import create_app
+    from . import db as database
+
+    app = create_app()
+    return app, database.session(app.extensions["sk_engine"])
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import make_demo
+
+    app, db = _app_db()
+    with db:
+        ids = make_demo(db)
+    print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
+    return 0
+
+
+def _init_db(args: argparse.Namespace) -> int:
+    app, db = _app_db()
+    db.close()
+    print(f"database is at the newest schema: {app.config['DATABASE_URL']}")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -80,8 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
-    p.add_argument("what", choices=["engine"], help="what to measure")
+    p.add_argument("what", choices=["engine", "web"], help="what to measure")
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
+    p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
+    sub.add_parser("demo", help="make a realistic demo night of each game")
+    sub.add_parser("init-db", help="create or upgrade the database schema (the app also does it on start)")
     p = sub.add_parser("run", help="serve the web app (SQLite in instance/ unless SCOREKEEPER_DATABASE_URL is set)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
@@ -95,6 +124,5 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdin.reconfigure(encoding="utf-8", errors="strict")
         sys.stdout.reconfigure(encoding="utf-8")
         return settle(sys.stdin, sys.stdout, pretty=args.pretty)
-    if args.command == "bench":
-        return _bench(args)
-    return _run(args)
+    commands = {"bench": _bench, "demo": _demo, "init-db": _init_db, "run": _run}
+    return commands[args.command](args)
