@@ -93,3 +93,58 @@ def format_money(amount_cents: int, currency: str = "EUR", decimal: str = ",") -
     sign = "-" if amount_cents < 0 else ""
     whole, part = divmod(abs(amount_cents), 100)
     return f"{sign}{whole}{decimal}{part:02d} {currency}"
+
+
+def minimal_transfers(balances: Sequence[int]) -> list[tuple[int, int, int]]:
+    """The fewest payments that settle ``balances`` (cents per person, adding up to zero).
+
+    Returns ``(payer, payee, cents)`` with indexes into ``balances``. The minimum
+    is exact: people split into as many groups as possible that each add up to
+    zero, and a group of k people settles in k - 1 payments, so the count is
+    (people not at zero) - (groups). Within a group the largest debtor pays the
+    largest creditor first. Exact search over subsets: fine for a table's ~10 people.
+
+    :raises ValueError: when the balances do not add up to zero or there are too many people.
+
+    >>> minimal_transfers([-500, 300, 200])
+    [(0, 1, 300), (0, 2, 200)]
+    >>> minimal_transfers([-100, 100, -250, 250])  # largest payment first
+    [(2, 3, 250), (0, 1, 100)]
+    """
+    if sum(balances) != 0:
+        raise ValueError(f"balances must add up to zero, not {sum(balances)}")
+    people = [i for i, b in enumerate(balances) if b]
+    n = len(people)
+    if n > 16:
+        raise ValueError("too many people for an exact search")
+    full = (1 << n) - 1
+    total = [0] * (1 << n)
+    best = [0] * (1 << n)  # most zero-sum groups a set of people can be split into
+    for mask in range(1, full + 1):
+        low = mask & -mask
+        total[mask] = total[mask ^ low] + balances[people[low.bit_length() - 1]]
+        best[mask] = max(best[mask ^ (1 << i)] for i in range(n) if mask >> i & 1) + (total[mask] == 0)
+    # Peel off zero-sum groups: a smallest zero-sum subset whose removal keeps the best count.
+    groups = []
+    mask = full
+    while mask:
+        sub = mask
+        chosen = mask
+        while sub:
+            if total[sub] == 0 and best[mask ^ sub] == best[mask] - 1 and bin(sub).count("1") < bin(chosen).count("1"):
+                chosen = sub
+            sub = (sub - 1) & mask
+        groups.append([people[i] for i in range(n) if chosen >> i & 1])
+        mask ^= chosen
+    payments = []
+    for group in groups:
+        left = {i: balances[i] for i in group}
+        while any(left.values()):
+            payer = min(left, key=lambda i: (left[i], i))  # the largest debt
+            payee = max(left, key=lambda i: (left[i], -i))  # the largest credit
+            amount = min(-left[payer], left[payee])
+            payments.append((payer, payee, amount))
+            left[payer] += amount
+            left[payee] -= amount
+    payments.sort(key=lambda p: (-p[2], p[0], p[1]))
+    return payments
