@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -58,6 +57,16 @@ class Conflict(Exception):
 # --- players -----------------------------------------------------------------
 
 
+#: Characters no name or place may hold: controls, line breaks, and direction overrides that
+#: would scramble the text around them. (Joiners inside emoji are fine.)
+_BIDI_OVERRIDES = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+ID_MAX = 2**31 - 1  # ids beyond what every database's integer holds are simply unknown
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_OVERRIDES for c in text)
+
+
 def clean_name(name: Any) -> str:
     """Trimmed, NFC-normalised, 1-40 characters, no control characters.
 
@@ -70,16 +79,18 @@ def clean_name(name: Any) -> str:
         raise InvalidInput("name", "the name must not be empty")
     if len(name) > NAME_MAX:
         raise InvalidInput("name", "the name may have at most {n} characters", n=NAME_MAX)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+    if _has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
     return name
 
 
 def _name_taken(db: Session, name: str, except_id: int | None = None) -> bool:
-    query = select(Player.id).where(func.lower(Player.name) == name.lower())
-    if except_id is not None:
-        query = query.where(Player.id != except_id)
-    return db.exec(query).first() is not None
+    """Whether another player has this name, ignoring case in every alphabet (Ölfa = ölfa).
+
+    Compared in Python: SQLite's lower() knows only ASCII, and a club's roster is small.
+    """
+    key = name.casefold()
+    return any(p.name.casefold() == key and p.id != except_id for p in db.exec(select(Player)))
 
 
 def create_player(*, db: Session, name: Any) -> Player:
@@ -99,7 +110,7 @@ def create_player(*, db: Session, name: Any) -> Player:
 
 def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     """Give a player a new name (history follows: it is the same record)."""
-    player = db.get(Player, player_id)
+    player = db.get(Player, player_id) if 0 < player_id <= ID_MAX else None
     if player is None:
         raise NotFound(f"no player {player_id}")
     name = clean_name(name)
@@ -113,7 +124,7 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
 
 def list_players(*, db: Session) -> list[Player]:
     """The roster, by name."""
-    return list(db.exec(select(Player).order_by(func.lower(Player.name))))
+    return sorted(db.exec(select(Player)), key=lambda p: p.name.casefold())
 
 
 # --- evenings ----------------------------------------------------------------
@@ -144,16 +155,29 @@ def create_evening(
         raise InvalidInput("currency", "the currency must be a three-letter code such as EUR")
     if not isinstance(place, str) or len(place.strip()) > 80:
         raise InvalidInput("place", "the place may have at most 80 characters")
+    if _has_control(place):
+        raise InvalidInput("place", "the place must not contain control characters")
     if not isinstance(player_ids, list) or not all(type(p) is int for p in player_ids):
         raise InvalidInput("players", "the players must be a list of player ids in seat order")
     sizes = TABLE_SIZES[g.name]
     if len(player_ids) not in sizes:
-        wanted = " or ".join(map(str, sizes))
+        if len(sizes) == 1:
+            raise InvalidInput(
+                "players", "{game} is played by {a} players, not {n}", game=g.name, a=sizes[0], n=len(player_ids)
+            )
         raise InvalidInput(
-            "players", "{game} is played by {wanted} players, not {n}", game=g.name, wanted=wanted, n=len(player_ids)
+            "players",
+            "{game} is played by {a} or {b} players, not {n}",
+            game=g.name,
+            a=sizes[0],
+            b=sizes[1],
+            n=len(player_ids),
         )
     if len(set(player_ids)) != len(player_ids):
         raise InvalidInput("players", "a player cannot sit at two seats")
+    out_of_range = [p for p in player_ids if not 0 < p <= ID_MAX]
+    if out_of_range:
+        raise InvalidInput("players", "there is no player {id}", id=out_of_range[0])
     found = set(db.exec(select(Player.id).where(Player.id.in_(player_ids))))
     missing = [p for p in player_ids if p not in found]
     if missing:
@@ -179,7 +203,7 @@ def create_evening(
 
 
 def get_evening(*, db: Session, evening_id: int) -> Evening:
-    evening = db.get(Evening, evening_id)
+    evening = db.get(Evening, evening_id) if 0 < evening_id <= ID_MAX else None
     if evening is None:
         raise NotFound(f"no evening {evening_id}")
     return evening

@@ -28,6 +28,7 @@
         if (el.type === "checkbox") el.checked = !!values[k];
         else el.value = values[k] === null ? "" : values[k];
       });
+      form.elements["applied_preset"].value = e.target.value;
     }
     update();
   });

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Flask, current_app, g, render_template, request
 from flask_babel import gettext as _
 from sqlmodel import Session
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.routing import IntegerConverter
 
 from .. import db as database
 
@@ -48,7 +49,22 @@ def _server_error(exc: Exception):
     return render_template("errors/error.html", code=500, title=_("Something went wrong"), message=""), 500
 
 
+class IdConverter(IntegerConverter):
+    """``<int:...>`` in URLs, bounded to what every database's integer holds: beyond it, a 404.
+
+    (A ``max`` on the converter would make Werkzeug answer 405 for some paths, so the
+    bound answers 404 itself.)
+    """
+
+    def to_python(self, value: str) -> int:
+        number = super().to_python(value)
+        if number > 2**31 - 1:
+            raise NotFound()
+        return number
+
+
 def register(app: Flask) -> None:
+    app.url_map.converters["int"] = IdConverter
     from .api.routes import bp as api_bp
     from .hands.routes import bp as hands_bp
     from .players.routes import bp as players_bp

@@ -63,7 +63,10 @@ def _conflict(exc: repository.Conflict):
 
 
 def _body() -> Any:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError(400, "", "the body is nested too deeply") from None
     if data is None:
         raise ApiError(400, "", "the body must be JSON (Content-Type: application/json)")
     return data

@@ -71,6 +71,8 @@ class HandForm(FlaskForm):
 
     #: fields whose value is a seat (posted as the engine seat number)
     SEAT_FIELDS: tuple[str, ...] = ()
+    #: fields whose digits are text for the engine (Matt's card "10")
+    TEXT_FIELDS: frozenset[str] = frozenset()
     #: the game's contract field and allowed table, if it has contracts
     ALLOWED: dict[str, frozenset[str]] | None = None
 
@@ -106,7 +108,7 @@ class HandForm(FlaskForm):
                     out[name] = True
             elif isinstance(field, RadioField):
                 if data not in (None, "", "None"):
-                    out[name] = _int_or_raw(data)
+                    out[name] = data if name in self.TEXT_FIELDS else _int_or_raw(data)
             elif data is not None:
                 out[name] = data
         return out
@@ -264,6 +266,7 @@ class MattForm(HandForm):
     uebermatt = BooleanField(_l("Übermatt"))
 
     SEAT_FIELDS = ("mated_by",)
+    TEXT_FIELDS = frozenset({"card"})
 
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         super().prepare(names, hands, rules, forehand_seat)

@@ -71,13 +71,13 @@ def _forehand_seat(table: repository.Table, positions: tuple[int, ...], number: 
     return ledger.seat_of(forehand, positions) or 1
 
 
-def _handle(table: repository.Table, form: HandForm, number: int, positions: tuple[int, ...], save):
+def _handle(table: repository.Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
     """Validate, preview or save: the same path with or without JavaScript."""
     forehand_seat = _forehand_seat(table, positions, number)
     preview = None
     if request.method == "POST":
         if not form.validate():
-            return _form_page(table, form, positions, number, None, 400)
+            return _form_page(table, form, positions, number, None, 400, edit)
         hand = form.hand_json(forehand_seat, table.size)
         data = repository.engine_hand(
             table.evening, hand, ledger.dealer_of(table.evening.first_dealer, table.size, number - 1)
@@ -93,15 +93,24 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
                 result = settlement.results[number - 1]
                 row = ledger.position_units(settlement, table.positions, table.size)[number - 1]
                 preview = {"result": result, "payments": payments(table, row), "steps": steps_of(result)}
-        except (InvalidHand, repository.InvalidInput) as exc:
+        except InvalidHand as exc:
+            get_db().rollback()
+            if exc.hand is not None and exc.hand != number - 1:  # the change would spoil a later hand
+                form.form_errors.append(
+                    _("This would make hand %(n)s invalid: %(reason)s", n=exc.hand + 1, reason=message(exc))
+                )
+            else:
+                _attach(form, exc)
+            return _form_page(table, form, positions, number, None, 400, edit)
+        except repository.InvalidInput as exc:
             get_db().rollback()
             _attach(form, exc)
-            return _form_page(table, form, positions, number, None, 400)
+            return _form_page(table, form, positions, number, None, 400, edit)
         except repository.Conflict as exc:
             get_db().rollback()
             form.form_errors.append(message(exc))
-            return _form_page(table, form, positions, number, None, 409)
-    return _form_page(table, form, positions, number, preview)
+            return _form_page(table, form, positions, number, None, 409, edit)
+    return _form_page(table, form, positions, number, preview, edit=edit)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -172,7 +181,7 @@ def edit(evening_id: int, number: int):
             db=get_db(), evening_id=evening_id, number=number, hand=data, expected_version=form.expected()
         )
 
-    answer = _handle(table, form, number, positions, save)
+    answer = _handle(table, form, number, positions, save, edit=True)
     if answer is not None:
         body, status = answer
         return body, status

@@ -12,10 +12,11 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, DateField, Field, IntegerField, RadioField, SelectField, StringField
+from wtforms import BooleanField, DateField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from ...engine import GAMES
+from ...repository import STAKE_MAX_CENTS
 from ..hands.forms import choices
 
 GAME_LABELS = {"matzlfangen": "Matzlfangen", "schafkopf": "Schafkopf", "konter_a_matt": "Konter a Matt", "matt": "Matt"}
@@ -69,9 +70,19 @@ class NightFormBase(FlaskForm):
     place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
     first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")
 
+    applied_preset = HiddenField(default="seed")  # the preset whose values the option fields show
+
     def validate_stake(self, field: Field) -> None:
-        if parse_cents(field.data) is None:
+        cents = parse_cents(field.data)
+        if cents is None:
             raise ValidationError(_l("Enter the stake as an amount such as 0,10"))
+        if cents > STAKE_MAX_CENTS:
+            raise ValidationError(_l("The stake may be at most %(max)s", max="1000,00"))
+
+    def preset_not_applied(self) -> bool:
+        """A preset was chosen but its values are not in the option fields yet (no JavaScript)."""
+        game = self.game.data
+        return getattr(self, option_field_name(game, "preset")).data != (self.applied_preset.data or "seed")
 
     def seat_fields(self) -> list[Field]:
         return [getattr(self, f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
@@ -97,7 +108,10 @@ class NightFormBase(FlaskForm):
         preset = getattr(self, option_field_name(game, "preset")).data
         values = GAMES[game].presets.get(preset, {})
         for f in GAMES[game].options():
-            getattr(self, option_field_name(game, f.name)).data = values.get(f.name, f.default)
+            field = getattr(self, option_field_name(game, f.name))
+            field.data = values.get(f.name, f.default)
+            field.raw_data = None  # a number box shows what was posted unless told otherwise
+        self.applied_preset.data = preset
 
 
 def _build_form() -> type[NightFormBase]:

@@ -49,6 +49,9 @@ def new():
     elif form.validate_on_submit():
         if form.game.data not in GAMES:
             form.game.errors.append(_("Choose a game."))
+        elif form.preset_not_applied():
+            form.apply_preset()
+            form.form_errors.append(_("The preset's rules are filled in: check them and start the night."))
         else:
             chosen = [f.data for f in form.seat_fields() if f.data]
             ids = [int(x) if x.isdigit() else -1 for x in chosen]
@@ -71,7 +74,9 @@ def new():
                 (target.errors if target is not None else form.form_errors).append(message(exc))
             except repository.InvalidInput as exc:
                 db.rollback()
-                target = {"players": form.seat_1, "first_dealer": form.first_dealer}.get(exc.field)
+                target = {"players": form.seat_1, "first_dealer": form.first_dealer, "stake_cents": form.stake}.get(
+                    exc.field
+                )
                 target = target or getattr(form, exc.field, None)
                 if target is None:
                     form.form_errors.append(message(exc))

@@ -1,0 +1,621 @@
+"""Starting a night through the form (as a phone without JavaScript posts it), the table page, /live and /version."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from html.parser import HTMLParser
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import select
+
+from scorekeeper import repository
+from scorekeeper.engine import GAMES
+from scorekeeper.engine.rules import rules_to_json
+from scorekeeper.models import Evening, Seat
+
+# --- a small browser: read a form's fields as a browser would post them ---------
+
+
+class _FormReader(HTMLParser):
+    """The values a browser posts for the first ``<form method="post">`` of a page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, str] = {}
+        self.in_form = False
+        self.done = False
+        self.select: str | None = None
+        self.select_first: str | None = None
+        self.select_chosen: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and not self.done and (a.get("method") or "").lower() == "post":
+            self.in_form = True
+        if not self.in_form:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.values[name] = a["value"] if a.get("value") is not None else "on"
+            elif kind not in ("submit", "button", "reset"):
+                self.values[name] = a.get("value") or ""
+        elif tag == "select" and name:
+            self.select, self.select_first, self.select_chosen = name, None, None
+        elif tag == "option" and self.select:
+            value = a.get("value") or ""
+            if self.select_first is None:
+                self.select_first = value
+            if "selected" in a:
+                self.select_chosen = value
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self.select:
+            chosen = self.select_chosen if self.select_chosen is not None else self.select_first
+            self.values[self.select] = chosen or ""
+            self.select = None
+        elif tag == "form" and self.in_form:
+            self.in_form = False
+            self.done = True
+
+
+def form_values(page: str) -> dict[str, str]:
+    reader = _FormReader()
+    reader.feed(page)
+    return reader.values
+
+
+def night_form(client, lang: str = "en") -> dict[str, str]:
+    """The empty start-a-night form as a browser would post it untouched."""
+    page = client.get(f"/nights/new?lang={lang}")
+    assert page.status_code == 200
+    return form_values(page.get_data(as_text=True))
+
+
+def post_night(client, players, game="matzlfangen", seats=4, lang="en", **fields):
+    """Fill the form with ``game`` and the first ``seats`` players, change ``fields`` (None: leave out), post."""
+    data = night_form(client, lang)
+    data["game"] = game
+    for i, player in enumerate(players[:seats], start=1):
+        data[f"seat_{i}"] = str(player.id)
+    data["start"] = "1"
+    for key, value in fields.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    return client.post(f"/nights/new?lang={lang}", data=data)
+
+
+def field_errors(page: str, field: str) -> str:
+    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip() if match else ""
+
+
+def form_errors(page: str) -> str:
+    match = re.search(r'<div class="errors form-errors" role="alert">(.*?)</div>', page, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip() if match else ""
+
+
+def nights(db) -> int:
+    db.expire_all()
+    return db.exec(select(func.count()).select_from(Evening)).one()
+
+
+def seats_stored(db) -> int:
+    return db.exec(select(func.count()).select_from(Seat)).one()
+
+
+def the_night(db) -> Evening:
+    db.expire_all()
+    return db.exec(select(Evening)).one()
+
+
+def start_night(db, players, game="matzlfangen", seats=4, stake_cents=10):
+    """A night made directly through the repository (as tests/conftest.py's helper of the same name)."""
+    return repository.create_evening(
+        db=db,
+        game=game,
+        rules=None,
+        stake_cents=stake_cents,
+        player_ids=[p.id for p in players[:seats]],
+        first_dealer=1,
+    )
+
+
+def defaults(game: str, preset: str = "seed") -> dict:
+    return rules_to_json(GAMES[game].parse_rules({"preset": preset}))
+
+
+# --- starting a night --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [("matzlfangen", 4), ("matzlfangen", 5), ("schafkopf", 4), ("schafkopf", 5), ("konter_a_matt", 4), ("matt", 2)],
+)
+def test_a_night_of_each_game_starts_with_its_players_in_seat_order_and_the_complete_default_rules(
+    client, db, players, game, seats
+):
+    answer = post_night(client, players, game, seats)
+    assert answer.status_code == 302
+    evening = the_night(db)
+    assert answer.headers["Location"].endswith(f"/nights/{evening.id}")
+    assert evening.game == game
+    assert evening.seat_count == seats
+    assert evening.rules == defaults(game)
+    assert evening.stake_cents == 10
+    assert evening.currency == "EUR"
+    assert evening.first_dealer == 1
+    assert evening.version == 0
+    stored = db.exec(select(Seat).where(Seat.evening_id == evening.id).order_by(Seat.position)).all()
+    assert [(s.position, s.player_id) for s in stored] == [(i, p.id) for i, p in enumerate(players[:seats], 1)]
+
+
+def test_the_seats_keep_the_order_chosen_not_the_roster_order(client, db, players):
+    order = [players[3], players[0], players[4], players[1]]
+    answer = post_night(client, order, "schafkopf", 4, first_dealer="3")
+    assert answer.status_code == 302
+    evening = the_night(db)
+    stored = db.exec(select(Seat).where(Seat.evening_id == evening.id).order_by(Seat.position)).all()
+    assert [s.player_id for s in stored] == [p.id for p in order]
+    assert evening.first_dealer == 3
+
+
+def test_stake_currency_date_and_place_are_stored_as_given(client, db, players):
+    answer = post_night(
+        client, players, stake="1,50", currency="chf", played_on="2026-11-14", place="  Gasthaus Zur Post  "
+    )
+    assert answer.status_code == 302
+    evening = the_night(db)
+    assert evening.stake_cents == 150
+    assert evening.currency == "CHF"
+    assert evening.played_on == date(2026, 11, 14)
+    assert evening.place == "Gasthaus Zur Post"
+
+
+@pytest.mark.parametrize(("stake", "cents"), [("0,10", 10), ("0.5", 50), ("2", 200), ("0", 0), ("1000,00", 100_000)])
+def test_the_stake_is_read_as_money_with_comma_or_point(client, db, players, stake, cents):
+    assert post_night(client, players, stake=stake).status_code == 302
+    assert the_night(db).stake_cents == cents
+
+
+def test_a_changed_option_is_stored_with_every_other_option_at_its_default(client, db, players):
+    answer = post_night(
+        client, players, "matzlfangen", 4, matzlfangen__win_threshold="61", matzlfangen__matzl_annuls_loss=None
+    )
+    assert answer.status_code == 302
+    expected = {**defaults("matzlfangen"), "win_threshold": 61, "matzl_annuls_loss": False}
+    assert the_night(db).rules == expected
+
+
+def test_the_stored_rules_govern_the_nights_hands(client, db, players):
+    assert post_night(client, players, "matzlfangen", 4, matzlfangen__win_threshold="61").status_code == 302
+    evening = the_night(db)
+    # Anna deals, Bernd (forehand) calls Dieter and makes 62: a loss under the default 66, a win at 61
+    repository.record_hand(db=db, evening_id=evening.id, hand={"contract": "rufen", "partner": 4, "points": 62})
+    assert repository.load_table(db=db, evening_id=evening.id).balance == [-1, 1, -1, 1]
+
+
+def test_a_schafkopf_option_left_empty_takes_its_default_or_none(client, db, players):
+    answer = post_night(client, players, "schafkopf", 4, schafkopf__tariff_solo="", schafkopf__laufende_max="")
+    assert answer.status_code == 302
+    rules = the_night(db).rules
+    assert rules["tariff_solo"] == 5
+    assert rules["laufende_max"] is None
+
+
+def test_schafkopf_options_of_every_kind_are_stored(client, db, players):
+    answer = post_night(
+        client,
+        players,
+        "schafkopf",
+        4,
+        schafkopf__tariff_sauspiel="3",
+        schafkopf__laufende_max="4",
+        schafkopf__kontra_shifts_threshold=None,
+        schafkopf__all_pass="none",
+        schafkopf__pot_at_close="carry",
+    )
+    assert answer.status_code == 302
+    expected = {
+        **defaults("schafkopf"),
+        "tariff_sauspiel": 3,
+        "laufende_max": 4,
+        "kontra_shifts_threshold": False,
+        "all_pass": "none",
+        "pot_at_close": "carry",
+    }
+    assert the_night(db).rules == expected
+
+
+def test_applying_the_bavarian_preset_fills_its_values_without_starting_a_night(client, db, players):
+    data = night_form(client)
+    data.update(game="schafkopf", schafkopf__preset="bavarian", apply_preset="1")
+    answer = client.post("/nights/new?lang=en", data=data)
+    assert answer.status_code == 200
+    assert nights(db) == 0
+    filled = form_values(answer.get_data(as_text=True))
+    assert filled["schafkopf__preset"] == "bavarian"
+    assert filled["schafkopf__all_pass"] == "ramsch"
+    assert filled["schafkopf__declarers_schneider_at"] == "30"
+    assert "schafkopf__kontra_shifts_threshold" not in filled  # unticked
+    assert filled["game"] == "schafkopf"
+
+
+def test_a_night_started_after_applying_the_bavarian_preset_stores_the_bavarian_rule_set(client, db, players):
+    data = night_form(client)
+    data.update(game="schafkopf", schafkopf__preset="bavarian", apply_preset="1")
+    filled = form_values(client.post("/nights/new?lang=en", data=data).get_data(as_text=True))
+    for i, player in enumerate(players[:4], start=1):
+        filled[f"seat_{i}"] = str(player.id)
+    filled["start"] = "1"
+    answer = client.post("/nights/new?lang=en", data=filled)
+    assert answer.status_code == 302
+    rules = the_night(db).rules
+    assert rules == defaults("schafkopf", "bavarian")
+    assert rules["preset"] == "bavarian"
+    assert rules["all_pass"] == "ramsch"
+    assert rules["kontra_shifts_threshold"] is False
+    assert rules["declarers_schneider_at"] == 30
+
+
+def test_a_preset_can_be_adjusted_after_it_is_applied(client, db, players):
+    data = night_form(client)
+    data.update(game="schafkopf", schafkopf__preset="seed-variant", apply_preset="1")
+    filled = form_values(client.post("/nights/new?lang=en", data=data).get_data(as_text=True))
+    assert filled["schafkopf__tariff_solo"] == "2"
+    for i, player in enumerate(players[:4], start=1):
+        filled[f"seat_{i}"] = str(player.id)
+    filled.update(start="1", schafkopf__tariff_solo="4")
+    assert client.post("/nights/new?lang=en", data=filled).status_code == 302
+    assert the_night(db).rules == {**defaults("schafkopf", "seed-variant"), "tariff_solo": 4}
+
+
+def test_applying_a_preset_keeps_what_else_was_typed(client, db, players):
+    data = night_form(client)
+    data.update(game="schafkopf", schafkopf__preset="bavarian", apply_preset="1", place="Stammtisch", stake="0,20")
+    data["seat_1"] = str(players[2].id)
+    filled = form_values(client.post("/nights/new?lang=en", data=data).get_data(as_text=True))
+    assert filled["place"] == "Stammtisch"
+    assert filled["stake"] == "0,20"
+    assert filled["seat_1"] == str(players[2].id)
+
+
+# --- refused input -------------------------------------------------------------
+
+BAD_NIGHTS = [
+    # (game, seats, changed fields, where the message is shown, the message)
+    ("matzlfangen", 0, {}, "seat_1", "matzlfangen is played by 4 or 5 players, not 0"),
+    ("matzlfangen", 3, {}, "seat_1", "matzlfangen is played by 4 or 5 players, not 3"),
+    ("schafkopf", 3, {}, "seat_1", "schafkopf is played by 4 or 5 players, not 3"),
+    ("konter_a_matt", 5, {}, "seat_1", "konter_a_matt is played by 4 players, not 5"),
+    ("konter_a_matt", 3, {}, "seat_1", "konter_a_matt is played by 4 players, not 3"),
+    ("matt", 3, {}, "seat_1", "matt is played by 2 players, not 3"),
+    ("matt", 1, {}, "seat_1", "matt is played by 2 players, not 1"),
+    ("matzlfangen", 4, {"seat_3": "1"}, "seat_1", "a player cannot sit at two seats"),
+    ("matt", 2, {"seat_2": "1"}, "seat_1", "a player cannot sit at two seats"),
+    ("matzlfangen", 4, {"seat_4": "999"}, "seat_1", "there is no player 999"),
+    ("matzlfangen", 4, {"stake": "abc"}, "stake", "Enter the stake as an amount such as 0,10"),
+    ("matzlfangen", 4, {"stake": "-1"}, "stake", "Enter the stake as an amount such as 0,10"),
+    ("matzlfangen", 4, {"stake": "0,123"}, "stake", "Enter the stake as an amount such as 0,10"),
+    ("matzlfangen", 4, {"stake": "1,2,3"}, "stake", "Enter the stake as an amount such as 0,10"),
+    ("matzlfangen", 4, {"stake": "10 EUR"}, "stake", "Enter the stake as an amount such as 0,10"),
+    ("matzlfangen", 4, {"currency": "E1R"}, "currency", "the currency must be a three-letter code such as EUR"),
+    ("matzlfangen", 4, {"currency": "€€€"}, "currency", "the currency must be a three-letter code such as EUR"),
+    ("matzlfangen", 4, {"matzlfangen__win_threshold": "0"}, "matzlfangen__win_threshold", "between 1 and 130"),
+    ("matzlfangen", 4, {"matzlfangen__win_threshold": "131"}, "matzlfangen__win_threshold", "between 1 and 130"),
+    ("matzlfangen", 4, {"matzlfangen__max_raises": "11"}, "matzlfangen__max_raises", "between 0 and 10"),
+    ("schafkopf", 4, {"schafkopf__laufende_max": "0"}, "schafkopf__laufende_max", "between 1 and 14"),
+    ("schafkopf", 4, {"schafkopf__tariff_solo": "-5"}, "schafkopf__tariff_solo", "between 0 and 1000"),
+    ("konter_a_matt", 4, {"konter_a_matt__win_points": "20"}, "konter_a_matt__win_points", "between 21 and 40"),
+    ("konter_a_matt", 4, {"konter_a_matt__strokes": "0"}, "konter_a_matt__strokes", "between 1 and 100"),
+    ("matt", 2, {"matt__stake_per_point": "1001"}, "matt__stake_per_point", "between 0 and 1000"),
+    ("matzlfangen", 4, {"first_dealer": "5"}, "first_dealer", "the first dealer must be a seat from 1 to 4"),
+    ("matt", 2, {"first_dealer": "3"}, "first_dealer", "the first dealer must be a seat from 1 to 2"),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "fields", "field", "message"), BAD_NIGHTS)
+def test_a_bad_night_is_refused_with_a_message_at_its_field_and_no_night_is_created(
+    client, db, players, game, seats, fields, field, message
+):
+    answer = post_night(client, players, game, seats, **fields)
+    assert answer.status_code == 400
+    assert message in field_errors(answer.get_data(as_text=True), field)
+    assert nights(db) == 0
+    assert seats_stored(db) == 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"matzlfangen__win_threshold": "abc"}, "matzlfangen__win_threshold"),
+        ({"matzlfangen__win_threshold": "66.5"}, "matzlfangen__win_threshold"),
+        ({"matzlfangen__durch_value": "sechs"}, "matzlfangen__durch_value"),
+        ({"schafkopf__all_pass": "sometimes"}, "schafkopf__all_pass"),
+        ({"schafkopf__preset": "austrian"}, "schafkopf__preset"),
+        ({"first_dealer": "9"}, "first_dealer"),
+        ({"first_dealer": "x"}, "first_dealer"),
+        ({"currency": "EURO"}, "currency"),
+        ({"currency": ""}, "currency"),
+        ({"stake": ""}, "stake"),
+        ({"played_on": "yesterday"}, "played_on"),
+        ({"played_on": "2026-02-30"}, "played_on"),
+        ({"place": "P" * 81}, "place"),
+        ({"game": "poker"}, "game"),
+        ({"game": None}, "game"),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_refused_with_a_readable_message_at_its_field(client, db, players, fields, field):
+    answer = post_night(client, players, **fields)
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    message = field_errors(page, field) or form_errors(page)
+    assert re.search(r"[A-Za-z]{3,}", message), f"no readable message at {field} or above the form"
+    assert "Traceback" not in answer.get_data(as_text=True)
+    assert nights(db) == 0
+
+
+def test_a_stake_above_the_limit_is_refused_and_says_the_limit_at_the_stake_field(client, db, players):
+    answer = post_night(client, players, stake="1000,01")
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "The stake may be at most 1000,00" in field_errors(page, "stake")
+    assert nights(db) == 0
+
+
+def test_a_player_id_that_is_not_a_number_is_refused(client, db, players):
+    answer = post_night(client, players, seat_2="Bernd")
+    assert answer.status_code == 400
+    assert "there is no player" in field_errors(answer.get_data(as_text=True), "seat_1")
+    assert nights(db) == 0
+
+
+def test_a_player_id_beyond_any_database_integer_is_refused_not_a_server_error(client, db, players):
+    answer = post_night(client, players, seat_4=str(10**30))
+    assert answer.status_code == 400
+    assert "there is no player" in field_errors(answer.get_data(as_text=True), "seat_1")
+    assert nights(db) == 0
+
+
+def test_an_out_of_range_option_of_another_game_does_not_hold_up_the_chosen_game(client, db, players):
+    # The option belongs to Matzlfangen; a Matt night never reads it.
+    answer = post_night(client, players, "matt", 2, matzlfangen__win_threshold="500")
+    assert answer.status_code == 302
+    assert the_night(db).rules == defaults("matt")
+
+
+def test_the_refusals_are_in_german_by_default(client, db, players):
+    answer = post_night(client, players, lang="de", stake="abc", seat_2=str(players[0].id))
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "Den Einsatz als Betrag angeben, z. B. 0,10" in field_errors(page, "stake")
+    assert nights(db) == 0
+
+
+def test_a_duplicate_player_is_refused_in_german_by_default(client, db, players):
+    answer = post_night(client, players, lang="de", seat_2=str(players[0].id))
+    assert answer.status_code == 400
+    assert field_errors(answer.get_data(as_text=True), "seat_1") == "ein Spieler kann nicht auf zwei Plätzen sitzen"
+
+
+def test_the_refused_form_keeps_what_was_entered(client, players):
+    answer = post_night(client, players, "schafkopf", 3, place="Zur Linde", schafkopf__tariff_solo="7")
+    assert answer.status_code == 400
+    kept = form_values(answer.get_data(as_text=True))
+    assert kept["place"] == "Zur Linde"
+    assert kept["schafkopf__tariff_solo"] == "7"
+    assert kept["game"] == "schafkopf"
+    assert kept["seat_3"] == str(players[2].id)
+
+
+def test_the_start_form_offers_every_player_of_the_roster_for_every_seat(client, players):
+    page = client.get("/nights/new").get_data(as_text=True)
+    for i in range(1, 6):
+        select_html = re.search(rf'<select id="seat_{i}" name="seat_{i}">(.*?)</select>', page, re.S).group(1)
+        assert [m for m in re.findall(r">([^<]+)</option>", select_html)][1:] == [p.name for p in players]
+
+
+def test_with_no_players_the_start_form_points_to_the_roster(client):
+    page = client.get("/nights/new?lang=en").get_data(as_text=True)
+    assert "First add the players to the roster." in page
+
+
+# --- the table page -------------------------------------------------------------
+
+
+def balance_rows(page: str) -> list[tuple[str, str, str]]:
+    """The balance table as (name, units, money) rows."""
+    body = re.search(r'<table class="balance">.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+    rows = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = [
+            re.sub(r"\s+", " ", re.sub(r"<span.*?</span>", "", c, flags=re.S)).strip()
+            for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
+        rows.append(tuple(cells))
+    return rows
+
+
+def rufen(partner: int, points: int, raises: int = 0) -> dict:
+    return {"contract": "rufen", "partner": partner, "points": points, "raises": raises}
+
+
+def test_a_new_night_shows_everybody_at_zero(client, night):
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
+    assert balance_rows(page) == [
+        ("Anna", "0", "0,00 EUR"),
+        ("Bernd", "0", "0,00 EUR"),
+        ("Clara", "0", "0,00 EUR"),
+        ("Dieter", "0", "0,00 EUR"),
+    ]
+    assert "Noch kein Spiel eingetragen." in page
+
+
+def test_the_table_page_shows_each_balance_in_units_and_money(client, db, night):
+    # Bernd (forehand) calls Dieter: 70 points raised to Hirsch is worth 6; then Clara calls Anna and makes 100: 1
+    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70, 5))
+    repository.record_hand(db=db, evening_id=night.id, hand=rufen(1, 100))
+    page = client.get(f"/nights/{night.id}")
+    assert page.status_code == 200
+    assert balance_rows(page.get_data(as_text=True)) == [
+        ("Anna", "-5", "-0,50 EUR"),
+        ("Bernd", "5", "0,50 EUR"),
+        ("Clara", "-5", "-0,50 EUR"),
+        ("Dieter", "5", "0,50 EUR"),
+    ]
+
+
+def test_the_table_page_in_english_writes_money_with_a_decimal_point(client, db, players):
+    evening = start_night(db, players, stake_cents=50)
+    repository.record_hand(db=db, evening_id=evening.id, hand=rufen(4, 70, 5))
+    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    assert balance_rows(page) == [
+        ("Anna", "-6", "-3.00 EUR"),
+        ("Bernd", "6", "3.00 EUR"),
+        ("Clara", "-6", "-3.00 EUR"),
+        ("Dieter", "6", "3.00 EUR"),
+    ]
+    assert "stake 0.50 EUR" in page
+
+
+def test_at_a_table_of_five_the_dealer_is_on_the_balance_with_zero_for_the_hand(client, db, players):
+    evening = start_night(db, players, seats=5)
+    # Anna deals and sits out: Bernd, Clara, Dieter, Eva are seats 1-4; Bernd declares with Dieter (seat 3)
+    repository.record_hand(
+        db=db, evening_id=evening.id, hand={"contract": "rufen", "declarer": 1, "partner": 3, "points": 80}
+    )
+    page = client.get(f"/nights/{evening.id}").get_data(as_text=True)
+    assert balance_rows(page) == [
+        ("Anna", "0", "0,00 EUR"),
+        ("Bernd", "1", "0,10 EUR"),
+        ("Clara", "-1", "-0,10 EUR"),
+        ("Dieter", "1", "0,10 EUR"),
+        ("Eva", "-1", "-0,10 EUR"),
+    ]
+
+
+def test_the_table_page_shows_the_pot_of_a_schafkopf_night(client, db, players):
+    evening = start_night(db, players, game="schafkopf")
+    repository.record_hand(db=db, evening_id=evening.id, hand={"contract": "rundpass"})
+    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    assert "Pot: <strong>8</strong> units (0.80 EUR)" in page
+    assert [row[1] for row in balance_rows(page)] == ["-2", "-2", "-2", "-2"]
+
+
+def test_the_table_page_shows_the_strokes_of_a_konter_a_matt_night(client, db, players):
+    evening = start_night(db, players, game="konter_a_matt")
+    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "A", "points_a": 25, "matt": True})
+    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    assert "Strokes: A <strong>9</strong> · B <strong>11</strong>" in page
+
+
+def test_the_table_page_marks_who_deals_next(client, db, night):
+    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70))
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    marked = re.findall(r"<td>(\w+) <span class=\"badge\"", page)
+    assert marked == ["Bernd"]
+
+
+def test_the_table_page_names_the_game_date_place_stake_and_preset(client, db, players):
+    evening = repository.create_evening(
+        db=db,
+        game="schafkopf",
+        rules={"preset": "bavarian"},
+        stake_cents=20,
+        player_ids=[p.id for p in players[:4]],
+        first_dealer=1,
+        played_on=date(2026, 11, 14),
+        place="Zur Post",
+    )
+    page = client.get(f"/nights/{evening.id}").get_data(as_text=True)
+    assert "<h1>Schafkopf</h1>" in page
+    assert "14.11.2026 · Zur Post" in page
+    assert "Einsatz 0,20 EUR" in page
+    assert "Vorlage bavarian" in page
+
+
+def test_the_nights_list_shows_a_started_night(client, db, players):
+    assert post_night(client, players, "konter_a_matt", 4, place="Beim Wirt").status_code == 302
+    page = client.get("/nights/")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert f'/nights/{the_night(db).id}"' in text
+    assert "Konter a Matt" in text
+
+
+def test_the_start_page_leads_to_the_nights(client):
+    answer = client.get("/")
+    assert answer.status_code == 302
+    assert answer.headers["Location"].endswith("/nights/")
+
+
+# --- /live and /version -------------------------------------------------------------
+
+
+def test_live_is_the_changing_part_of_the_table_page_only(client, db, night):
+    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70, 5))
+    answer = client.get(f"/nights/{night.id}/live")
+    assert answer.status_code == 200
+    text = answer.get_data(as_text=True)
+    assert "<html" not in text
+    assert 'id="balance"' in text
+    assert balance_rows(text)[0] == ("Anna", "-6", "-0,60 EUR")
+
+
+def test_live_follows_a_hand_recorded_meanwhile(client, db, night):
+    before = balance_rows(client.get(f"/nights/{night.id}/live").get_data(as_text=True))
+    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70))
+    after = balance_rows(client.get(f"/nights/{night.id}/live").get_data(as_text=True))
+    assert [r[1] for r in before] == ["0", "0", "0", "0"]
+    assert [r[1] for r in after] == ["-1", "1", "-1", "1"]
+
+
+def test_version_counts_every_change_and_is_never_cached(client, db, night):
+    def version():
+        answer = client.get(f"/nights/{night.id}/version")
+        assert answer.status_code == 200
+        assert answer.headers["Cache-Control"] == "no-store"
+        return answer.get_json()
+
+    assert version() == {"version": 0}
+    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70))
+    assert version() == {"version": 1}
+    repository.edit_hand(db=db, evening_id=night.id, number=1, hand=rufen(3, 70))
+    assert version() == {"version": 2}
+    repository.undo_last(db=db, evening_id=night.id)
+    assert version() == {"version": 3}
+
+
+def test_the_table_page_tells_the_phones_where_to_poll(client, night, app):
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
+    assert f'data-version-url="/nights/{night.id}/version"' in page
+    assert f'data-live-url="/nights/{night.id}/live"' in page
+    assert f'data-poll="{app.config["POLL_SECONDS"]}"' in page
+
+
+# --- unknown nights ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["", "/live", "/version", "/hands/new", "/hands/1/edit", "/hands/undo"])
+def test_an_unknown_night_is_not_found(client, night, path):
+    answer = client.get(f"/nights/999{path}")
+    assert answer.status_code == 404
+    if path != "/version":
+        assert "Diesen Abend gibt es nicht." in answer.get_data(as_text=True)
+
+
+def test_an_unknown_night_is_not_found_in_english(client, night):
+    answer = client.get("/nights/999?lang=en")
+    assert answer.status_code == 404
+    assert "There is no such night." in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["", "/live", "/version"])
+def test_a_night_id_beyond_any_database_integer_is_not_found(client, night, path):
+    assert client.get(f"/nights/{10**30}{path}").status_code == 404
