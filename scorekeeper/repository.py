@@ -332,8 +332,12 @@ def record_hand(
     """
     evening = get_evening(db=db, evening_id=evening_id)
     if idempotency_key is not None:
-        if not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64:
-            raise InvalidInput("idempotency_key", "the idempotency key must be a text of 1 to 64 characters")
+        if (
+            not isinstance(idempotency_key, str)
+            or not 1 <= len(idempotency_key) <= 64
+            or not (idempotency_key.isascii() and idempotency_key.isprintable())
+        ):
+            raise InvalidInput("idempotency_key", "the idempotency key must be 1 to 64 printable ASCII characters")
         earlier = db.exec(
             select(HandRecord).where(HandRecord.evening_id == evening_id, HandRecord.idempotency_key == idempotency_key)
         ).first()
