@@ -439,7 +439,17 @@ def test_an_idempotency_key_is_kept_per_night(client, db, players, night):
 @pytest.mark.parametrize("key", ["k" * 65, "x" * 10_000])
 def test_an_idempotency_key_too_long_is_refused(client, db, night, key):
     error = error_of(post_hand(client, night.id, RUFEN_HIRSCH, key=key), 400)
-    assert error == {"field": "idempotency_key", "message": "the idempotency key must be a text of 1 to 64 characters"}
+    assert error == {
+        "field": "idempotency_key",
+        "message": "the idempotency key must be 1 to 64 printable ASCII characters",
+    }
+    assert stored_hands(db, night.id) == []
+
+
+def test_an_idempotency_key_with_a_control_character_is_refused_and_nothing_is_saved(client, db, night):
+    form = {"contract": "rufen", "partner": "4", "points": "70", "expected_hands": "0", "action": "save"}
+    answer = client.post(f"/nights/{night.id}/hands/new", data={**form, "idempotency_key": "a\x00b"})
+    assert answer.status_code == 400
     assert stored_hands(db, night.id) == []
 
 
