@@ -260,6 +260,9 @@ SCHAFKOPF_OUT = {
     # Seat 1: 54 - 2 - 2 = 50; seats 2 and 3: -18 - 2 + 6 = -14; seat 4: -18 - 2 - 2 = -22; pot 0 + 8 - 8 = 0.
     "totals": {"1": 50, "2": -14, "3": -14, "4": -22, "pot": 0},
     "balance": {"1": 50, "2": -14, "3": -14, "4": -22},
+    # the pot started empty (nothing carried from an earlier night) and ends empty
+    "pot_start": 0,
+    "pot_end": 0,
 }
 
 KONTER_A_MATT_IN = {

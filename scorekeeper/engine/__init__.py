@@ -19,7 +19,7 @@ from typing import Any
 
 from . import konter_a_matt, matt, matzlfangen, schafkopf
 from .errors import InvalidHand
-from .fields import check_keys, check_object, get_choice
+from .fields import check_keys, check_object, get_choice, get_int
 from .results import HandResult, Settlement, Step
 from .rules import options, parse_rules
 
@@ -87,21 +87,29 @@ def get_game(name: Any) -> Game:
     return GAMES[name]
 
 
-def settle_session(game: str, rules: Any, hands: Sequence[Any]) -> Settlement:
+def settle_session(game: str, rules: Any, hands: Sequence[Any], pot: Any = None) -> Settlement:
     """Validate every hand, then settle them in order.
 
     ``rules`` is a partial rule set (a mapping or ``None``) or an already
     validated rule-set object; ``hands`` are JSON objects or validated hands.
-    Nothing is half-settled: the first invalid hand raises.
+    ``pot`` is what a Schafkopf pot holds at the start (units carried from the
+    club's last night); other games take none. Nothing is half-settled: the
+    first invalid hand raises.
 
     :raises InvalidHand: naming the hand index, the field and the reason.
     """
     g = get_game(game)
     if not isinstance(rules, g.rules_cls):
         rules = g.parse_rules(rules)
+    if pot is not None:
+        if g.name != "schafkopf" or rules.all_pass != "pot":
+            raise InvalidHand(None, "pot", "a pot to start with applies only to schafkopf with all_pass pot")
+        get_int({"pot": pot}, "pot", None, 0, 10**9)
+        if pot % 2:
+            raise InvalidHand(None, "pot", "the pot holds an even number of units (it is shared in halves)")
     hand_cls = g.hand_cls
     parsed = [h if isinstance(h, hand_cls) else hand_cls.from_json(h, i, rules) for i, h in enumerate(hands)]
-    state = g.initial_state(rules)
+    state = g.initial_state(rules) if not pot else schafkopf.State(pot)
     settle_hand = g.settle_hand
     results = []
     totals = [0] * g.seats
@@ -110,11 +118,11 @@ def settle_session(game: str, rules: Any, hands: Sequence[Any]) -> Settlement:
         results.append(result)
         for seat, d in enumerate(result.deltas):
             totals[seat] += d
-    balance, pot, extra = g.finish(rules, state, tuple(totals))
-    return Settlement(g.name, rules, tuple(parsed), tuple(results), tuple(totals), balance, pot, extra)
+    balance, pot_end, extra = g.finish(rules, state, tuple(totals))
+    return Settlement(g.name, rules, tuple(parsed), tuple(results), tuple(totals), balance, pot_end, extra, pot or 0)
 
 
-SESSION_KEYS = frozenset({"game", "rules", "hands"})
+SESSION_KEYS = frozenset({"game", "rules", "hands", "pot"})
 
 
 def settle_json(payload: Any) -> dict[str, Any]:
@@ -131,4 +139,4 @@ def settle_json(payload: Any) -> dict[str, Any]:
         raise InvalidHand(None, "hands", "hands is required (a list of hands)")
     if not isinstance(hands, list):
         raise InvalidHand(None, "hands", "hands must be a list of hands")
-    return settle_session(payload["game"], payload.get("rules"), hands).to_json()
+    return settle_session(payload["game"], payload.get("rules"), hands, payload.get("pot")).to_json()

@@ -128,13 +128,14 @@ class Settlement:
     results: tuple[HandResult, ...]
     totals: tuple[int, ...]
     balance: tuple[int, ...]
-    pot: int | None = None
+    pot: int | None = None  # what the pot holds at the end
     extra: Mapping[str, Any] = field(default_factory=dict)
+    pot_start: int = 0  # what it held at the start (carried from the club's last night)
 
     def to_json(self) -> dict[str, Any]:
         totals = {str(seat): t for seat, t in enumerate(self.totals, start=1)}
         if self.pot is not None:
-            totals["pot"] = self.pot
+            totals["pot"] = self.pot - self.pot_start  # what this night put in (or took out): totals add up to 0
         out = {
             "game": self.game,
             "rules": rules_to_json(self.rules),
@@ -142,5 +143,8 @@ class Settlement:
             "totals": totals,
             "balance": {str(seat): b for seat, b in enumerate(self.balance, start=1)},
         }
+        if self.pot is not None:
+            out["pot_start"] = self.pot_start
+            out["pot_end"] = self.pot
         out.update(self.extra)
         return out

@@ -1649,3 +1649,43 @@ def test_settle_session_accepts_hands_and_returns_the_same_numbers_as_settle_jso
     with pytest.raises(InvalidHand) as info:
         settle_session("schafkopf", None, [SAUSPIEL, with_(SAUSPIEL, re=True)])
     assert (info.value.hand, info.value.field, info.value.message) == (1, "re", "re needs kontra first")
+
+
+def test_a_pot_to_start_with_is_taken_by_a_won_sauspiel():
+    # the pot holds 8 carried units; Anna (1) and Clara (3) win a sauspiel with 70: value 2, and they take 4 each
+    result = settle_json(
+        {
+            "game": "schafkopf",
+            "pot": 8,
+            "hands": [{"contract": "sauspiel", "suit": "gras", "declarer": 1, "partner": 3, "points": 70}],
+        }
+    )
+    assert result["hands"][0]["deltas"] == {"1": 6, "2": -2, "3": 6, "4": -2, "pot": -8}
+    assert result["totals"]["pot"] == -8  # the totals count what this night moved; the pot is now empty
+    assert (result["pot_start"], result["pot_end"]) == (8, 0)
+    assert result["hands"][0]["pot_after"] == 0
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (
+            {"game": "schafkopf", "pot": 3, "hands": []},
+            "the pot holds an even number of units (it is shared in halves)",
+        ),
+        ({"game": "schafkopf", "pot": -2, "hands": []}, "pot must be between 0 and 1000000000"),
+        ({"game": "schafkopf", "pot": "8", "hands": []}, "pot must be a whole number, not a text"),
+        (
+            {"game": "matzlfangen", "pot": 2, "hands": []},
+            "a pot to start with applies only to schafkopf with all_pass pot",
+        ),
+        (
+            {"game": "schafkopf", "rules": {"all_pass": "none"}, "pot": 2, "hands": []},
+            "a pot to start with applies only to schafkopf with all_pass pot",
+        ),
+    ],
+)
+def test_a_bad_pot_to_start_with_is_refused(payload, message):
+    with pytest.raises(InvalidHand) as caught:
+        settle_json(payload)
+    assert (caught.value.hand, caught.value.field, caught.value.message) == (None, "pot", message)
