@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+
+def new_uid() -> str:
+    return uuid.uuid4().hex
 
 
 def utcnow() -> datetime:
@@ -37,6 +42,9 @@ class Evening(SQLModel, table=True):
     status: str = Field(default="open", max_length=10)
     version: int = Field(default=0)  # bumped by every change: phones poll it
     created_at: datetime = Field(default_factory=utcnow)
+    closed_at: datetime | None = None
+    pot_start: int = Field(default=0)  # Schafkopf: units carried into the pot from the club's last night
+    uid: str = Field(default_factory=new_uid, max_length=32, unique=True, index=True)  # stable across export and import
 
 
 class Seat(SQLModel, table=True):
