@@ -38,9 +38,33 @@ def alembic_config(engine: Engine) -> Config:
     return cfg
 
 
+def migration_engine(url: str) -> Engine:
+    """An engine for migrations only. On SQLite it runs each migration in one real transaction
+    (the driver would commit every schema change on its own and leave a failed upgrade half
+    done), with foreign keys off while batch migrations rebuild tables; env.py checks them."""
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _manual_transactions(dbapi_connection, _record) -> None:
+            dbapi_connection.isolation_level = None
+            dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+            dbapi_connection.execute("PRAGMA busy_timeout=15000")
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection) -> None:
+            connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the schema to the newest migration (a no-op when it is there)."""
-    command.upgrade(alembic_config(engine), "head")
+    migrator = migration_engine(engine.url.render_as_string(hide_password=False))
+    try:
+        command.upgrade(alembic_config(migrator), "head")
+    finally:
+        migrator.dispose()
 
 
 def session(engine: Engine) -> Session:

@@ -186,6 +186,7 @@ def create_evening(
         raise InvalidInput("first_dealer", "the first dealer must be a seat from 1 to {n}", n=len(player_ids))
     evening = Evening(
         game=g.name,
+        pot_start=_carried_pot(db, complete) if g.name == "schafkopf" else 0,
         rules=complete,
         stake_cents=stake_cents,
         currency=currency.upper(),
@@ -200,6 +201,26 @@ def create_evening(
         db.add(Seat(evening_id=evening.id, position=position, player_id=player_id))
     db.commit()
     return evening
+
+
+def _carried_pot(db: Session, rules: dict[str, Any]) -> int:
+    """The units a new Schafkopf night's pot starts with: what the club's last closed Schafkopf
+    night left under ``pot_at_close: carry``, unless a later Schafkopf night has taken it already."""
+    if rules.get("all_pass") != "pot":
+        return 0
+    last = db.exec(
+        select(Evening)
+        .where(Evening.game == "schafkopf", Evening.status == "closed")
+        .order_by(Evening.closed_at.desc(), Evening.id.desc())
+    ).first()
+    if last is None or last.rules.get("pot_at_close") != "carry" or last.rules.get("all_pass") != "pot":
+        return 0
+    taken = db.exec(
+        select(Evening.id).where(Evening.game == "schafkopf", Evening.id > last.id, Evening.pot_start > 0)
+    ).first()
+    if taken is not None:
+        return 0
+    return _settle(last, [h.data for h in _hands(db, last.id)]).pot or 0
 
 
 def get_evening(*, db: Session, evening_id: int) -> Evening:
@@ -268,7 +289,7 @@ def _hand_record(db: Session, evening_id: int, number: int) -> HandRecord | None
 
 
 def _settle(evening: Evening, hands: list[dict[str, Any]]) -> Settlement:
-    return settle_session(evening.game, evening.rules, hands)
+    return settle_session(evening.game, evening.rules, hands, evening.pot_start or None)
 
 
 def build_table(
@@ -443,6 +464,42 @@ def undo_last(*, db: Session, evening_id: int, expected_hands: int | None = None
     return last
 
 
+REASON_MAX = 200
+
+
+def close_evening(*, db: Session, evening_id: int) -> Evening:
+    """Close a night: it is locked (no record, edit or undo) until it is reopened."""
+    evening = get_evening(db=db, evening_id=evening_id)
+    _check_open(evening)
+    evening.status = "closed"
+    evening.closed_at = utcnow()
+    _touch(db, evening, "close", None, None, None)
+    db.commit()
+    return evening
+
+
+def reopen_evening(*, db: Session, evening_id: int, reason: Any) -> Evening:
+    """Open a closed night again; the reason is kept in the audit trail.
+
+    :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    """
+    evening = get_evening(db=db, evening_id=evening_id)
+    if evening.status != "closed":
+        raise Conflict("this night is open already")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("reason", "give a reason for reopening the night")
+    reason = unicodedata.normalize("NFC", reason).strip()
+    if len(reason) > REASON_MAX or _has_control(reason):
+        raise InvalidInput(
+            "reason", "the reason may have at most {n} characters and no control characters", n=REASON_MAX
+        )
+    evening.status = "open"
+    evening.closed_at = None
+    _touch(db, evening, "reopen", None, None, {"reason": reason})
+    db.commit()
+    return evening
+
+
 def audit(*, db: Session, evening_id: int, hand_numbers: list[int] | None = None) -> list[AuditEntry]:
     """The evening's changes, oldest first (only those of the given hand numbers if given)."""
     query = select(AuditEntry).where(AuditEntry.evening_id == evening_id)
@@ -461,6 +518,7 @@ __all__ = [
     "add_hands",
     "audit",
     "build_table",
+    "close_evening",
     "create_evening",
     "create_player",
     "edit_hand",
@@ -471,5 +529,6 @@ __all__ = [
     "load_table",
     "record_hand",
     "rename_player",
+    "reopen_evening",
     "undo_last",
 ]

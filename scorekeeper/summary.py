@@ -1,0 +1,235 @@
+"""The end of the night: money per player, the fewest payments, the pot, statistics, the chart.
+
+Built from a settled :class:`repository.Table`; the page, the PDF and the exports
+all show this one object, so they can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from .engine import ledger
+from .repository import Table
+
+POT = "pot"  # the pot as a party of the payments (the club's cash box)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's result: units, their money, the share of the pot, the total."""
+
+    position: int
+    name: str
+    units: int
+    cents: int
+    pot_share: int
+    total: int
+
+
+@dataclass(frozen=True)
+class PotClose:
+    """What happens to the Schafkopf pot at the end of the night (all in cents but ``units``)."""
+
+    mode: str  # split or carry
+    start_units: int
+    units: int  # in the pot at the end
+    cents: int
+    share: int  # each player's share (split)
+    remainder: int  # cents that stay in the pot (split), or everything (carry)
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str  # a player's name, or POT
+    payee: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    hands: int = 0
+    declared: Counter = field(default_factory=Counter)  # contract -> hands declared
+    won: Counter = field(default_factory=Counter)  # contract -> hands won as declarer
+    matzl: int = 0  # Matzl caught (on the catching side)
+
+
+@dataclass(frozen=True)
+class Summary:
+    table: Table
+    lines: list[Line]
+    payments: list[Payment]
+    bank: list[Payment]  # the naive alternative: everyone pays the bank / the bank pays everyone
+    pot: PotClose | None
+    players: list[PlayerStats]
+    biggest: tuple[int, int] | None  # (hand number, value)
+    counts: dict[str, int]  # stanner, uebermatt, matzl, rundpass ...
+    series: list[list[int]]  # per position: running balance in cents after each hand (0 at the start)
+    extra: dict[str, Any]
+
+    @property
+    def closed(self) -> bool:
+        return self.table.evening.status == "closed"
+
+
+def _pot_close(table: Table) -> PotClose | None:
+    s = table.settlement
+    if s.pot is None:
+        return None
+    stake = table.evening.stake_cents
+    cents = ledger.cents(s.pot, stake)
+    if s.rules.pot_at_close == "split":
+        share, remainder = divmod(cents, len(table.players))
+        return PotClose("split", s.pot_start, s.pot, cents, share, remainder)
+    return PotClose("carry", s.pot_start, s.pot, cents, 0, cents)
+
+
+def _declarer_positions(table: Table, index: int) -> tuple[list[int], str | None, bool | None]:
+    """The declaring side's table positions in hand ``index``, its contract, and whether it won."""
+    hand = table.settlement.hands[index]
+    result = table.settlement.results[index]
+    positions = table.positions[index]
+    game = table.evening.game
+    if game in ("matzlfangen", "schafkopf"):
+        if getattr(hand, "declarer", None) is None:
+            return [], getattr(hand, "contract", None), None
+        return [positions[hand.declarer - 1]], hand.contract, result.winner == "declarers"
+    if game == "konter_a_matt":
+        seats = (1, 3) if hand.trump_team == "A" else (2, 4)
+        return [positions[s - 1] for s in seats], f"trumps {hand.trump_team}", result.winner == hand.trump_team
+    return [], None, None
+
+
+def summarize(table: Table) -> Summary:
+    """Everything the end-of-night page and PDF show."""
+    evening = table.evening
+    stake = evening.stake_cents
+    pot = _pot_close(table)
+    lines = []
+    for position, player in sorted(table.players.items()):
+        units = table.balance[position - 1]
+        cents = ledger.cents(units, stake)
+        share = pot.share if pot and pot.mode == "split" else 0
+        lines.append(Line(position, player.name, units, cents, share, cents + share))
+    # The pot is a party of the payments when money goes into it or comes out of it.
+    parties = [(line.name, line.total) for line in lines]
+    pot_balance = -sum(total for _, total in parties)
+    if pot_balance:
+        parties.append((POT, pot_balance))
+    transfers = ledger.minimal_transfers([b for _, b in parties])
+    payments = [Payment(parties[a][0], parties[b][0], c) for a, b, c in transfers]
+    bank = [Payment(name, POT, -b) if b < 0 else Payment(POT, name, b) for name, b in parties if b and name != POT]
+
+    stats = {p: PlayerStats(table.players[p].name) for p in table.players}
+    counts: Counter = Counter()
+    biggest = None
+    for i, (record, result) in enumerate(zip(table.hands, table.settlement.results, strict=True)):
+        for position in table.positions[i]:
+            stats[position] = _bump(stats[position], hands=1)
+        side, contract, won = _declarer_positions(table, i)
+        for position in side:
+            stats[position].declared[contract] += 1
+            if won:
+                stats[position].won[contract] += 1
+        data = record.data
+        if evening.game == "matzlfangen" and data.get("matzl"):
+            counts["matzl"] += 1
+            catching = _matzl_side(table, i, data["matzl"])
+            for position in catching:
+                stats[position] = _bump(stats[position], matzl=1)
+        if result.extra.get("stanner"):
+            counts["stanner"] += 1
+        if data.get("uebermatt"):
+            counts["uebermatt"] += 1
+        if data.get("contract") == "rundpass":
+            counts["rundpass"] += 1
+        if biggest is None or result.value > biggest[1]:
+            biggest = (record.number, result.value)
+
+    series = [[0] for _ in lines]
+    for row in table.rows:
+        for k, line in enumerate(lines):
+            series[k].append(series[k][-1] + ledger.cents(row[line.position - 1], stake))
+    if evening.game == "matt":  # the money comes from the match points' difference, not the hands' deltas
+        series = [[0, line.cents] for line in lines] if table.hands else [[0] for _ in lines]
+    return Summary(
+        table,
+        lines,
+        payments,
+        bank,
+        pot,
+        [stats[p] for p in sorted(stats)],
+        biggest,
+        dict(counts),
+        series,
+        dict(table.settlement.extra),
+    )
+
+
+def _bump(stats: PlayerStats, hands: int = 0, matzl: int = 0) -> PlayerStats:
+    return PlayerStats(stats.name, stats.hands + hands, stats.declared, stats.won, stats.matzl + matzl)
+
+
+def _matzl_side(table: Table, index: int, side: str) -> list[int]:
+    hand = table.settlement.hands[index]
+    positions = table.positions[index]
+    declarers = {hand.declarer, hand.partner} - {None}
+    seats = declarers if side == "declarers" else set(range(1, 5)) - declarers
+    return [positions[s - 1] for s in sorted(seats)]
+
+
+# --- the chart -------------------------------------------------------------------------
+
+COLOURS = ("#0b5d3b", "#a4161a", "#1d4e89", "#b06a00", "#6b2d8c")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black and white too
+
+
+def _label(x: float, y: float, text: str) -> str:
+    return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="11">{escape(text)}</text>'
+
+
+def chart_svg(series: list[list[int]], names: list[str], width: int = 640, height: int = 260) -> Markup:
+    """Each player's running balance (cents) over the night as an SVG line chart, drawn on the server."""
+    pad_l, pad_r, pad_t, pad_b = 56, 12, 12, 28
+    points = max((len(s) for s in series), default=1)
+    values = [v for s in series for v in s] or [0]
+    lo, hi = min(0, *values), max(0, *values)
+    if lo == hi:
+        hi = lo + 100
+    plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
+
+    def x(i: int) -> float:
+        return pad_l + (plot_w * i / (points - 1) if points > 1 else 0)
+
+    def y(v: int) -> float:
+        return pad_t + plot_h * (hi - v) / (hi - lo)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 22 * ((len(names) + 2) // 3)}" '
+        f'class="chart" role="img" aria-label="running balance">',
+        f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
+        _label(pad_l - 6, y(hi) + 4, ledger.format_money(hi, "").strip()),
+        _label(pad_l - 6, y(lo) + 4, ledger.format_money(lo, "").strip()),
+        f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="11">0</text>',
+        f'<text x="{pad_l}" y="{height - 8}" font-size="11">0</text>',
+        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="11">{points - 1}</text>',
+    ]
+    for k, s in enumerate(series):
+        colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
+        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash_attr} points="{coords}"/>')
+    for k, name in enumerate(names):
+        colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
+        lx, ly = pad_l + (k % 3) * (plot_w // 3), height + 8 + 22 * (k // 3)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="2"{dash_attr}/>'
+            f'<text x="{lx + 30}" y="{ly + 4}" font-size="12">{escape(name)}</text>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))
