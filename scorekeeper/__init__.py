@@ -6,6 +6,7 @@ The package imports nothing at the top, so that ``python manage.py settle``
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_I18N_ENABLED=True,
         BABEL_DEFAULT_LOCALE="de",
         POLL_SECONDS=3,
+        CLUB_NAME=os.environ.get("SCOREKEEPER_CLUB_NAME", "Kartenrunde"),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )

@@ -130,3 +130,36 @@ def print_web(f: dict[str, float]) -> None:
     print(f"database: {f['nights']} nights, {f['hands']:,} hands, built in {f['build_seconds']:.1f} s")
     print(f"record a hand in a 300-hand night: median {f['record_median_ms']:.1f} ms, p95 {f['record_p95_ms']:.1f} ms")
     print(f"render its table page:             median {f['render_median_ms']:.1f} ms, p95 {f['render_p95_ms']:.1f} ms")
+
+
+def bench_pdf(runs: int = 3, seed: int = 11) -> dict[str, float]:
+    """Seconds to make the PDF summary of a 300-hand Schafkopf night (median of ``runs``)."""
+    import os
+    import tempfile
+    from datetime import date
+
+    from . import create_app, repository
+    from . import db as database
+    from .demo import make_night, roster
+    from .reports import summary_document
+
+    folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
+    os.environ["SCOREKEEPER_INSTANCE"] = folder
+    app = create_app({"DATABASE_URL": f"sqlite:///{folder}/bench.db", "SECRET_KEY": "bench"})
+    with database.session(app.extensions["sk_engine"]) as db:
+        people = roster(db)
+        night = make_night(db, random.Random(seed), "schafkopf", people[:4], NIGHT, {}, date(2026, 11, 21), "Bench")
+        times = []
+        with app.test_request_context("/?lang=de"):
+            for _ in range(runs):
+                t = time.perf_counter()
+                table = repository.load_table(db=db, evening_id=night)
+                document = summary_document(table)
+                data = document.write_pdf()
+                times.append(time.perf_counter() - t)
+            pages = len(document.pages)
+    return {"hands": NIGHT, "seconds": statistics.median(times), "bytes": len(data), "pages": pages}
+
+
+def print_pdf(f: dict[str, float]) -> None:
+    print(f"PDF of a {f['hands']}-hand night: {f['seconds']:.2f} s (median), {f['pages']} pages, {f['bytes']:,} bytes")

@@ -61,8 +61,10 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.what == "engine":
         bench.print_engine(bench.bench_engine(args.hands))
-    else:
+    elif args.what == "web":
         bench.print_web(bench.bench_web(nights=args.nights))
+    else:
+        bench.print_pdf(bench.bench_pdf())
     return 0
 
 
@@ -82,6 +84,60 @@ def _demo(args: argparse.Namespace) -> int:
     with db:
         ids = make_demo(db)
     print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
+    return 0
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from . import repository
+    from .reports import summary_pdf
+
+    app, db = _app_db()
+    with db, app.test_request_context(f"/?lang={args.lang}"):
+        try:
+            table = repository.load_table(db=db, evening_id=args.id)
+        except repository.NotFound:
+            print(f"there is no night {args.id}", file=sys.stderr)
+            return 1
+        data = summary_pdf(table)
+    with open(args.output, "wb") as f:
+        f.write(data)
+    print(f"{args.output}: {len(data):,} bytes")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from . import exports, repository
+
+    _, db = _app_db()
+    with db:
+        try:
+            data = exports.night_json(db, args.id)
+        except repository.NotFound:
+            print(f"there is no night {args.id}", file=sys.stderr)
+            return 1
+    with open(args.output, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=2)
+    print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from . import exports
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
+        return 1
+    _, db = _app_db()
+    with db:
+        try:
+            evening_id, created = exports.import_night(db, data)
+        except exports.InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            return 1
+    print(f"night {evening_id} {'imported' if created else 'was imported before: nothing changed'}")
     return 0
 
 
@@ -106,10 +162,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
-    p.add_argument("what", choices=["engine", "web"], help="what to measure")
+    p.add_argument("what", choices=["engine", "web", "pdf"], help="what to measure")
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
     p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
     sub.add_parser("demo", help="make a realistic demo night of each game")
+    p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
+    p.add_argument("id", type=int, help="the night's number")
+    p.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    p = sub.add_parser("import", help="import a night exported as JSON (twice is harmless)")
+    p.add_argument("file", help="the JSON file")
+    p = sub.add_parser("summary", help="write a night's summary as a PDF")
+    p.add_argument("id", type=int, help="the night's number")
+    p.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    p.add_argument("--lang", choices=["de", "en"], default="de")
     sub.add_parser("init-db", help="create or upgrade the database schema (the app also does it on start)")
     p = sub.add_parser("run", help="serve the web app (SQLite in instance/ unless SCOREKEEPER_DATABASE_URL is set)")
     p.add_argument("--host", default="127.0.0.1")
@@ -124,5 +189,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdin.reconfigure(encoding="utf-8", errors="strict")
         sys.stdout.reconfigure(encoding="utf-8")
         return settle(sys.stdin, sys.stdout, pretty=args.pretty)
-    commands = {"bench": _bench, "demo": _demo, "init-db": _init_db, "run": _run}
+    commands = {
+        "bench": _bench,
+        "demo": _demo,
+        "export": _export,
+        "import": _import,
+        "init-db": _init_db,
+        "run": _run,
+        "summary": _summary,
+    }
     return commands[args.command](args)

@@ -210,13 +210,17 @@ def _carried_pot(db: Session, rules: dict[str, Any]) -> int:
         return 0
     last = db.exec(
         select(Evening)
-        .where(Evening.game == "schafkopf", Evening.status == "closed")
+        .where(Evening.game == "schafkopf", Evening.status == "closed", Evening.closed_at.is_not(None))
         .order_by(Evening.closed_at.desc(), Evening.id.desc())
     ).first()
     if last is None or last.rules.get("pot_at_close") != "carry" or last.rules.get("all_pass") != "pot":
         return 0
+    # taken when a Schafkopf night started after it closed already began with a pot (times, not ids:
+    # an imported older night gets a new id)
     taken = db.exec(
-        select(Evening.id).where(Evening.game == "schafkopf", Evening.id > last.id, Evening.pot_start > 0)
+        select(Evening.id).where(
+            Evening.game == "schafkopf", Evening.created_at > last.closed_at, Evening.pot_start > 0
+        )
     ).first()
     if taken is not None:
         return 0

@@ -189,12 +189,12 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black a
 
 
 def _label(x: float, y: float, text: str) -> str:
-    return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="11">{escape(text)}</text>'
+    return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="15">{escape(text)}</text>'
 
 
-def chart_svg(series: list[list[int]], names: list[str], width: int = 640, height: int = 260) -> Markup:
+def chart_svg(series: list[list[int]], names: list[str], width: int = 480, height: int = 240) -> Markup:
     """Each player's running balance (cents) over the night as an SVG line chart, drawn on the server."""
-    pad_l, pad_r, pad_t, pad_b = 56, 12, 12, 28
+    pad_l, pad_r, pad_t, pad_b = 62, 10, 12, 30
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
     lo, hi = min(0, *values), max(0, *values)
@@ -208,15 +208,16 @@ def chart_svg(series: list[list[int]], names: list[str], width: int = 640, heigh
     def y(v: int) -> float:
         return pad_t + plot_h * (hi - v) / (hi - lo)
 
+    rows = (len(names) + 1) // 2  # the legend: two names a row
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 22 * ((len(names) + 2) // 3)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 8 + 24 * rows}" '
         f'class="chart" role="img" aria-label="running balance">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
         _label(pad_l - 6, y(hi) + 4, ledger.format_money(hi, "").strip()),
         _label(pad_l - 6, y(lo) + 4, ledger.format_money(lo, "").strip()),
-        f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="11">0</text>',
-        f'<text x="{pad_l}" y="{height - 8}" font-size="11">0</text>',
-        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="11">{points - 1}</text>',
+        f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
+        f'<text x="{pad_l}" y="{height - 8}" font-size="15">0</text>',
+        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{points - 1}</text>',
     ]
     for k, s in enumerate(series):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
@@ -225,11 +226,11 @@ def chart_svg(series: list[list[int]], names: list[str], width: int = 640, heigh
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash_attr} points="{coords}"/>')
     for k, name in enumerate(names):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
-        lx, ly = pad_l + (k % 3) * (plot_w // 3), height + 8 + 22 * (k // 3)
+        lx, ly = 8 + (k % 2) * (width // 2), height + 12 + 24 * (k // 2)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="2"{dash_attr}/>'
-            f'<text x="{lx + 30}" y="{ly + 4}" font-size="12">{escape(name)}</text>'
+            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{escape(name)}</text>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

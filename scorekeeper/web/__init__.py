@@ -68,12 +68,14 @@ def register(app: Flask) -> None:
     from .api.routes import bp as api_bp
     from .hands.routes import bp as hands_bp
     from .players.routes import bp as players_bp
+    from .reports.routes import bp as reports_bp
     from .tables.routes import bp as tables_bp
 
     app.register_blueprint(players_bp)
     app.register_blueprint(tables_bp)
     app.register_blueprint(hands_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(reports_bp)
     from .view import money
 
     app.jinja_env.globals["money"] = money

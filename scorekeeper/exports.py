@@ -1,0 +1,579 @@
+"""A night out of the database and back in: a CSV of its hands, and a lossless JSON file.
+
+- :func:`night_csv` writes the hands of a loaded :class:`repository.Table` as CSV
+  for a spreadsheet: one row per hand, one column of units per player.
+- :func:`night_json` writes everything about a night (rules, people, hands,
+  idempotency keys, the audit trail, timestamps) as a JSON object.
+- :func:`import_night` reads that object back in one transaction. It checks the
+  file as strictly as the forms check their input, and settles its hands with
+  the engine, so a corrupted or hand-edited file cannot create a broken night.
+
+No Flask here: everything takes a database session or a loaded table.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import math
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from . import repository
+from .engine import GAMES, InvalidHand, konter_a_matt, ledger, settle_session
+from .engine.rules import rules_to_json
+from .models import AuditEntry, Evening, HandRecord, Player, Seat
+
+FORMAT = "scorekeeper-night"
+VERSION = 1
+STATUSES = ("open", "closed")
+POT_MAX = 10**9  # what the engine accepts as a pot to start with
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "CheckedNight",
+    "InvalidExport",
+    "import_night",
+    "night_csv",
+    "night_json",
+    "read_night",
+    "text_cell",
+]
+
+
+class InvalidExport(ValueError):
+    """A night file that cannot be imported: ``path`` says where in the JSON (``hands[3].data.points``).
+
+    >>> str(InvalidExport("hands[3].data", "a hand must be an object, not a list"))
+    'hands[3].data: a hand must be an object, not a list'
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+# --- CSV -----------------------------------------------------------------------
+
+#: A spreadsheet takes a cell starting with one of these for a formula (or its start).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+#: The header of the column that says what each hand was.
+_SUMMARY_HEADER = {
+    "matzlfangen": "contract",
+    "schafkopf": "contract",
+    "konter_a_matt": "trumps, points A:B",
+    "matt": "mated by",
+}
+
+
+def text_cell(text: str) -> str:
+    """A text cell that a spreadsheet shows as text: a leading formula character gets a ``'`` before it.
+
+    >>> text_cell("=1+1"), text_cell("@Wirt"), text_cell("Anna"), text_cell("<b>x</b>")
+    ("'=1+1", "'@Wirt", 'Anna', '<b>x</b>')
+    """
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _summary(table: repository.Table, index: int) -> str:
+    """What hand ``index`` (0-based) was: its contract, the trumps and points, or who gave mate."""
+    data = table.hands[index].data
+    game = table.evening.game
+    if game == "konter_a_matt":
+        points_a = data["points_a"]
+        return f"{data['trump_team']}, {points_a}:{konter_a_matt.TOTAL_POINTS - points_a}"
+    if game == "matt":
+        seat = data.get("mated_by")
+        if seat is None:
+            return "draw"
+        return table.players[table.positions[index][seat - 1]].name
+    return data["contract"]
+
+
+def night_csv(table: repository.Table) -> str:
+    """The night's hands as CSV text (RFC 4180: commas, ``"`` quoting where needed, CRLF line ends).
+
+    Columns: ``hand`` (its number), ``dealer`` (a name), what the hand was
+    (``contract``; Konter a Matt: the trump team and the points of A and B;
+    Matt: who gave mate, or ``draw``), ``value`` (the hand's value in units),
+    then one column per player, by name in seat order, with that player's units
+    for the hand (0 for the dealer sitting out at a table of five; Matt: match
+    points). A Schafkopf night played with the pot ends with ``pot``: the units
+    the hand put into the pot (negative: taken out), so that every row adds up
+    to zero. Numbers are written as numbers; text that a spreadsheet would take
+    for a formula (starting with ``= + - @``) is written with a ``'`` before it.
+    """
+    evening = table.evening
+    positions = sorted(table.players)
+    with_pot = table.settlement.pot is not None
+    out = io.StringIO()
+    writer = csv.writer(out)
+    header: list[Any] = ["hand", "dealer", _SUMMARY_HEADER[evening.game], "value"]
+    header += [text_cell(table.players[p].name) for p in positions]
+    if with_pot:
+        header.append("pot")
+    writer.writerow(header)
+    for index, (hand, result, row) in enumerate(zip(table.hands, table.settlement.results, table.rows, strict=True)):
+        cells: list[Any] = [
+            hand.number,
+            text_cell(table.players[hand.dealer].name),
+            text_cell(_summary(table, index)),
+            result.value,
+        ]
+        cells += [row[p - 1] for p in positions]
+        if with_pot:
+            cells.append(result.pot)
+        writer.writerow(cells)
+    return out.getvalue()
+
+
+# --- JSON export ---------------------------------------------------------------
+
+
+def _timestamp(value: datetime | None) -> str | None:
+    """ISO 8601 in UTC with its offset, always with microseconds (so that every export reads the same)."""
+    if value is None:
+        return None
+    if value.tzinfo is None:  # stored without a zone: the app stores UTC
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def night_json(db: Session, evening_id: int) -> dict[str, Any]:
+    """The whole night as a JSON object, lossless: :func:`import_night` makes the same night of it.
+
+    Database ids are left out (they differ between databases); the night's ``uid`` says which night it is.
+
+    :raises repository.NotFound: for an unknown evening.
+    """
+    evening = repository.get_evening(db=db, evening_id=evening_id)
+    seats = db.exec(
+        select(Seat.position, Player.name)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.evening_id == evening.id)
+        .order_by(Seat.position)
+    ).all()
+    hands = db.exec(select(HandRecord).where(HandRecord.evening_id == evening.id).order_by(HandRecord.number)).all()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "evening": {
+            "uid": evening.uid,
+            "game": evening.game,
+            "rules": copy.deepcopy(evening.rules),
+            "stake_cents": evening.stake_cents,
+            "currency": evening.currency,
+            "played_on": evening.played_on.isoformat(),
+            "place": evening.place,
+            "seat_count": evening.seat_count,
+            "first_dealer": evening.first_dealer,
+            "status": evening.status,
+            "closed_at": _timestamp(evening.closed_at),
+            "pot_start": evening.pot_start,
+            "created_at": _timestamp(evening.created_at),
+        },
+        "players": [{"position": position, "name": name} for position, name in seats],
+        "hands": [
+            {
+                "number": h.number,
+                "dealer": h.dealer,
+                "data": copy.deepcopy(h.data),
+                "idempotency_key": h.idempotency_key,
+                "created_at": _timestamp(h.created_at),
+                "updated_at": _timestamp(h.updated_at),
+            }
+            for h in hands
+        ],
+        "audit": [
+            {
+                "hand_number": a.hand_number,
+                "action": a.action,
+                "before": copy.deepcopy(a.before),
+                "after": copy.deepcopy(a.after),
+                "at": _timestamp(a.at),
+            }
+            for a in repository.audit(db=db, evening_id=evening.id)
+        ],
+    }
+
+
+# --- reading a file: every check before anything is written ----------------------
+
+_TOP_KEYS = ("format", "version", "evening", "players", "hands", "audit")
+_EVENING_KEYS = (
+    "uid",
+    "game",
+    "rules",
+    "stake_cents",
+    "currency",
+    "played_on",
+    "place",
+    "seat_count",
+    "first_dealer",
+    "status",
+    "closed_at",
+    "pot_start",
+    "created_at",
+)
+_PLAYER_KEYS = ("position", "name")
+_HAND_KEYS = ("number", "dealer", "data", "idempotency_key", "created_at", "updated_at")
+_AUDIT_KEYS = ("hand_number", "action", "before", "after", "at")
+
+_UID = re.compile(r"[0-9a-f]{32}")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a decimal number", str: "a text"}
+_TYPE_NAMES.update({list: "a list", dict: "an object", type(None): "null"})
+
+
+def _type(value: Any) -> str:
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _object(value: Any, path: str, keys: tuple[str, ...], what: str) -> dict[str, Any]:
+    """``value`` as an object with exactly ``keys``: a missing key and an unknown key are both errors."""
+    if not isinstance(value, dict):
+        raise InvalidExport(path, f"{what} must be an object, not {_type(value)}")
+    for key in value:
+        if key not in keys:
+            raise InvalidExport(_join(path, str(key)), f"unknown key {key!r}")
+    for key in keys:
+        if key not in value:
+            raise InvalidExport(_join(path, key), f"{key} is required")
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidExport(path, f"must be a list, not {_type(value)}")
+    return value
+
+
+def _int(value: Any, path: str, lo: int, hi: int) -> int:
+    if type(value) is not int:
+        raise InvalidExport(path, f"must be a whole number, not {_type(value)}")
+    if not lo <= value <= hi:
+        raise InvalidExport(path, f"must be between {lo} and {hi}, not {value}")
+    return value
+
+
+def _text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidExport(path, f"must be a text, not {_type(value)}")
+    return value
+
+
+def _datetime(value: Any, path: str, nullable: bool = False) -> datetime | None:
+    if value is None and nullable:
+        return None
+    text = _text(value, path)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidExport(path, f"{text!r} is not an ISO 8601 date and time") from None
+    if moment.utcoffset() is None:
+        raise InvalidExport(path, f"{text!r} has no time zone (write it as in 2026-03-14T19:30:00+00:00)")
+    return moment
+
+
+def _json_value(value: Any, path: str) -> None:
+    """``value`` must be plain JSON (objects with text keys, lists, texts, numbers, true/false, null)."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidExport(path, f"{value} is not a JSON number")
+        return
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _json_value(item, f"{path}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InvalidExport(path, f"the key {key!r} is not a text")
+            _json_value(item, _join(path, key))
+        return
+    raise InvalidExport(path, f"{_type(value)} is not a JSON value")
+
+
+def _json_object(value: Any, path: str, nullable: bool = False) -> dict[str, Any] | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, dict):
+        raise InvalidExport(path, f"must be an object{' or null' if nullable else ''}, not {_type(value)}")
+    _json_value(value, path)
+    return value
+
+
+@dataclass(frozen=True)
+class CheckedNight:
+    """A checked night file, ready to be written."""
+
+    evening: dict[str, Any]  # Evening's columns
+    names: list[str]  # clean names in seat order
+    hands: list[dict[str, Any]]  # HandRecord's columns (without evening_id)
+    audit: list[dict[str, Any]]  # AuditEntry's columns (without evening_id)
+
+
+def _read_evening(value: Any) -> dict[str, Any]:
+    e = _object(value, "evening", _EVENING_KEYS, "evening")
+    uid = _text(e["uid"], "evening.uid")
+    if not _UID.fullmatch(uid):
+        raise InvalidExport("evening.uid", f"must be 32 lowercase hexadecimal digits, not {uid!r}")
+    game = _text(e["game"], "evening.game")
+    if game not in GAMES:
+        raise InvalidExport("evening.game", f"must be one of {', '.join(GAMES)}, not {game!r}")
+    rules = e["rules"]
+    if not isinstance(rules, dict):
+        raise InvalidExport("evening.rules", f"must be an object, not {_type(rules)}")
+    try:
+        complete = rules_to_json(GAMES[game].parse_rules(rules))
+    except InvalidHand as err:
+        raise InvalidExport(_join("evening", err.field), err.message) from None
+    missing = [key for key in complete if key not in rules]
+    if missing:
+        raise InvalidExport("evening.rules", f"the rule set is not complete: {', '.join(missing)} missing")
+    currency = _text(e["currency"], "evening.currency")
+    if not _CURRENCY.fullmatch(currency):
+        raise InvalidExport(
+            "evening.currency", f"must be a three-letter code in capitals such as EUR, not {currency!r}"
+        )
+    played_on = _text(e["played_on"], "evening.played_on")
+    try:
+        if not _DATE.fullmatch(played_on):
+            raise ValueError(played_on)
+        day = date.fromisoformat(played_on)
+    except ValueError:
+        raise InvalidExport("evening.played_on", f"must be a date such as 2026-03-14, not {played_on!r}") from None
+    place = _text(e["place"], "evening.place")
+    if len(place) > 80:
+        raise InvalidExport("evening.place", "may have at most 80 characters")
+    if repository._has_control(place):
+        raise InvalidExport("evening.place", "must not contain control characters")
+    sizes = repository.TABLE_SIZES[game]
+    seat_count = _int(e["seat_count"], "evening.seat_count", 1, 10)
+    if seat_count not in sizes:
+        allowed = " or ".join(map(str, sizes))
+        raise InvalidExport("evening.seat_count", f"{game} is played by {allowed} players, not {seat_count}")
+    status = _text(e["status"], "evening.status")
+    if status not in STATUSES:
+        raise InvalidExport("evening.status", f"must be one of {', '.join(STATUSES)}, not {status!r}")
+    closed_at = _datetime(e["closed_at"], "evening.closed_at", nullable=True)
+    if status == "open" and closed_at is not None:
+        raise InvalidExport("evening.closed_at", "an open night has no closing time: it must be null")
+    if status == "closed" and closed_at is None:
+        raise InvalidExport("evening.closed_at", "a closed night has the time it was closed: it must not be null")
+    return {
+        "uid": uid,
+        "game": game,
+        "rules": complete,
+        "stake_cents": _int(e["stake_cents"], "evening.stake_cents", 0, repository.STAKE_MAX_CENTS),
+        "currency": currency,
+        "played_on": day,
+        "place": place,
+        "seat_count": seat_count,
+        "first_dealer": _int(e["first_dealer"], "evening.first_dealer", 1, seat_count),
+        "status": status,
+        "closed_at": closed_at,
+        "pot_start": _int(e["pot_start"], "evening.pot_start", 0, POT_MAX),
+        "created_at": _datetime(e["created_at"], "evening.created_at"),
+    }
+
+
+def _read_players(value: Any, seat_count: int) -> list[str]:
+    players = _list(value, "players")
+    if len(players) != seat_count:
+        raise InvalidExport(
+            "players", f"the night has {seat_count} seats (evening.seat_count) but {len(players)} players"
+        )
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(players):
+        path = f"players[{i}]"
+        p = _object(item, path, _PLAYER_KEYS, "a player")
+        position = _int(p["position"], f"{path}.position", 1, seat_count)
+        if position != i + 1:
+            raise InvalidExport(f"{path}.position", f"the players are listed in seat order: expected {i + 1}")
+        try:
+            name = repository.clean_name(p["name"])
+        except repository.InvalidInput as err:
+            raise InvalidExport(f"{path}.name", err.message) from None
+        key = name.casefold()
+        if key in seen:
+            raise InvalidExport(f"{path}.name", f"{name!r} already sits at seat {seen[key]}: a player has one seat")
+        seen[key] = position
+        names.append(name)
+    return names
+
+
+def _read_hands(value: Any, evening: dict[str, Any]) -> list[dict[str, Any]]:
+    hands = []
+    keys: dict[str, int] = {}
+    for i, item in enumerate(_list(value, "hands")):
+        path = f"hands[{i}]"
+        h = _object(item, path, _HAND_KEYS, "a hand")
+        number = _int(h["number"], f"{path}.number", 1, repository.ID_MAX)
+        if number != i + 1:
+            raise InvalidExport(f"{path}.number", f"the hands are numbered 1, 2, 3, … in order: expected {i + 1}")
+        dealer = ledger.dealer_of(evening["first_dealer"], evening["seat_count"], i)
+        if _int(h["dealer"], f"{path}.dealer", 1, evening["seat_count"]) != dealer:
+            raise InvalidExport(
+                f"{path}.dealer",
+                f"hand {number} is dealt by seat {dealer} (the deal moves on clockwise from seat "
+                f"{evening['first_dealer']}), not {h['dealer']}",
+            )
+        data = _json_object(h["data"], f"{path}.data")
+        key = h["idempotency_key"]
+        if key is not None:
+            if not isinstance(key, str) or not 1 <= len(key) <= 64 or not (key.isascii() and key.isprintable()):
+                raise InvalidExport(f"{path}.idempotency_key", "must be null or 1 to 64 printable ASCII characters")
+            if key in keys:
+                raise InvalidExport(f"{path}.idempotency_key", f"hand {keys[key]} has the same key")
+            keys[key] = number
+        hands.append(
+            {
+                "number": number,
+                "dealer": dealer,
+                "data": data,
+                "idempotency_key": key,
+                "created_at": _datetime(h["created_at"], f"{path}.created_at"),
+                "updated_at": _datetime(h["updated_at"], f"{path}.updated_at"),
+            }
+        )
+    return hands
+
+
+def _read_audit(value: Any) -> list[dict[str, Any]]:
+    entries = []
+    for i, item in enumerate(_list(value, "audit")):
+        path = f"audit[{i}]"
+        a = _object(item, path, _AUDIT_KEYS, "an audit entry")
+        number = a["hand_number"]
+        if number is not None:
+            _int(number, f"{path}.hand_number", 1, repository.ID_MAX)
+        action = _text(a["action"], f"{path}.action")
+        if not 1 <= len(action) <= 20 or repository._has_control(action):
+            raise InvalidExport(f"{path}.action", "must be 1 to 20 characters without control characters")
+        entries.append(
+            {
+                "hand_number": number,
+                "action": action,
+                "before": _json_object(a["before"], f"{path}.before", nullable=True),
+                "after": _json_object(a["after"], f"{path}.after", nullable=True),
+                "at": _datetime(a["at"], f"{path}.at"),
+            }
+        )
+    return entries
+
+
+def _settle(evening: dict[str, Any], hands: list[dict[str, Any]]) -> None:
+    """The engine must settle the hands, as it did when they were recorded."""
+    try:
+        settle_session(evening["game"], evening["rules"], [h["data"] for h in hands], pot=evening["pot_start"] or None)
+    except InvalidHand as err:
+        if err.hand is not None:
+            path = f"hands[{err.hand}].data"
+            raise InvalidExport(_join(path, err.field), err.message) from None
+        field = "pot_start" if err.field == "pot" else err.field
+        raise InvalidExport(_join("evening", field), err.message) from None
+
+
+def read_night(data: Any) -> CheckedNight:
+    """Check a night file completely (format, keys, types, names, the deal, the engine) without the database.
+
+    :raises InvalidExport: naming the JSON path of the first problem.
+    """
+    top = data
+    if not isinstance(top, dict):
+        raise InvalidExport("", f"a night file must be a JSON object, not {_type(top)}")
+    if top.get("format") != FORMAT:
+        raise InvalidExport(
+            "format", f"this is not a Scorekeeper night: expected {FORMAT!r}, found {top.get('format')!r}"
+        )
+    if top.get("version") != VERSION or type(top.get("version")) is not int:
+        raise InvalidExport("version", f"this Scorekeeper reads version {VERSION}, not {top.get('version')!r}")
+    _object(top, "", _TOP_KEYS, "a night file")
+    evening = _read_evening(top["evening"])
+    names = _read_players(top["players"], evening["seat_count"])
+    hands = _read_hands(top["hands"], evening)
+    audit = _read_audit(top["audit"])
+    _settle(evening, hands)
+    return CheckedNight(evening, names, hands, audit)
+
+
+# --- writing it: one transaction ----------------------------------------------
+
+
+def _evening_id(db: Session, uid: str) -> int | None:
+    return db.exec(select(Evening.id).where(Evening.uid == uid)).first()
+
+
+def _seat_players(db: Session, names: list[str]) -> list[Player]:
+    """The roster's players of these names (ignoring case); the missing ones are added (not committed)."""
+    roster = {p.name.casefold(): p for p in db.exec(select(Player))}
+    players = []
+    for name in names:
+        player = roster.get(name.casefold())
+        if player is None:
+            player = Player(name=name)
+            db.add(player)
+        players.append(player)
+    db.flush()
+    return players
+
+
+def _write(db: Session, night: CheckedNight) -> int:
+    players = _seat_players(db, night.names)
+    evening = Evening(**night.evening)
+    db.add(evening)
+    db.flush()
+    db.add_all(Seat(evening_id=evening.id, position=i, player_id=p.id) for i, p in enumerate(players, start=1))
+    db.add_all(HandRecord(evening_id=evening.id, **copy.deepcopy(h)) for h in night.hands)
+    db.flush()  # hands before audit entries, each in file order: their ids keep the order
+    db.add_all(AuditEntry(evening_id=evening.id, **copy.deepcopy(a)) for a in night.audit)
+    db.commit()
+    return evening.id
+
+
+def import_night(db: Session, data: Any) -> tuple[int, bool]:
+    """Create the night of a :func:`night_json` object; returns ``(evening_id, created)``.
+
+    A night whose ``uid`` is already in the database is not imported again:
+    its id comes back with ``created`` False and nothing changes. Players are
+    found on the roster by name ignoring case, or added to it. Everything
+    happens in one transaction: on any error nothing is written (the session
+    is rolled back, with whatever else it held).
+
+    :raises InvalidExport: for a file that is not a valid night, naming the JSON path.
+    """
+    night = read_night(data)
+    uid = night.evening["uid"]
+    try:
+        existing = _evening_id(db, uid)
+        if existing is None:
+            try:
+                return _write(db, night), True
+            except IntegrityError:
+                db.rollback()
+                existing = _evening_id(db, uid)  # another import wrote this night meanwhile
+                if existing is None:
+                    raise
+        return existing, False
+    except BaseException:
+        db.rollback()
+        raise

@@ -1,0 +1,112 @@
+"""The end of the night: close and reopen, the summary page and its PDF."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import StringField
+from wtforms.validators import InputRequired
+
+from ... import exports, repository
+from ...reports import context, summary_pdf
+from .. import get_db
+from ..errors import message
+
+bp = Blueprint("reports", __name__, url_prefix="/nights/<int:evening_id>")
+
+
+class ReopenForm(FlaskForm):
+    reason = StringField(_l("Reason"), validators=[InputRequired()])
+
+
+def _table(evening_id: int) -> repository.Table:
+    try:
+        return repository.load_table(db=get_db(), evening_id=evening_id)
+    except repository.NotFound:
+        abort(404, _("There is no such night."))
+
+
+@bp.get("/summary")
+def summary(evening_id: int):
+    """Who pays whom, the statistics and the chart (the same as the PDF)."""
+    table = _table(evening_id)
+    show_bank = request.args.get("bank") == "1"
+    return render_template("reports/summary.html", **context(table), show_bank=show_bank)
+
+
+@bp.get("/summary.pdf")
+def pdf(evening_id: int):
+    """The summary on A4, to take home or pin up at the club."""
+    table = _table(evening_id)
+    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.pdf"
+    return Response(
+        summary_pdf(table),
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{name}"'},
+    )
+
+
+@bp.route("/close", methods=["GET", "POST"])
+def close(evening_id: int):
+    """Close the night after a confirmation: it is locked, the settlement is final."""
+    table = _table(evening_id)
+    form = FlaskForm()
+    if request.method == "POST" and form.validate():
+        try:
+            repository.close_evening(db=get_db(), evening_id=evening_id)
+        except repository.Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+        return redirect(url_for(".summary", evening_id=evening_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("reports/close.html", table=table, form=form), status
+
+
+@bp.route("/reopen", methods=["GET", "POST"])
+def reopen(evening_id: int):
+    """Open a closed night again, with a reason for the audit trail."""
+    table = _table(evening_id)
+    form = ReopenForm()
+    if form.validate_on_submit():
+        try:
+            repository.reopen_evening(db=get_db(), evening_id=evening_id, reason=form.reason.data)
+        except repository.InvalidInput as exc:
+            get_db().rollback()
+            form.reason.errors = [message(exc)]
+        except repository.Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+            return redirect(url_for("tables.show", evening_id=evening_id))
+        else:
+            flash(_("The night is open again."), "ok")
+            return redirect(url_for("tables.show", evening_id=evening_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("reports/reopen.html", table=table, form=form), status
+
+
+@bp.get("/export.csv")
+def export_csv(evening_id: int):
+    """The hands as CSV: one row per hand, one column per player's units."""
+    table = _table(evening_id)
+    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.csv"
+    return Response(
+        exports.night_csv(table),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.get("/export.json")
+def export_json(evening_id: int):
+    """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
+    table = _table(evening_id)
+    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.json"
+    return Response(
+        json.dumps(exports.night_json(get_db(), evening_id), ensure_ascii=False, indent=2),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

@@ -1,0 +1,514 @@
+"""Exports of a night: the CSV of its hands, the lossless JSON file, and importing that file (once, whole or not at
+all, and never a broken night)."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+from datetime import date, datetime
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import select
+
+from scorekeeper import db as database
+from scorekeeper import exports, repository
+from scorekeeper.exports import InvalidExport, import_night, night_csv, night_json
+from scorekeeper.models import AuditEntry, Evening, HandRecord, Player, Seat
+
+MODELS = (Player, Evening, Seat, HandRecord, AuditEntry)
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def start(db, players, game="matzlfangen", seats=4, first_dealer=1, **fields):
+    """A night of ``game`` with the first ``seats`` of ``players``, on 14 March 2026 unless told."""
+    fields = {"rules": None, "stake_cents": 10, "played_on": date(2026, 3, 14), **fields}
+    return repository.create_evening(
+        db=db, game=game, player_ids=[p.id for p in players[:seats]], first_dealer=first_dealer, **fields
+    )
+
+
+def record(db, evening, *hands, key_prefix=None):
+    """Record ``hands`` in order (with idempotency keys ``<prefix>-1``, ... when a prefix is given)."""
+    for i, hand in enumerate(hands, start=1):
+        key = None if key_prefix is None else f"{key_prefix}-{i}"
+        _, created, _ = repository.record_hand(db=db, evening_id=evening.id, hand=hand, idempotency_key=key)
+        assert created
+
+
+def roster(db, *names):
+    return [repository.create_player(db=db, name=n) for n in names]
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def counts(db) -> dict[str, int]:
+    """Rows per table: what a refused import must leave as it was."""
+    db.expire_all()
+    return {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in MODELS}
+
+
+def as_file(data: dict) -> dict:
+    """The export as it comes back from a file."""
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+@pytest.fixture
+def other_db(tmp_path):
+    """A second, empty database migrated like the app's: where an exported night is imported."""
+    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
+    database.upgrade(engine)
+    session = database.session(engine)
+    yield session
+    session.close()
+    engine.dispose()
+
+
+# --- CSV -----------------------------------------------------------------------
+
+
+def test_the_csv_of_a_matzlfangen_night_has_a_row_per_hand_with_each_players_units(db, players):
+    evening = start(db, players)  # Anna deals first; forehand declares a rufen
+    record(
+        db,
+        evening,
+        {"contract": "rufen", "partner": 4, "points": 70},  # Bernd + Dieter win 1
+        {"contract": "durch", "declarer": 1, "won": True},  # Anna alone wins 6 from each
+        {"contract": "treiben", "declarer": 4, "points": 20, "raises": 2},  # Dieter loses: kein Wasser 2, raised 2: 4
+    )
+    text = night_csv(repository.load_table(db=db, evening_id=evening.id))
+    assert text == (
+        "hand,dealer,contract,value,Anna,Bernd,Clara,Dieter\r\n"
+        "1,Anna,rufen,1,-1,1,-1,1\r\n"
+        "2,Bernd,durch,6,18,-6,-6,-6\r\n"
+        "3,Clara,treiben,4,4,4,4,-12\r\n"
+    )
+
+
+def test_the_csv_of_a_schafkopf_night_with_the_pot_ends_with_what_each_hand_put_into_the_pot(db, players):
+    evening = start(db, players, game="schafkopf", seats=5)  # five at the table: the dealer sits out
+    record(
+        db,
+        evening,
+        {"contract": "rundpass"},  # Anna deals; the other four pay 2 each into the pot
+        {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70},  # Anna + Dieter: 2 + 4
+        {"contract": "solo", "suit": "herz", "declarer": 2, "points": 40, "laufende": 3},  # Bernd loses 5 + 3 to each
+        {"contract": "rundpass"},  # Dieter deals
+    )
+    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    assert rows == [
+        ["hand", "dealer", "contract", "value", "Anna", "Bernd", "Clara", "Dieter", "Eva", "pot"],
+        ["1", "Anna", "rundpass", "2", "0", "-2", "-2", "-2", "-2", "8"],
+        ["2", "Bernd", "sauspiel", "2", "6", "0", "-2", "6", "-2", "-8"],
+        ["3", "Clara", "solo", "8", "8", "-24", "0", "8", "8", "0"],
+        ["4", "Dieter", "rundpass", "2", "-2", "-2", "-2", "0", "-2", "8"],
+    ]
+    assert all(sum(int(cell) for cell in row[4:]) == 0 for row in rows[1:])  # the players and the pot even out
+
+
+def test_the_csv_shares_the_pot_the_night_started_with(db, players):
+    evening = start(db, players, game="schafkopf")
+    evening.pot_start = 4  # carried from the club's last night
+    db.add(evening)
+    db.commit()
+    record(db, evening, {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "eichel", "points": 61})
+    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    # The Sauspiel is worth 2; its winners take the pot of 4 too, half each.
+    assert rows[1] == ["1", "Anna", "sauspiel", "2", "4", "-2", "4", "-2", "-4"]
+
+
+def test_a_schafkopf_night_without_the_pot_has_no_pot_column(db, players):
+    evening = start(db, players, game="schafkopf", rules={"preset": "seed-variant"})  # all_pass none
+    record(db, evening, {"contract": "rundpass"})
+    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    assert rows == [
+        ["hand", "dealer", "contract", "value", "Anna", "Bernd", "Clara", "Dieter"],
+        ["1", "Anna", "rundpass", "0", "0", "0", "0", "0"],
+    ]
+
+
+def test_hostile_names_are_quoted_and_never_start_a_formula_while_numbers_stay_numbers(db):
+    names = ["Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "<b>x</b>", "=1+1"]
+    people = roster(db, *names)
+    evening = start(db, people, seats=5, first_dealer=5)  # "=1+1" deals and sits out
+    record(db, evening, {"contract": "rufen", "declarer": 1, "partner": 2, "points": 80})
+    text = night_csv(repository.load_table(db=db, evening_id=evening.id))
+    assert text.splitlines()[0] == 'hand,dealer,contract,value,"Kräuter, Sepp","Der ""Wirt""",🂡 Ass 🍺,<b>x</b>,\'=1+1'
+    assert text.splitlines()[1] == "1,'=1+1,rufen,1,1,1,-1,-1,0"
+    rows = csv_rows(text)
+    assert rows[0][4:] == ["Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "<b>x</b>", "'=1+1"]
+    assert [len(row) for row in rows] == [9, 9]
+
+
+@pytest.mark.parametrize("name", ["+49 Hans", "-Resi-", "@Wirt", "=SUM(A1)"])
+def test_a_name_starting_with_a_formula_character_gets_a_quote_before_it(db, name):
+    people = roster(db, name, "Bernd", "Clara", "Dieter")
+    evening = start(db, people)
+    text = night_csv(repository.load_table(db=db, evening_id=evening.id))
+    assert csv_rows(text) == [["hand", "dealer", "contract", "value", "'" + name, "Bernd", "Clara", "Dieter"]]
+
+
+def test_the_csv_of_konter_a_matt_says_the_trump_team_and_the_points_of_both_teams(db, players):
+    evening = start(db, players, game="konter_a_matt")
+    record(db, evening, {"trump_team": "A", "points_a": 25}, {"trump_team": "B", "points_a": 10})
+    table = repository.load_table(db=db, evening_id=evening.id)
+    rows = csv_rows(night_csv(table))
+    assert rows[0][:4] == ["hand", "dealer", "trumps, points A:B", "value"]
+    assert [row[2] for row in rows[1:]] == ["A, 25:15", "B, 10:30"]
+    assert [[int(c) for c in row[4:]] for row in rows[1:]] == table.rows
+
+
+def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
+    people = roster(db, "=1+1", "Bernd")
+    evening = start(db, people, game="matt", seats=2)
+    record(db, evening, {"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"})
+    record(db, evening, {"mated_by": None})
+    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    assert rows[0] == ["hand", "dealer", "mated by", "value", "'=1+1", "Bernd"]
+    assert [row[2] for row in rows[1:]] == ["'=1+1", "Bernd", "draw"]
+    assert [row[1] for row in rows[1:]] == ["'=1+1", "Bernd", "'=1+1"]
+
+
+def test_the_csv_of_a_night_without_hands_is_its_header(db, players, night):
+    assert night_csv(repository.load_table(db=db, evening_id=night.id)) == (
+        "hand,dealer,contract,value,Anna,Bernd,Clara,Dieter\r\n"
+    )
+
+
+# --- JSON export ---------------------------------------------------------------
+
+
+def test_the_json_export_holds_the_format_marker_the_evening_the_players_in_seat_order_and_the_hands(db, players):
+    evening = start(db, players[::-1], seats=4, place="Gasthaus Post", currency="CHF", stake_cents=20)
+    record(db, evening, {"contract": "durch", "declarer": 2, "won": False}, key_prefix="k")
+    data = night_json(db, evening.id)
+    assert (data["format"], data["version"]) == ("scorekeeper-night", 1)
+    assert set(data) == {"format", "version", "evening", "players", "hands", "audit"}
+    e = data["evening"]
+    assert e["uid"] == evening.uid and len(e["uid"]) == 32
+    assert (e["game"], e["stake_cents"], e["currency"], e["played_on"], e["place"]) == (
+        "matzlfangen",
+        20,
+        "CHF",
+        "2026-03-14",
+        "Gasthaus Post",
+    )
+    assert (e["seat_count"], e["first_dealer"], e["status"], e["closed_at"], e["pot_start"]) == (4, 1, "open", None, 0)
+    assert e["rules"]["win_threshold"] == 66 and e["rules"]["preset"] == "seed"
+    assert data["players"] == [
+        {"position": 1, "name": "Eva"},
+        {"position": 2, "name": "Dieter"},
+        {"position": 3, "name": "Clara"},
+        {"position": 4, "name": "Bernd"},
+    ]
+    [hand] = data["hands"]
+    assert hand["number"] == 1 and hand["dealer"] == 1 and hand["idempotency_key"] == "k-1"
+    assert hand["data"] == {"contract": "durch", "declarer": 2, "won": False, "dealer": 1}
+    assert [(a["hand_number"], a["action"], a["before"]) for a in data["audit"]] == [(1, "record", None)]
+    assert data["audit"][0]["after"] == hand["data"]
+    for moment in (e["created_at"], hand["created_at"], hand["updated_at"], data["audit"][0]["at"]):
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", moment), moment
+    assert json.loads(json.dumps(data)) == data  # plain JSON
+
+
+def test_the_json_export_of_an_unknown_night_is_not_found(db):
+    with pytest.raises(repository.NotFound):
+        night_json(db, 999)
+
+
+# --- import: round trips ---------------------------------------------------------
+
+
+def test_a_night_exported_and_imported_into_an_empty_database_exports_exactly_the_same(db, other_db):
+    people = roster(db, "Anna", "Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "=1+1")
+    evening = start(db, people, game="schafkopf", seats=5, first_dealer=2, place="Zum Löwen", currency="CHF")
+    record(
+        db,
+        evening,
+        {"contract": "rundpass"},
+        {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70, "kontra": True},
+        {"contract": "wenz", "declarer": 4, "points": 95, "laufende": 2},
+        key_prefix="phone-a",
+    )
+    record(db, evening, {"contract": "rundpass"})  # recorded without a key
+    original = night_json(db, evening.id)
+
+    new_id, created = import_night(other_db, as_file(original))
+
+    assert created
+    assert night_json(other_db, new_id) == original
+    assert json.dumps(night_json(other_db, new_id), sort_keys=True) == json.dumps(original, sort_keys=True)
+    again = repository.load_table(db=other_db, evening_id=new_id)
+    table = repository.load_table(db=db, evening_id=evening.id)
+    assert (again.rows, again.balance, again.settlement.pot) == (table.rows, table.balance, table.settlement.pot)
+    assert night_csv(again) == night_csv(table)
+
+
+def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(db, other_db, players):
+    evening = start(db, players)
+    record(
+        db,
+        evening,
+        {"contract": "rufen", "partner": 3, "points": 70},
+        {"contract": "rufen", "partner": 4, "points": 50},
+        {"contract": "durch", "declarer": 1, "won": True},
+        key_prefix="k",
+    )
+    repository.edit_hand(db=db, evening_id=evening.id, number=1, hand={"contract": "rufen", "partner": 4, "points": 90})
+    repository.undo_last(db=db, evening_id=evening.id)
+    repository.close_evening(db=db, evening_id=evening.id)
+    repository.reopen_evening(db=db, evening_id=evening.id, reason="Hand 2 war ein Treiben, kein Rufen")
+    closed = repository.close_evening(db=db, evening_id=evening.id)
+    original = night_json(db, evening.id)
+    assert [(a["hand_number"], a["action"]) for a in original["audit"]] == [
+        (1, "record"),
+        (2, "record"),
+        (3, "record"),
+        (1, "edit"),
+        (3, "undo"),
+        (None, "close"),
+        (None, "reopen"),
+        (None, "close"),
+    ]
+    assert original["evening"]["status"] == "closed"
+    assert datetime.fromisoformat(original["evening"]["closed_at"]) == closed.closed_at
+    assert original["audit"][6]["after"] == {"reason": "Hand 2 war ein Treiben, kein Rufen"}
+    assert original["audit"][3]["before"] == {"contract": "rufen", "partner": 3, "points": 70, "dealer": 1}
+    assert original["audit"][4]["after"] is None
+
+    new_id, created = import_night(other_db, as_file(original))
+
+    assert created
+    assert night_json(other_db, new_id) == original
+    imported = other_db.get(Evening, new_id)
+    assert (imported.status, imported.closed_at) == ("closed", closed.closed_at)
+    hands = other_db.exec(select(HandRecord).where(HandRecord.evening_id == new_id).order_by(HandRecord.number)).all()
+    assert [h.idempotency_key for h in hands] == ["k-1", "k-2"]
+    assert hands[0].updated_at > hands[0].created_at  # the edit's time is kept
+    with pytest.raises(repository.Conflict):  # still closed after the import
+        repository.record_hand(db=other_db, evening_id=new_id, hand={"contract": "durch", "declarer": 1, "won": True})
+
+
+def test_importing_the_same_night_twice_gives_its_id_and_changes_nothing(db, other_db, players):
+    evening = start(db, players)
+    record(db, evening, {"contract": "rufen", "partner": 3, "points": 70})
+    data = as_file(night_json(db, evening.id))
+
+    first_id, first_created = import_night(other_db, data)
+    after_first = counts(other_db)
+    second_id, second_created = import_night(other_db, copy.deepcopy(data))
+
+    assert (first_created, second_created) == (True, False)
+    assert second_id == first_id
+    assert counts(other_db) == after_first == {"Player": 4, "Evening": 1, "Seat": 4, "HandRecord": 1, "AuditEntry": 1}
+    before = counts(db)
+    assert import_night(db, data) == (evening.id, False)  # back into the database it came from
+    assert counts(db) == before
+
+
+def test_an_imported_night_seats_the_roster_players_of_the_same_name_ignoring_case(db, other_db, players):
+    evening = start(db, players)
+    data = as_file(night_json(db, evening.id))
+    roster(other_db, "anna", "CLARA", "Zenzi")
+
+    new_id, created = import_night(other_db, data)
+
+    assert created
+    assert sorted(p.name for p in other_db.exec(select(Player))) == ["Bernd", "CLARA", "Dieter", "Zenzi", "anna"]
+    assert [p["name"] for p in night_json(other_db, new_id)["players"]] == ["anna", "Bernd", "CLARA", "Dieter"]
+
+
+# --- import: bad files -------------------------------------------------------------
+
+
+def _set(path, value):
+    """A change to a night file: set the value at ``path`` (keys and list indexes)."""
+
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def _drop(path):
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        del data[last]
+
+    return change
+
+
+BAD_FILES = {
+    "a wrong format marker": (_set(["format"], "something-else"), "format", "this is not a Scorekeeper night"),
+    "a newer version": (_set(["version"], 2), "version", "reads version 1, not 2"),
+    "a version given as true": (_set(["version"], True), "version", "reads version 1, not True"),
+    "no evening": (_drop(["evening"]), "evening", "evening is required"),
+    "no audit": (_drop(["audit"]), "audit", "audit is required"),
+    "an evening without its game": (_drop(["evening", "game"]), "evening.game", "game is required"),
+    "a hand without its data": (_drop(["hands", 1, "data"]), "hands[1].data", "data is required"),
+    "an unknown key": (_set(["evening", "colour"], "red"), "evening.colour", "unknown key 'colour'"),
+    "a stake given as text": (
+        _set(["evening", "stake_cents"], "10"),
+        "evening.stake_cents",
+        "must be a whole number, not a text",
+    ),
+    "a seat count given as true": (
+        _set(["evening", "seat_count"], True),
+        "evening.seat_count",
+        "must be a whole number, not true or false",
+    ),
+    "hands given as an object": (_set(["hands"], {}), "hands", "must be a list, not an object"),
+    "a name given as a number": (_set(["players", 0, "name"], 5), "players[0].name", "the name must be a text"),
+    "an empty name": (_set(["players", 2, "name"], "   "), "players[2].name", "the name must not be empty"),
+    "a name with a line break": (
+        _set(["players", 2, "name"], "Cla\nra"),
+        "players[2].name",
+        "must not contain control characters",
+    ),
+    "the same player at two seats": (
+        _set(["players", 1, "name"], "ANNA"),
+        "players[1].name",
+        "'ANNA' already sits at seat 1",
+    ),
+    "players out of seat order": (_set(["players", 0, "position"], 2), "players[0].position", "expected 1"),
+    "a seat count that does not match the players": (
+        _set(["evening", "seat_count"], 5),
+        "players",
+        "the night has 5 seats (evening.seat_count) but 4 players",
+    ),
+    "a player too few": (
+        lambda data: data["players"].pop(),
+        "players",
+        "the night has 4 seats (evening.seat_count) but 3 players",
+    ),
+    "a seat count the game is not played at": (
+        _set(["evening", "seat_count"], 3),
+        "evening.seat_count",
+        "matzlfangen is played by 4 or 5 players, not 3",
+    ),
+    "an unknown game": (_set(["evening", "game"], "poker"), "evening.game", "not 'poker'"),
+    "a hand the engine refuses": (
+        _set(["hands", 1, "data", "points"], 200),
+        "hands[1].data.points",
+        "points must be between 0 and 130",
+    ),
+    "a hand of an unknown contract": (
+        _set(["hands", 0, "data", "contract"], "bridge"),
+        "hands[0].data.contract",
+        "contract must be one of",
+    ),
+    "a hand that is not an object": (_set(["hands", 0, "data"], [1, 2]), "hands[0].data", "must be an object"),
+    "a hand dealt by the wrong seat": (
+        _set(["hands", 1, "dealer"], 4),
+        "hands[1].dealer",
+        "hand 2 is dealt by seat 2",
+    ),
+    "hands out of order": (_set(["hands", 1, "number"], 3), "hands[1].number", "expected 2"),
+    "an idempotency key twice": (
+        _set(["hands", 1, "idempotency_key"], "k-1"),
+        "hands[1].idempotency_key",
+        "hand 1 has the same key",
+    ),
+    "a rule set with a rule missing": (
+        _drop(["evening", "rules", "win_threshold"]),
+        "evening.rules",
+        "not complete: win_threshold missing",
+    ),
+    "a rule out of range": (
+        _set(["evening", "rules", "win_threshold"], 500),
+        "evening.rules.win_threshold",
+        "win_threshold must be between 1 and 130",
+    ),
+    "a pot on a matzlfangen night": (
+        _set(["evening", "pot_start"], 2),
+        "evening.pot_start",
+        "applies only to schafkopf",
+    ),
+    "a time without a zone": (
+        _set(["evening", "created_at"], "2026-03-14T19:30:00"),
+        "evening.created_at",
+        "has no time zone",
+    ),
+    "a time that is no time": (_set(["hands", 0, "updated_at"], "soon"), "hands[0].updated_at", "is not an ISO 8601"),
+    "a German date": (_set(["evening", "played_on"], "14.03.2026"), "evening.played_on", "must be a date"),
+    "an unknown status": (_set(["evening", "status"], "paused"), "evening.status", "not 'paused'"),
+    "an open night with a closing time": (
+        _set(["evening", "closed_at"], "2026-03-15T00:30:00+00:00"),
+        "evening.closed_at",
+        "an open night has no closing time",
+    ),
+    "a closed night without its closing time": (
+        _set(["evening", "status"], "closed"),
+        "evening.closed_at",
+        "a closed night has the time it was closed",
+    ),
+    "a bad uid": (_set(["evening", "uid"], "../../etc"), "evening.uid", "32 lowercase hexadecimal digits"),
+    "a lowercase currency": (_set(["evening", "currency"], "eur"), "evening.currency", "three-letter code"),
+    "an audit entry with a list before": (
+        _set(["audit", 0, "before"], [1]),
+        "audit[0].before",
+        "must be an object or null, not a list",
+    ),
+}
+
+
+@pytest.fixture
+def good_file(db, players):
+    """The export of a Matzlfangen night of two hands with idempotency keys."""
+    evening = start(db, players)
+    record(
+        db,
+        evening,
+        {"contract": "rufen", "partner": 3, "points": 70},
+        {"contract": "treiben", "declarer": 1, "points": 80},
+        key_prefix="k",
+    )
+    return as_file(night_json(db, evening.id))
+
+
+def test_the_good_file_of_the_bad_file_tests_imports(other_db, good_file):
+    assert import_night(other_db, good_file)[1] is True
+
+
+@pytest.mark.parametrize("change, path, message", BAD_FILES.values(), ids=list(BAD_FILES))
+def test_a_bad_file_is_refused_naming_the_place_and_nothing_is_written(other_db, good_file, change, path, message):
+    change(good_file)
+    with pytest.raises(InvalidExport) as caught:
+        import_night(other_db, good_file)
+    assert caught.value.path == path
+    assert message in caught.value.message
+    assert str(caught.value) == f"{path}: {caught.value.message}"
+    assert counts(other_db) == dict.fromkeys((m.__name__ for m in MODELS), 0)
+
+
+@pytest.mark.parametrize("data", [[], "night", None, 7])
+def test_a_file_that_is_not_a_json_object_is_refused(other_db, data):
+    with pytest.raises(InvalidExport, match="must be a JSON object"):
+        import_night(other_db, data)
+    assert counts(other_db)["Evening"] == 0
+
+
+def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(other_db, good_file, monkeypatch):
+    roster(other_db, "Anna")
+    before = counts(other_db)
+
+    def broken(**_fields):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(exports, "AuditEntry", broken)  # fails after players, evening, seats and hands are flushed
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        import_night(other_db, good_file)
+    assert counts(other_db) == before
+    assert [p.name for p in other_db.exec(select(Player))] == ["Anna"]

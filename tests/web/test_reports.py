@@ -1,0 +1,184 @@
+"""The end of the night: closing locks it, reopening needs a reason, the summary and its PDF."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from sqlmodel import select
+
+from scorekeeper import repository
+from scorekeeper.models import AuditEntry, HandRecord
+
+from ..conftest import start_night
+
+RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}  # Anna deals, Bernd declares: 6
+
+
+def pdf_text(data: bytes, tmp_path) -> str:
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is missing (apt-get install poppler-utils); CI installs it")
+    path = tmp_path / "s.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_closing_a_night_locks_it_against_recording_editing_and_undoing(client, db, night):
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    assert client.get(f"/nights/{night.id}/close").status_code == 200  # the confirmation
+    assert client.post(f"/nights/{night.id}/close").status_code == 302
+    db.expire_all()
+    assert repository.get_evening(db=db, evening_id=night.id).status == "closed"
+    form = {"contract": "rufen", "partner": "4", "points": "70", "expected_hands": "1", "action": "save"}
+    assert client.post(f"/nights/{night.id}/hands/new", data=form).status_code == 409
+    assert client.post(f"/api/v1/sessions/{night.id}/hands", json=RUFEN_HIRSCH).status_code == 409
+    assert client.put(f"/api/v1/sessions/{night.id}/hands/1", json=RUFEN_HIRSCH).status_code == 409
+    assert client.delete(f"/api/v1/sessions/{night.id}/hands/1").status_code == 409
+    assert len(db.exec(select(HandRecord)).all()) == 1
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
+    assert 'id="record"' not in page  # no button to record a hand on a closed night
+
+
+def test_reopening_needs_a_reason_which_the_audit_trail_keeps(client, db, night):
+    repository.close_evening(db=db, evening_id=night.id)
+    refused = client.post(f"/nights/{night.id}/reopen?lang=en", data={"reason": "   "})
+    assert refused.status_code == 400
+    db.expire_all()
+    assert repository.get_evening(db=db, evening_id=night.id).status == "closed"
+    assert client.post(f"/nights/{night.id}/reopen", data={"reason": "Hand 3 was entered wrong"}).status_code == 302
+    db.expire_all()
+    assert repository.get_evening(db=db, evening_id=night.id).status == "open"
+    actions = [(a.action, a.after) for a in db.exec(select(AuditEntry).order_by(AuditEntry.id))]
+    assert actions == [("close", None), ("reopen", {"reason": "Hand 3 was entered wrong"})]
+
+
+def test_after_reopening_a_change_is_in_the_new_settlement(client, db, night):
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    repository.close_evening(db=db, evening_id=night.id)
+    repository.reopen_evening(db=db, evening_id=night.id, reason="raised only to Dut")
+    repository.edit_hand(db=db, evening_id=night.id, number=1, hand={**RUFEN_HIRSCH, "raises": 4})
+    page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+    # worth 1 + 4 = 5 at 10 cents: Anna and Clara pay 0,50 each to Bernd and Dieter
+    assert "Anna</strong> pays <strong>Bernd</strong>" in page or "Anna</strong> pays <strong>Dieter</strong>" in page
+    assert "0.50 EUR" in page and "0.60 EUR" not in page
+
+
+def test_the_summary_lists_the_fewest_payments(client, db, players):
+    night = start_night(db, players)  # Anna deals first
+    # hand 1: Bernd declares with Dieter, worth 6: Anna and Clara pay 6 each (60 cents)
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+    assert page.count("<li><strong>") == 2  # two payments: each loser pays one winner
+    assert "2 payments settle the night" in page
+    assert "Interim settlement" in page
+
+
+def test_a_schafkopf_pot_is_split_in_whole_cents_and_the_remainder_stays(client, db, players):
+    # five players: the four who play each pay 2 units into the pot (8 units = 80 cents at 10 cents)
+    night = start_night(db, players, game="schafkopf", seats=5)
+    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "rundpass"})
+    page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+    # 80 cents among five players: 16 each, nothing left over
+    assert "Shared: 0.16 EUR each" in page
+    assert "stay in the pot" not in page
+
+
+def test_a_carried_pot_starts_the_clubs_next_schafkopf_night(db, players):
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    repository.record_hand(db=db, evening_id=first.id, hand={"contract": "rundpass"})  # pot 8
+    repository.close_evening(db=db, evening_id=first.id)
+    second = start_night(db, players, game="schafkopf")
+    assert second.pot_start == 8
+    table = repository.load_table(db=db, evening_id=second.id)
+    assert table.settlement.pot == 8
+    third = start_night(db, players, game="schafkopf")  # the pot went to the second night only
+    assert third.pot_start == 0
+
+
+def test_the_pdf_has_every_name_and_final_money_figure_as_the_engine_computed(client, db, tmp_path):
+    names = ["Jörg Weiß", "Zoë 🎉", "<b>x</b>", "Ødegård"]
+    ids = [repository.create_player(db=db, name=n).id for n in names]
+    night = repository.create_evening(
+        db=db, game="matzlfangen", rules=None, stake_cents=25, player_ids=ids, first_dealer=1
+    )
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    answer = client.get(f"/nights/{night.id}/summary.pdf?lang=de")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    text = pdf_text(answer.data, tmp_path)
+    table = repository.load_table(db=db, evening_id=night.id)
+    for position, player in table.players.items():
+        assert player.name in text
+        euros = table.money(position)  # 6 units x 25 cents = 1,50 EUR, won or lost
+        assert f"{'-' if euros < 0 else ''}{abs(euros) // 100},{abs(euros) % 100:02d} EUR" in text
+    assert "Seite 1 von 2" in text
+    html = client.get(f"/nights/{night.id}/summary").get_data(as_text=True)
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html  # a name is text, never markup
+
+
+def test_a_300_hand_night_gives_a_multi_page_pdf_with_page_numbers(client, db, players, tmp_path):
+    import random
+
+    from scorekeeper.engine import GAMES
+    from scorekeeper.engine.samples import random_hands
+
+    night = start_night(db, players, game="schafkopf")
+    hands = random_hands("schafkopf", random.Random(3), 300, GAMES["schafkopf"].parse_rules(None))
+    repository.add_hands(db=db, evening_id=night.id, hands=hands)
+    text = pdf_text(client.get(f"/nights/{night.id}/summary.pdf?lang=en").data, tmp_path)
+    pages = text.count("\f") + (0 if text.endswith("\f") else 1)
+    assert pages >= 5
+    assert f"page {pages} of {pages}" in text
+    assert "All hands" in text and "300" in text
+
+
+def test_the_summary_command_writes_the_pdf(app, db, night, tmp_path, monkeypatch):
+    from scorekeeper import cli
+
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", app.config["DATABASE_URL"])
+    out = tmp_path / "night.pdf"
+    assert cli.main(["summary", str(night.id), "-o", str(out), "--lang", "en"]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    assert "Settlement" in pdf_text(out.read_bytes(), tmp_path) or "Interim settlement" in pdf_text(
+        out.read_bytes(), tmp_path
+    )
+    assert cli.main(["summary", "999", "-o", str(tmp_path / "x.pdf")]) == 1
+
+
+@pytest.mark.parametrize("path", ["summary", "summary.pdf", "close", "reopen"])
+def test_the_end_of_night_pages_of_an_unknown_night_are_not_found(client, path):
+    assert client.get(f"/nights/999/{path}").status_code == 404
+
+
+def test_the_summary_of_a_night_without_hands_renders(client, night):
+    page = client.get(f"/nights/{night.id}/summary?lang=en")
+    assert page.status_code == 200
+    assert "Nobody owes anybody anything." in page.get_data(as_text=True)
+
+
+def test_the_csv_and_json_exports_download(client, db, night):
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    csv = client.get(f"/nights/{night.id}/export.csv")
+    assert csv.status_code == 200 and csv.mimetype == "text/csv"
+    assert csv.get_data(as_text=True).splitlines()[0].endswith("Anna,Bernd,Clara,Dieter")
+    data = client.get(f"/nights/{night.id}/export.json").get_json()
+    assert data["format"] == "scorekeeper-night" and len(data["hands"]) == 1
+
+
+def test_export_and_import_commands_round_trip_and_a_second_import_changes_nothing(
+    app, db, night, tmp_path, capsys, monkeypatch
+):
+    import json as jsonlib
+
+    from scorekeeper import cli
+
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", app.config["DATABASE_URL"])
+    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    out = tmp_path / "night.json"
+    assert cli.main(["export", str(night.id), "-o", str(out)]) == 0
+    assert cli.main(["import", str(out)]) == 0  # the same database: it is there already
+    assert "nothing changed" in capsys.readouterr().out
+    assert jsonlib.loads(out.read_text(encoding="utf-8"))["evening"]["uid"] == night.uid
+    out.write_text("{not json", encoding="utf-8")
+    assert cli.main(["import", str(out)]) == 1
