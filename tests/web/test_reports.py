@@ -182,3 +182,9 @@ def test_export_and_import_commands_round_trip_and_a_second_import_changes_nothi
     assert jsonlib.loads(out.read_text(encoding="utf-8"))["evening"]["uid"] == night.uid
     out.write_text("{not json", encoding="utf-8")
     assert cli.main(["import", str(out)]) == 1
+
+
+def test_the_pdf_is_also_at_the_sessions_path(client, night):
+    answer = client.get(f"/sessions/{night.id}/summary.pdf")
+    assert answer.status_code == 302
+    assert answer.headers["Location"].endswith(f"/nights/{night.id}/summary.pdf")

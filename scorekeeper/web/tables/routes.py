@@ -150,3 +150,9 @@ def version(evening_id: int):
     if evening is None:
         abort(404, _("There is no such night."))
     return {"version": evening.version}, 200, {"Cache-Control": "no-store"}
+
+
+@bp.get("/sessions/<int:evening_id>/summary.pdf")
+def summary_pdf_alias(evening_id: int):
+    """The summary PDF under the API's name for a night (``/sessions/<id>``)."""
+    return redirect(url_for("reports.pdf", evening_id=evening_id))
