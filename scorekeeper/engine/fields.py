@@ -149,3 +149,22 @@ def get_seat(data: Mapping, name: str, hand: int | None, seats: int, default: An
 def seat_keys(seats: int) -> tuple[str, ...]:
     """The JSON keys of the seats: ``("1", "2", ...)``."""
     return tuple(str(s) for s in range(1, seats + 1))
+
+
+def get_points_and_schwarz(data: Mapping, hand: int | None, total: int, needed: int) -> tuple[int, bool, bool]:
+    """The declaring side's card points (0..``total``), ``schwarz``, and whether they won (``needed``).
+
+    A losing side that took no trick has no card points: ``schwarz`` with points is an error.
+    """
+    points = get_int(data, "points", hand, 0, total)
+    schwarz = get_bool(data, "schwarz", hand, False)
+    won = points >= needed
+    losers_points = total - points if won else points
+    if schwarz and losers_points:
+        template = (
+            "the defenders took no trick, so they cannot have {points} points"
+            if won
+            else "the declarers took no trick, so they cannot have {points} points"
+        )
+        raise InvalidHand(hand, "schwarz", template, points=losers_points)
+    return points, schwarz, won

@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidHand
-from .fields import check_fields, check_object, forbid, get_bool, get_choice, get_int, get_seat
+from .fields import (
+    check_fields,
+    check_object,
+    forbid,
+    get_bool,
+    get_choice,
+    get_int,
+    get_points_and_schwarz,
+    get_seat,
+)
 from .results import HandResult, Steps, side_deltas, solo_deltas
 from .rules import option
 
@@ -133,17 +142,7 @@ class Hand:
         else:
             declarer = get_seat(data, "declarer", index, SEATS)
         if contract in POINT_CONTRACTS:
-            points = get_int(data, "points", index, 0, TOTAL_POINTS)
-            schwarz = get_bool(data, "schwarz", index, False)
-            won = points >= rules.win_threshold
-            losers_points = TOTAL_POINTS - points if won else points
-            if schwarz and losers_points:
-                template = (
-                    "the defenders took no trick, so they cannot have {points} points"
-                    if won
-                    else "the declarers took no trick, so they cannot have {points} points"
-                )
-                raise InvalidHand(index, "schwarz", template, points=losers_points)
+            points, schwarz, won = get_points_and_schwarz(data, index, TOTAL_POINTS, rules.win_threshold)
         else:
             points = None
             schwarz = False

@@ -15,6 +15,7 @@ from .fields import (
     get_bool,
     get_choice,
     get_int,
+    get_points_and_schwarz,
     get_seat,
     seat_keys,
     type_name,
@@ -179,17 +180,7 @@ class Hand:
             schwarz = False
         else:
             forbid(data, ("won",), index, "applies only to a tout")
-            points = get_int(data, "points", index, 0, TOTAL_POINTS)
-            schwarz = get_bool(data, "schwarz", index, False)
-            won = points >= needed_to_win(rules, kontra, re)
-            losers_points = TOTAL_POINTS - points if won else points
-            if schwarz and losers_points:
-                template = (
-                    "the defenders took no trick, so they cannot have {points} points"
-                    if won
-                    else "the declarers took no trick, so they cannot have {points} points"
-                )
-                raise InvalidHand(index, "schwarz", template, points=losers_points)
+            points, schwarz, won = get_points_and_schwarz(data, index, TOTAL_POINTS, needed_to_win(rules, kontra, re))
         return cls(contract, declarer, partner, suit, points, schwarz, laufende, tout, won, kontra, re, klopfen)
 
     @classmethod
