@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from typing import TextIO
 
 from .engine import InvalidHand, settle_json
@@ -68,20 +69,24 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextmanager
 def _app_db():
-    """The app (migrating the database on the way) and a database session."""
+    """The app (migrating the database on the way) and a database session; both closed after."""
     from . import create_app
     from . import db as database
 
     app = create_app()
-    return app, database.session(app.extensions["sk_engine"])
+    try:
+        with database.session(app.extensions["sk_engine"]) as db:
+            yield app, db
+    finally:
+        app.extensions["sk_engine"].dispose()
 
 
 def _demo(args: argparse.Namespace) -> int:
     from .demo import make_demo
 
-    app, db = _app_db()
-    with db:
+    with _app_db() as (app, db):
         ids = make_demo(db)
     print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
     return 0
@@ -91,8 +96,7 @@ def _summary(args: argparse.Namespace) -> int:
     from . import repository
     from .reports import summary_pdf
 
-    app, db = _app_db()
-    with db, app.test_request_context(f"/?lang={args.lang}"):
+    with _app_db() as (app, db), app.test_request_context(f"/?lang={args.lang}"):
         try:
             table = repository.load_table(db=db, evening_id=args.id)
         except repository.NotFound:
@@ -108,8 +112,7 @@ def _summary(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from . import exports, repository
 
-    _, db = _app_db()
-    with db:
+    with _app_db() as (_, db):
         try:
             data = exports.night_json(db, args.id)
         except repository.NotFound:
@@ -130,8 +133,7 @@ def _import(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
-    _, db = _app_db()
-    with db:
+    with _app_db() as (_, db):
         try:
             evening_id, created = exports.import_night(db, data)
         except exports.InvalidExport as exc:
@@ -142,8 +144,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _init_db(args: argparse.Namespace) -> int:
-    app, db = _app_db()
-    db.close()
+    with _app_db() as (app, _):
+        pass
     print(f"database is at the newest schema: {app.config['DATABASE_URL']}")
     return 0
 
