@@ -59,7 +59,7 @@ def players(db):
     return [repository.create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
 
 
-def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1):
+def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1, played_on=None):
     """An evening of ``game`` with the first ``seats`` players."""
     return repository.create_evening(
         db=db,
@@ -68,6 +68,7 @@ def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cent
         stake_cents=stake_cents,
         player_ids=[p.id for p in players[:seats]],
         first_dealer=first_dealer,
+        played_on=played_on,
     )
 
 

@@ -13,6 +13,8 @@ import pytest
 
 from scorekeeper.engine import GAMES, InvalidHand, settle_json, settle_session
 
+from .conftest import check_steps
+
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
@@ -38,18 +40,6 @@ def deltas(s1, s2, s3, s4, pot=None):
     if pot is not None:
         out["pot"] = pot
     return out
-
-
-def check_steps(result):
-    """The contract's arithmetic: the last step is the value, the others add up to it."""
-    steps = result["steps"]
-    assert steps, "a hand has at least the value step"
-    assert steps[-1]["what"] == "value"
-    assert steps[-1]["units"] == result["value"]
-    assert sum(step["units"] for step in steps[:-1]) == steps[-1]["units"]
-    for step in steps:
-        assert isinstance(step["what"], str)
-        assert type(step["units"]) is int
 
 
 def check_hand(result, *, value, winner, expected_deltas):

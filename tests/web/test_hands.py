@@ -21,6 +21,8 @@ from scorekeeper import repository
 from scorekeeper.engine import settle_json
 from scorekeeper.models import AuditEntry, Evening, HandRecord
 
+from ..conftest import start_night
+
 # --- a small browser ------------------------------------------------------------------
 
 
@@ -139,15 +141,7 @@ def table(db, evening_id: int) -> repository.Table:
 
 
 def start(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1) -> Evening:
-    return repository.create_evening(
-        db=db,
-        game=game,
-        rules=rules,
-        stake_cents=stake_cents,
-        player_ids=[p.id for p in players[:seats]],
-        first_dealer=first_dealer,
-        played_on=date(2026, 11, 21),
-    )
+    return start_night(db, players, game, seats, rules, stake_cents, first_dealer, played_on=date(2026, 11, 21))
 
 
 def engine_balance(evening: Evening, hands: list[dict], dealers: list[int]) -> list[int]:
