@@ -363,7 +363,7 @@ def _read_evening(value: Any) -> dict[str, Any]:
     place = _text(e["place"], "evening.place")
     if len(place) > 80:
         raise InvalidExport("evening.place", "may have at most 80 characters")
-    if repository._has_control(place):
+    if repository.has_control(place):
         raise InvalidExport("evening.place", "must not contain control characters")
     sizes = repository.TABLE_SIZES[game]
     seat_count = _int(e["seat_count"], "evening.seat_count", 1, 10)
@@ -413,7 +413,7 @@ def _read_players(value: Any, seat_count: int) -> list[str]:
             name = repository.clean_name(p["name"])
         except repository.InvalidInput as err:
             raise InvalidExport(f"{path}.name", err.message) from None
-        key = name.casefold()
+        key = repository.name_key(name)
         if key in seen:
             raise InvalidExport(f"{path}.name", f"{name!r} already sits at seat {seen[key]}: a player has one seat")
         seen[key] = position
@@ -467,7 +467,7 @@ def _read_audit(value: Any) -> list[dict[str, Any]]:
         if number is not None:
             _int(number, f"{path}.hand_number", 1, repository.ID_MAX)
         action = _text(a["action"], f"{path}.action")
-        if not 1 <= len(action) <= 20 or repository._has_control(action):
+        if not 1 <= len(action) <= 20 or repository.has_control(action):
             raise InvalidExport(f"{path}.action", "must be 1 to 20 characters without control characters")
         entries.append(
             {
@@ -525,10 +525,10 @@ def _evening_id(db: Session, uid: str) -> int | None:
 
 def _seat_players(db: Session, names: list[str]) -> list[Player]:
     """The roster's players of these names (ignoring case); the missing ones are added (not committed)."""
-    roster = {p.name.casefold(): p for p in db.exec(select(Player))}
+    roster = {repository.name_key(p.name): p for p in db.exec(select(Player))}
     players = []
     for name in names:
-        player = roster.get(name.casefold())
+        player = roster.get(repository.name_key(name))
         if player is None:
             player = Player(name=name)
             db.add(player)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -63,7 +63,8 @@ _BIDI_OVERRIDES = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2
 ID_MAX = 2**31 - 1  # ids beyond what every database's integer holds are simply unknown
 
 
-def _has_control(text: str) -> bool:
+def has_control(text: str) -> bool:
+    """Whether a text holds control characters, line breaks or direction overrides."""
     return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_OVERRIDES for c in text)
 
 
@@ -79,7 +80,7 @@ def clean_name(name: Any) -> str:
         raise InvalidInput("name", "the name must not be empty")
     if len(name) > NAME_MAX:
         raise InvalidInput("name", "the name may have at most {n} characters", n=NAME_MAX)
-    if _has_control(name):
+    if has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
     return name
 
@@ -89,8 +90,13 @@ def _name_taken(db: Session, name: str, except_id: int | None = None) -> bool:
 
     Compared in Python: SQLite's lower() knows only ASCII, and a club's roster is small.
     """
-    key = name.casefold()
-    return any(p.name.casefold() == key and p.id != except_id for p in db.exec(select(Player)))
+    key = name_key(name)
+    return any(name_key(p.name) == key and p.id != except_id for p in db.exec(select(Player)))
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same person's: equal ignoring case, in every alphabet."""
+    return name.casefold()
 
 
 def create_player(*, db: Session, name: Any) -> Player:
@@ -124,7 +130,7 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
 
 def list_players(*, db: Session) -> list[Player]:
     """The roster, by name."""
-    return sorted(db.exec(select(Player)), key=lambda p: p.name.casefold())
+    return sorted(db.exec(select(Player)), key=lambda p: name_key(p.name))
 
 
 # --- evenings ----------------------------------------------------------------
@@ -155,7 +161,7 @@ def create_evening(
         raise InvalidInput("currency", "the currency must be a three-letter code such as EUR")
     if not isinstance(place, str) or len(place.strip()) > 80:
         raise InvalidInput("place", "the place may have at most 80 characters")
-    if _has_control(place):
+    if has_control(place):
         raise InvalidInput("place", "the place must not contain control characters")
     if not isinstance(player_ids, list) or not all(type(p) is int for p in player_ids):
         raise InvalidInput("players", "the players must be a list of player ids in seat order")
@@ -242,6 +248,14 @@ def list_evenings(*, db: Session, limit: int = 50) -> list[Evening]:
 # --- the table: an evening settled --------------------------------------------
 
 
+class HandRow(NamedTuple):
+    """A hand as the table reads it (what ``_hands`` selects)."""
+
+    number: int
+    dealer: int
+    data: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Table:
     """An evening with its people, hands and settlement, as the pages and the API show it."""
@@ -258,13 +272,34 @@ class Table:
     def size(self) -> int:
         return self.evening.seat_count
 
+    def dealer_for(self, number: int) -> int:
+        """The table position that deals hand ``number`` (1-based; the deal moves on by itself)."""
+        return ledger.dealer_of(self.evening.first_dealer, self.size, number - 1)
+
+    def forehand_for(self, number: int) -> int:
+        """The table position after that dealer."""
+        return ledger.forehand_of(self.dealer_for(number), self.size)
+
+    def positions_for(self, number: int) -> tuple[int, ...]:
+        """Who plays hand ``number``: the table position of each engine seat."""
+        return ledger.seat_positions(self.size, GAMES[self.evening.game].seats, self.dealer_for(number))
+
     @property
     def next_dealer(self) -> int:
-        return ledger.dealer_of(self.evening.first_dealer, self.size, len(self.hands))
+        return self.dealer_for(len(self.hands) + 1)
 
     def next_positions(self) -> tuple[int, ...]:
         """Who plays the next hand: table position of each engine seat."""
-        return ledger.seat_positions(self.size, GAMES[self.evening.game].seats, self.next_dealer)
+        return self.positions_for(len(self.hands) + 1)
+
+    def with_hand(self, number: int, data: dict[str, Any]) -> Table:
+        """This table with hand ``number`` replaced (or added as the next one), settled, not saved.
+
+        :raises InvalidHand: when the engine refuses the hand or a later hand because of it.
+        """
+        hands = [h for h in self.hands if h.number != number]
+        hands.insert(number - 1, HandRow(number, self.dealer_for(number), data))
+        return build_table(self.evening, self.players, hands)
 
     def money(self, position: int) -> int:
         return ledger.cents(self.balance[position - 1], self.evening.stake_cents)
@@ -493,7 +528,7 @@ def reopen_evening(*, db: Session, evening_id: int, reason: Any) -> Evening:
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("reason", "give a reason for reopening the night")
     reason = unicodedata.normalize("NFC", reason).strip()
-    if len(reason) > REASON_MAX or _has_control(reason):
+    if len(reason) > REASON_MAX or has_control(reason):
         raise InvalidInput(
             "reason", "the reason may have at most {n} characters and no control characters", n=REASON_MAX
         )

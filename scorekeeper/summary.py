@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .engine import ledger
+from .engine import konter_a_matt, ledger
 from .repository import Table
 
 POT = "pot"  # the pot as a party of the payments (the club's cash box)
@@ -99,7 +99,7 @@ def _declarer_positions(table: Table, index: int) -> tuple[list[int], str | None
             return [], getattr(hand, "contract", None), None
         return [positions[hand.declarer - 1]], hand.contract, result.winner == "declarers"
     if game == "konter_a_matt":
-        seats = (1, 3) if hand.trump_team == "A" else (2, 4)
+        seats = konter_a_matt.TEAM_SEATS[hand.trump_team]
         return [positions[s - 1] for s in seats], f"trumps {hand.trump_team}", result.winner == hand.trump_team
     return [], None, None
 

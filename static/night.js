@@ -5,7 +5,7 @@
   var form = document.getElementById("night-form");
   if (!form) return;
   var presets = JSON.parse(form.dataset.presets);
-  var seats = { matzlfangen: 5, schafkopf: 5, konter_a_matt: 4, matt: 2 };
+  var sizes = JSON.parse(form.dataset.sizes);  // game -> table sizes allowed (repository.TABLE_SIZES)
   function game() {
     var c = form.querySelector('input[name="game"]:checked');
     return c ? c.value : "matzlfangen";
@@ -14,9 +14,10 @@
     var g = game();
     form.querySelectorAll("details.rules").forEach(function (d) { d.hidden = d.dataset.game !== g; });
     form.querySelectorAll("[data-game-hint]").forEach(function (p) { p.hidden = p.dataset.gameHint.split(" ").indexOf(g) < 0; });
-    form.querySelectorAll(".seat-row").forEach(function (row) { row.hidden = parseInt(row.dataset.seat, 10) > seats[g]; });
+    var most = Math.max.apply(null, sizes[g]);
+    form.querySelectorAll(".seat-row").forEach(function (row) { row.hidden = parseInt(row.dataset.seat, 10) > most; });
     form.querySelectorAll('input[name="first_dealer"]').forEach(function (r) {
-      r.disabled = parseInt(r.value, 10) > seats[g];
+      r.disabled = parseInt(r.value, 10) > most;
     });
   }
   form.addEventListener("change", function (e) {

@@ -188,3 +188,17 @@ def test_the_pdf_is_also_at_the_sessions_path(client, night):
     answer = client.get(f"/sessions/{night.id}/summary.pdf")
     assert answer.status_code == 302
     assert answer.headers["Location"].endswith(f"/nights/{night.id}/summary.pdf")
+
+
+def test_the_preview_counts_the_pot_a_night_started_with_as_saving_does(client, db, players):
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    repository.record_hand(db=db, evening_id=first.id, hand={"contract": "rundpass"})  # 8 units carried
+    repository.close_evening(db=db, evening_id=first.id)
+    second = start_night(db, players, game="schafkopf")
+    form = {"contract": "sauspiel", "declarer": "1", "partner": "3", "suit": "gras", "points": "70"}
+    page = client.post(
+        f"/nights/{second.id}/hands/new?lang=en", data={**form, "expected_hands": "0", "action": "preview"}
+    ).get_data(as_text=True)
+    # a won sauspiel worth 2 takes the 8 carried units: Anna and Clara +2 + 4 = +6, Bernd and Dieter -2
+    assert '<td>Anna</td><td class="num">+6</td>' in page
+    assert '<td>Bernd</td><td class="num">-2</td>' in page

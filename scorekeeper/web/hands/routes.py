@@ -9,11 +9,14 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from ... import repository
-from ...engine import InvalidHand, ledger, settle_session
+from ...engine import InvalidHand, konter_a_matt, ledger, matzlfangen, schafkopf
 from .. import get_db
 from ..errors import message
-from ..view import payments, seat_names, steps_of
+from ..view import hand_view, seat_names
 from .forms import FORMS, HandForm
+
+#: card points in a deal, for "the other side has ..." as the points are typed
+TOTAL_POINTS = {m.NAME: m.TOTAL_POINTS for m in (matzlfangen, schafkopf, konter_a_matt)}
 
 bp = Blueprint("hands", __name__, url_prefix="/nights/<int:evening_id>/hands")
 
@@ -37,14 +40,6 @@ def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput) -> None:
         form.form_errors.append(message(exc))
 
 
-def _preview(table: repository.Table, hand: dict[str, Any], positions: tuple[int, ...]) -> dict[str, Any]:
-    """The hand settled after the ones before it, without saving: value, payments, steps."""
-    settlement = settle_session(table.evening.game, table.evening.rules, [*(h.data for h in table.hands), hand])
-    result = settlement.results[-1]
-    row = ledger.position_units(settlement, [*table.positions, positions], table.size)[-1]
-    return {"result": result, "payments": payments(table, row), "steps": steps_of(result)}
-
-
 def _form_page(table: repository.Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
     template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
     return (
@@ -54,12 +49,11 @@ def _form_page(table: repository.Table, form: HandForm, positions, number: int, 
             form=form,
             names=seat_names(table, positions),
             number=number,
-            dealer=table.players[ledger.dealer_of(table.evening.first_dealer, table.size, number - 1)].name,
-            forehand=table.players[
-                ledger.forehand_of(ledger.dealer_of(table.evening.first_dealer, table.size, number - 1), table.size)
-            ].name,
+            dealer=table.players[table.dealer_for(number)].name,
+            forehand=table.players[table.forehand_for(number)].name,
             preview=preview,
             edit=edit,
+            total_points=TOTAL_POINTS.get(table.evening.game),
         ),
         status,
     )
@@ -67,8 +61,7 @@ def _form_page(table: repository.Table, form: HandForm, positions, number: int, 
 
 def _forehand_seat(table: repository.Table, positions: tuple[int, ...], number: int) -> int:
     """The engine seat of forehand in hand ``number``."""
-    forehand = ledger.forehand_of(ledger.dealer_of(table.evening.first_dealer, table.size, number - 1), table.size)
-    return ledger.seat_of(forehand, positions) or 1
+    return ledger.seat_of(table.forehand_for(number), positions) or 1
 
 
 def _handle(table: repository.Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
@@ -79,20 +72,13 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
         if not form.validate():
             return _form_page(table, form, positions, number, None, 400, edit)
         hand = form.hand_json(forehand_seat, table.size)
-        data = repository.engine_hand(
-            table.evening, hand, ledger.dealer_of(table.evening.first_dealer, table.size, number - 1)
-        )
+        data = repository.engine_hand(table.evening, hand, table.dealer_for(number))
         try:
             if request.form.get("action") == "save":
                 save(data, form)
                 return None
-            preview = _preview(table, data, positions) if number == len(table.hands) + 1 else None
-            if preview is None:
-                hands = [data if h.number == number else h.data for h in table.hands]
-                settlement = settle_session(table.evening.game, table.evening.rules, hands)
-                result = settlement.results[number - 1]
-                row = ledger.position_units(settlement, table.positions, table.size)[number - 1]
-                preview = {"result": result, "payments": payments(table, row), "steps": steps_of(result)}
+            # the same settling as saving (the night's carried pot included), without saving
+            preview = hand_view(table.with_hand(number, data), number)
         except InvalidHand as exc:
             get_db().rollback()
             if exc.hand is not None and exc.hand != number - 1:  # the change would spoil a later hand
