@@ -20,7 +20,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The application factory: configuration, database (migrated on start), extensions, blueprints."""
     from flask import Flask, redirect, url_for
 
-    from . import config, db, i18n, web
+    from . import config, db, history, i18n, web
     from .extensions import csrf
 
     test_config = test_config or {}
@@ -41,12 +41,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="de",
         POLL_SECONDS=3,
         CLUB_NAME=os.environ.get("SCOREKEEPER_CLUB_NAME", "Kartenrunde"),
+        SEASON_START=os.environ.get("SCOREKEEPER_SEASON_START", "01-01"),  # MM-DD: the club's seasons begin
+        MIN_DECLARED=int(os.environ.get("SCOREKEEPER_MIN_DECLARED", "20")),  # hands declared for a win rate
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
     app.config.update(test_config)
+    app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
     engine = db.make_engine(app.config["DATABASE_URL"])
     db.upgrade(engine)
+    with db.session(engine) as session:
+        history.refresh_missing(session)  # nights recorded before the history tables existed
     app.extensions["sk_engine"] = engine
     csrf.init_app(app)
     i18n.init_app(app)

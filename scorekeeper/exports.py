@@ -546,6 +546,8 @@ def _write(db: Session, night: CheckedNight) -> int:
     db.add_all(HandRecord(evening_id=evening.id, **copy.deepcopy(h)) for h in night.hands)
     db.flush()  # hands before audit entries, each in file order: their ids keep the order
     db.add_all(AuditEntry(evening_id=evening.id, **copy.deepcopy(a)) for a in night.audit)
+    hands = sorted(night.hands, key=lambda h: h["number"])
+    repository.refresh_results(db, evening, [repository.HandRow(h["number"], h["dealer"], h["data"]) for h in hands])
     db.commit()
     return evening.id
 

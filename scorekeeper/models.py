@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -25,6 +25,7 @@ class Player(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=40, unique=True, index=True)
     created_at: datetime = Field(default_factory=utcnow)
+    retired: bool = Field(default=False)  # left out of the seat pickers; the history stays
 
 
 class Evening(SQLModel, table=True):
@@ -83,3 +84,61 @@ class AuditEntry(SQLModel, table=True):
     before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     after: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     at: datetime = Field(default_factory=utcnow)
+
+
+class RosterChange(SQLModel, table=True):
+    """Every change to the roster: a rename, a merge of two records, retiring and returning."""
+
+    __tablename__ = "roster_change"
+
+    id: int | None = Field(default=None, primary_key=True)
+    action: str = Field(max_length=20)  # rename, merge, retire, unretire
+    player_id: int = Field(index=True)  # no foreign key: the record merged away is gone, its change stays
+    detail: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    at: datetime = Field(default_factory=utcnow)
+    uid: str = Field(default_factory=new_uid, max_length=32, unique=True)  # stable across export and import
+
+
+class NightResult(SQLModel, table=True):
+    """One player's result of one night, written with every change to the night's hands.
+
+    The history pages add these up in SQL (a few rows a night) instead of settling
+    every hand of the club's history; ``game`` and ``played_on`` are copies of the
+    night's, so the season queries need no join.
+    """
+
+    __tablename__ = "night_result"
+    __table_args__ = (
+        Index("ix_night_result_player_played", "player_id", "played_on"),
+        Index("ix_night_result_game_played", "game", "played_on"),
+    )
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    game: str = Field(max_length=20)
+    played_on: date
+    position: int
+    hands: int = 0  # hands played (at a table of five the dealer sits out)
+    units: int = 0
+    cents: int = 0  # the night's money, with a share of a split pot
+    declared: int = 0  # hands on the declaring side (Konter a Matt: the trump team)
+    won: int = 0  # ... of them won
+    matzl_caught: int = 0
+    matzl_lost: int = 0
+    touts: int = 0
+    touts_won: int = 0
+    games_won: int = 0  # Konter a Matt: parties won by the player's team
+    matches_won: int = 0  # Matt: matches won
+
+
+class ContractResult(SQLModel, table=True):
+    """Hands one player declared and won per contract on one night (Schafkopf, Matzlfangen, Konter a Matt)."""
+
+    __tablename__ = "contract_result"
+
+    evening_id: int = Field(foreign_key="evening.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True, index=True)
+    contract: str = Field(max_length=20, primary_key=True)
+    game: str = Field(max_length=20)
+    declared: int = 0
+    won: int = 0

@@ -205,6 +205,7 @@ def create_evening(
     db.flush()
     for position, player_id in enumerate(player_ids, start=1):
         db.add(Seat(evening_id=evening.id, position=position, player_id=player_id))
+    refresh_results(db, evening, [])
     db.commit()
     return evening
 
@@ -349,6 +350,19 @@ def load_table(*, db: Session, evening_id: int) -> Table:
     return build_table(evening, _seats(db, evening_id), _hands(db, evening_id))
 
 
+def refresh_results(db: Session, evening: Evening, hands: list[Any], settlement: Settlement | None = None) -> Table:
+    """The table after a change to its hands, with the night's history rows rewritten (not committed).
+
+    Every change to a night's hands goes through here, so the club's history never lags behind.
+    """
+    from . import history  # builds on this module
+
+    db.flush()
+    table = build_table(evening, _seats(db, evening.id), hands, settlement)
+    history.refresh_night(db, table)
+    return table
+
+
 # --- recording, editing, undoing ---------------------------------------------
 
 
@@ -422,6 +436,7 @@ def record_hand(
     db.add(record)
     _touch(db, evening, "record", record.number, None, stored)
     try:
+        table = refresh_results(db, evening, [*hands, HandRow(record.number, dealer, stored)], settlement)
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -434,7 +449,7 @@ def record_hand(
             if earlier is not None:
                 return earlier, False, None
         raise Conflict("another phone recorded a hand at the same moment: check the table and try again") from None
-    return record, True, build_table(evening, _seats(db, evening_id), [*hands, record], settlement)
+    return record, True, table
 
 
 def add_hands(*, db: Session, evening_id: int, hands: list[Any]) -> int:
@@ -453,13 +468,14 @@ def add_hands(*, db: Session, evening_id: int, hands: list[Any]) -> int:
         dealer = ledger.dealer_of(evening.first_dealer, evening.seat_count, i)
         data.append(engine_hand(evening, hand, dealer))
         records.append(HandRecord(evening_id=evening_id, number=i + 1, dealer=dealer, data=dict(data[-1])))
-    _settle(evening, data)
+    settlement = _settle(evening, data)
     db.add_all(records)
     evening.version += 1
     db.add(evening)
     db.add(
         AuditEntry(evening_id=evening_id, hand_number=None, action="import", before=None, after={"hands": len(records)})
     )
+    refresh_results(db, evening, [*existing, *records], settlement)
     db.commit()
     return len(data)
 
@@ -477,12 +493,14 @@ def edit_hand(
     if record is None:
         raise NotFound(f"no hand {number}")
     data = engine_hand(evening, hand, record.dealer)
-    _settle(evening, [data if h.number == number else h.data for h in hands])
+    rows = [HandRow(h.number, h.dealer, data) if h.number == number else h for h in hands]
+    settlement = _settle(evening, [h.data for h in rows])
     before = record.data
     record.data = dict(data)
     record.updated_at = utcnow()
     db.add(record)
     _touch(db, evening, "edit", number, before, record.data)
+    refresh_results(db, evening, rows, settlement)
     db.commit()
     return record
 
@@ -499,6 +517,7 @@ def undo_last(*, db: Session, evening_id: int, expected_hands: int | None = None
     last = _hand_record(db, evening_id, len(hands))
     db.delete(last)
     _touch(db, evening, "undo", last.number, last.data, None)
+    refresh_results(db, evening, hands[:-1])
     db.commit()
     return last
 

@@ -49,13 +49,20 @@ class Payment:
     cents: int
 
 
-@dataclass(frozen=True)
+@dataclass
 class PlayerStats:
+    """One player's counts of one night; the club's history adds these up night by night."""
+
     name: str
     hands: int = 0
     declared: Counter = field(default_factory=Counter)  # contract -> hands declared
     won: Counter = field(default_factory=Counter)  # contract -> hands won as declarer
     matzl: int = 0  # Matzl caught (on the catching side)
+    matzl_lost: int = 0  # on the side whose Matzl was caught
+    touts: int = 0  # Schafkopf touts declared ...
+    touts_won: int = 0  # ... and won
+    games_won: int = 0  # Konter a Matt: games (down to zero strokes) won by the player's team
+    matches_won: int = 0  # Matt: matches won
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,7 @@ def _declarer_positions(table: Table, index: int) -> tuple[list[int], str | None
         return [positions[hand.declarer - 1]], hand.contract, result.winner == "declarers"
     if game == "konter_a_matt":
         seats = konter_a_matt.TEAM_SEATS[hand.trump_team]
-        return [positions[s - 1] for s in seats], f"trumps {hand.trump_team}", result.winner == hand.trump_team
+        return [positions[s - 1] for s in seats], "trumps", result.winner == hand.trump_team
     return [], None, None
 
 
@@ -128,19 +135,32 @@ def summarize(table: Table) -> Summary:
     counts: Counter = Counter()
     biggest = None
     for i, (record, result) in enumerate(zip(table.hands, table.settlement.results, strict=True)):
-        for position in table.positions[i]:
-            stats[position] = _bump(stats[position], hands=1)
+        positions = table.positions[i]
+        for position in positions:
+            stats[position].hands += 1
         side, contract, won = _declarer_positions(table, i)
-        for position in side:
-            stats[position].declared[contract] += 1
-            if won:
-                stats[position].won[contract] += 1
         data = record.data
+        for position in side:
+            player = stats[position]
+            player.declared[contract] += 1
+            player.won[contract] += bool(won)
+            if data.get("tout"):
+                player.touts += 1
+                player.touts_won += bool(won)
         if evening.game == "matzlfangen" and data.get("matzl"):
             counts["matzl"] += 1
             catching = _matzl_side(table, i, data["matzl"])
-            for position in catching:
-                stats[position] = _bump(stats[position], matzl=1)
+            for position in positions:
+                if position in catching:
+                    stats[position].matzl += 1
+                else:
+                    stats[position].matzl_lost += 1
+        winner_team = result.extra.get("game_winner")
+        if winner_team:
+            for seat in konter_a_matt.TEAM_SEATS[winner_team]:
+                stats[positions[seat - 1]].games_won += 1
+        if result.extra.get("match_winner"):
+            stats[positions[result.extra["match_winner"] - 1]].matches_won += 1
         if result.extra.get("stanner"):
             counts["stanner"] += 1
         if data.get("uebermatt"):
@@ -168,10 +188,6 @@ def summarize(table: Table) -> Summary:
         series,
         dict(table.settlement.extra),
     )
-
-
-def _bump(stats: PlayerStats, hands: int = 0, matzl: int = 0) -> PlayerStats:
-    return PlayerStats(stats.name, stats.hands + hands, stats.declared, stats.won, stats.matzl + matzl)
 
 
 def _matzl_side(table: Table, index: int, side: str) -> list[int]:

@@ -30,6 +30,7 @@ CONTRACT_LABELS = {
     "solo": "Solo",
     "rundpass": "Rundpass",
     "ramsch": "Ramsch",
+    "trumps": "Trumpf",  # Konter a Matt: the team that chose trumps
 }
 
 
