@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from .engine import GAMES, InvalidHand, Settlement, get_game, ledger, settle_session
 from .engine.rules import rules_to_json
-from .models import AuditEntry, Evening, HandRecord, Player, Seat, utcnow
+from .models import AuditEntry, ContractResult, Evening, HandRecord, NightResult, Player, RosterChange, Seat, utcnow
 
 #: Table sizes each game may be played at (five: the dealer sits out each hand).
 TABLE_SIZES = {"matzlfangen": (4, 5), "schafkopf": (4, 5), "konter_a_matt": (4,), "matt": (2,)}
@@ -114,23 +115,87 @@ def create_player(*, db: Session, name: Any) -> Player:
     return player
 
 
-def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
-    """Give a player a new name (history follows: it is the same record)."""
-    player = db.get(Player, player_id) if 0 < player_id <= ID_MAX else None
+def get_player(*, db: Session, player_id: int) -> Player:
+    """:raises NotFound: for an unknown player."""
+    player = db.get(Player, player_id) if type(player_id) is int and 0 < player_id <= ID_MAX else None
     if player is None:
         raise NotFound(f"no player {player_id}")
+    return player
+
+
+def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
+    """Give a player a new name (history follows: it is the same record); audited."""
+    player = get_player(db=db, player_id=player_id)
     name = clean_name(name)
     if _name_taken(db, name, except_id=player_id):
         raise InvalidInput("name", "there is already a player called {name}", name=name)
+    if name != player.name:
+        db.add(RosterChange(action="rename", player_id=player.id, detail={"before": player.name, "after": name}))
     player.name = name
     db.add(player)
     db.commit()
     return player
 
 
-def list_players(*, db: Session) -> list[Player]:
-    """The roster, by name."""
-    return sorted(db.exec(select(Player)), key=lambda p: name_key(p.name))
+def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Player:
+    """Take a player off the seat pickers (or bring them back); their history stays. Audited."""
+    player = get_player(db=db, player_id=player_id)
+    if player.retired != retired:
+        player.retired = retired
+        db.add(player)
+        db.add(
+            RosterChange(action="retire" if retired else "unretire", player_id=player.id, detail={"name": player.name})
+        )
+        db.commit()
+    return player
+
+
+def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
+    """Make two records of the same person one: every seat and result of ``merge_id`` goes to
+    ``keep_id``, which keeps its name; the other record is deleted. Audited, in one transaction.
+
+    :raises InvalidInput: for the same record twice, or two records that sat at the same night
+        (they can't be one person).
+    """
+    keep = get_player(db=db, player_id=keep_id)
+    merged = get_player(db=db, player_id=merge_id)
+    if keep.id == merged.id:
+        raise InvalidInput("other", "choose another player: a record cannot be merged with itself")
+    nights_of = select(Seat.evening_id).where(Seat.player_id == keep.id)
+    shared = db.exec(select(Seat.evening_id).where(Seat.player_id == merged.id, Seat.evening_id.in_(nights_of))).first()
+    if shared is not None:
+        raise InvalidInput(
+            "other",
+            "{name} and {other} sat at the same night (night {night}): they are two people",
+            name=keep.name,
+            other=merged.name,
+            night=shared,
+        )
+    moved = len(db.exec(select(Seat.evening_id).where(Seat.player_id == merged.id)).all())
+    for model in (Seat, NightResult, ContractResult):
+        db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
+    detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
+    db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))
+    if merged.retired is False and keep.retired:
+        keep.retired = False  # the merged record was still playing
+        db.add(keep)
+    db.delete(merged)
+    db.commit()
+    return keep
+
+
+def roster_changes(*, db: Session, player_id: int | None = None) -> list[RosterChange]:
+    """The roster's changes, oldest first (only one player's if given)."""
+    query = select(RosterChange)
+    if player_id is not None:
+        query = query.where(RosterChange.player_id == player_id)
+    return list(db.exec(query.order_by(RosterChange.id)))
+
+
+def list_players(*, db: Session, active: bool = False) -> list[Player]:
+    """The roster, by name (only the players not retired if ``active``)."""
+    query = select(Player).where(Player.retired == False) if active else select(Player)  # noqa: E712
+    return sorted(db.exec(query), key=lambda p: name_key(p.name))
 
 
 # --- evenings ----------------------------------------------------------------
@@ -582,11 +647,15 @@ __all__ = [
     "edit_hand",
     "engine_hand",
     "get_evening",
+    "get_player",
     "list_evenings",
     "list_players",
     "load_table",
+    "merge_players",
     "record_hand",
     "rename_player",
     "reopen_evening",
+    "retire_player",
+    "roster_changes",
     "undo_last",
 ]

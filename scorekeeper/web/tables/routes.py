@@ -38,7 +38,7 @@ def _presets_json() -> str:
 def new():
     """Start a night."""
     db = get_db()
-    players = repository.list_players(db=db)
+    players = repository.list_players(db=db, active=True)
     form = NightForm()
     for field in form.seat_fields():
         field.choices = choices([("", "—"), *((p.id, p.name) for p in players)])
