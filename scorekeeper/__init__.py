@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         POLL_SECONDS=3,
         CLUB_NAME=os.environ.get("SCOREKEEPER_CLUB_NAME", "Kartenrunde"),
         SEASON_START=os.environ.get("SCOREKEEPER_SEASON_START", "01-01"),  # MM-DD: the club's seasons begin
+        CURRENCY=os.environ.get("SCOREKEEPER_CURRENCY", "EUR"),  # the history adds up money in this currency
         MIN_DECLARED=int(os.environ.get("SCOREKEEPER_MIN_DECLARED", "20")),  # hands declared for a win rate
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -60,6 +61,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.get("/")
     def index():
         """The start page is the list of nights."""
-        return redirect(url_for("tables.index"))
+        return redirect(url_for("history.nights"))
 
     return app

@@ -159,7 +159,7 @@ def seasons(db: Session, start: tuple[int, int]) -> list[Season]:
 
 def places(db: Session) -> list[str]:
     """The places the club has played at, by name."""
-    return sorted(p for p in db.exec(select(distinct(Evening.place)).where(Evening.place != "")))
+    return sorted(db.exec(select(Evening.place).where(Evening.place != "").distinct()))
 
 
 # --- the nights list -----------------------------------------------------------

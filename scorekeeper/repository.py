@@ -306,11 +306,6 @@ def get_evening(*, db: Session, evening_id: int) -> Evening:
     return evening
 
 
-def list_evenings(*, db: Session, limit: int = 50) -> list[Evening]:
-    """The newest nights first."""
-    return list(db.exec(select(Evening).order_by(Evening.played_on.desc(), Evening.id.desc()).limit(limit)))
-
-
 # --- the table: an evening settled --------------------------------------------
 
 
@@ -648,7 +643,6 @@ __all__ = [
     "engine_hand",
     "get_evening",
     "get_player",
-    "list_evenings",
     "list_players",
     "load_table",
     "merge_players",

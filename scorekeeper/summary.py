@@ -208,8 +208,17 @@ def _label(x: float, y: float, text: str) -> str:
     return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="15">{escape(text)}</text>'
 
 
-def chart_svg(series: list[list[int]], names: list[str], width: int = 480, height: int = 240) -> Markup:
-    """Each player's running balance (cents) over the night as an SVG line chart, drawn on the server."""
+def chart_svg(
+    series: list[list[int]],
+    names: list[str],
+    width: int = 480,
+    height: int = 240,
+    ends: tuple[str, str] | None = None,
+    label: str = "running balance",
+) -> Markup:
+    """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
+    night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
+    (the hand numbers if not given)."""
     pad_l, pad_r, pad_t, pad_b = 62, 10, 12, 30
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
@@ -224,16 +233,17 @@ def chart_svg(series: list[list[int]], names: list[str], width: int = 480, heigh
     def y(v: int) -> float:
         return pad_t + plot_h * (hi - v) / (hi - lo)
 
+    first, last = ends or ("0", str(points - 1))
     rows = (len(names) + 1) // 2  # the legend: two names a row
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 8 + 24 * rows}" '
-        f'class="chart" role="img" aria-label="running balance">',
+        f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
         _label(pad_l - 6, y(hi) + 4, ledger.format_money(hi, "").strip()),
         _label(pad_l - 6, y(lo) + 4, ledger.format_money(lo, "").strip()),
         f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
-        f'<text x="{pad_l}" y="{height - 8}" font-size="15">0</text>',
-        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{points - 1}</text>',
+        f'<text x="{pad_l}" y="{height - 8}" font-size="15">{escape(first)}</text>',
+        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{escape(last)}</text>',
     ]
     for k, s in enumerate(series):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]

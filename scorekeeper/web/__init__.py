@@ -67,6 +67,7 @@ def register(app: Flask) -> None:
     app.url_map.converters["int"] = IdConverter
     from .api.routes import bp as api_bp
     from .hands.routes import bp as hands_bp
+    from .history.routes import bp as history_bp
     from .players.routes import bp as players_bp
     from .reports.routes import bp as reports_bp
     from .tables.routes import bp as tables_bp
@@ -76,9 +77,10 @@ def register(app: Flask) -> None:
     app.register_blueprint(hands_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(reports_bp)
-    from .view import money
+    app.register_blueprint(history_bp)
+    from .view import day, hundredths, money, roster_text
 
-    app.jinja_env.globals["money"] = money
+    app.jinja_env.globals.update(money=money, day=day, hundredths=hundredths, roster_text=roster_text)
     app.teardown_appcontext(_close_db)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _server_error)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from flask_babel import get_locale
+from flask_babel import gettext as _
 
 from ..engine import HandResult, ledger
+from ..models import RosterChange
 from ..repository import Table
 from .steps import step_text
 
@@ -16,6 +19,37 @@ def money(amount_cents: int, currency: str) -> str:
     """Money in the user's notation: ``-3,50 EUR`` in German, ``-3.50 EUR`` in English."""
     decimal = "." if str(get_locale() or "de") == "en" else ","
     return ledger.format_money(amount_cents, currency, decimal)
+
+
+def day(value: date) -> str:
+    """A date in the user's notation: ``21.11.2026`` in German, ``2026-11-21`` in English."""
+    return value.strftime("%d.%m.%Y") if str(get_locale() or "de") == "de" else value.isoformat()
+
+
+def hundredths(value: int | None) -> str:
+    """Hundredths as a signed decimal in the user's notation, in integers: ``+1,25``; ``–`` for None.
+
+    (Units per hand on the history pages are kept in hundredths.)
+    """
+    if value is None:
+        return "–"
+    whole, part = divmod(abs(value), 100)
+    decimal = "." if str(get_locale() or "de") == "en" else ","
+    return f"{'-' if value < 0 else '+' if value else ''}{whole}{decimal}{part:02d}"
+
+
+def roster_text(change: RosterChange) -> str:
+    """One roster change as a sentence in the user's language."""
+    d = change.detail
+    if change.action == "rename":
+        return _("renamed from %(before)s to %(after)s", before=d.get("before"), after=d.get("after"))
+    if change.action == "merge":
+        return _(
+            "%(merged)s merged into this record (%(nights)d nights)", merged=d.get("merged"), nights=d.get("nights", 0)
+        )
+    if change.action == "retire":
+        return _("retired")
+    return _("back on the roster")
 
 
 @dataclass(frozen=True)

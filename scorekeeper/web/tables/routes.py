@@ -19,12 +19,6 @@ from .forms import GAME_LABELS, MAX_SEATS, NightForm, option_field_name, parse_c
 bp = Blueprint("tables", __name__)
 
 
-@bp.get("/nights/")
-def index():
-    """All nights, newest first."""
-    return render_template("tables/index.html", evenings=repository.list_evenings(db=get_db()), labels=GAME_LABELS)
-
-
 def _presets_json() -> str:
     return json.dumps(
         {
