@@ -6,6 +6,7 @@ import json
 import random
 import statistics
 import time
+from typing import Any
 
 from .cli import settle_text
 from .engine import GAMES
@@ -111,18 +112,14 @@ def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60,
         # keep the night at 300 hands: take the hand back (not timed)
         client.delete(f"/api/v1/sessions/{night}/hands/{NIGHT}")
 
-    def pct(values: list[float], q: float) -> float:
-        ordered = sorted(values)
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
     return {
         "nights": nights + 1,
         "hands": nights * hands_per_night + NIGHT - 1,
         "build_seconds": build,
         "record_median_ms": statistics.median(record) * 1000,
-        "record_p95_ms": pct(record, 0.95),
+        "record_p95_ms": _pct(record, 0.95),
         "render_median_ms": statistics.median(render) * 1000,
-        "render_p95_ms": pct(render, 0.95),
+        "render_p95_ms": _pct(render, 0.95),
     }
 
 
@@ -163,3 +160,68 @@ def bench_pdf(runs: int = 3, seed: int = 11) -> dict[str, float]:
 
 def print_pdf(f: dict[str, float]) -> None:
     print(f"PDF of a {f['hands']}-hand night: {f['seconds']:.2f} s (median), {f['pages']} pages, {f['bytes']:,} bytes")
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def bench_history(app: Any, runs: int = 30) -> dict[str, Any]:
+    """Server time of the history pages on the app's own database (``demo --nights 2000`` first).
+
+    Times, through Flask's test client (database included, no network): the nights list,
+    the list filtered by a player and a game (second page), the page of the player with
+    the most nights, and the leaderboard of the newest season's most played game.
+    Returns the database's size and, per page, its median and p95 in milliseconds.
+    """
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from . import db as database
+    from . import history
+    from .models import Evening, HandRecord, NightResult
+
+    with database.session(app.extensions["sk_engine"]) as db:
+        nights = db.exec(select(func.count()).select_from(Evening)).one()
+        hands = db.exec(select(func.count()).select_from(HandRecord)).one()
+        if not nights:
+            return {"nights": 0, "hands": 0, "pages": {}}
+        player = db.exec(
+            select(NightResult.player_id).group_by(NightResult.player_id).order_by(func.count().desc())
+        ).first()
+        newest = db.exec(select(func.max(Evening.played_on))).one()
+        season = history.Season.of(newest, app.config["SEASON_START"])
+        game = db.exec(
+            select(Evening.game)
+            .where(Evening.played_on >= season.start)
+            .group_by(Evening.game)
+            .order_by(func.count().desc())
+        ).first()
+    pages = {
+        "nights list": "/nights/",
+        "nights of a player and game, page 2": f"/nights/?player={player}&game={game}&page=2",
+        "a player's page": f"/players/{player}",
+        "season leaderboard": f"/leaderboard?game={game}&season={season.year}",
+    }
+    client = app.test_client()
+    figures = {}
+    for name, url in pages.items():
+        assert client.get(url).status_code == 200, url  # warm up, and check
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            answer = client.get(url)
+            times.append(time.perf_counter() - t)
+            assert answer.status_code == 200, url
+        figures[name] = {"url": url, "median_ms": statistics.median(times) * 1000, "p95_ms": _pct(times, 0.95)}
+    return {"nights": nights, "hands": hands, "pages": figures}
+
+
+def print_history(f: dict[str, Any]) -> None:
+    if not f["nights"]:
+        print("the database has no nights: make some first with `python manage.py demo --nights 2000`")
+        return
+    print(f"database: {f['nights']:,} nights, {f['hands']:,} hands")
+    for name, page in f["pages"].items():
+        print(f"{name:38} median {page['median_ms']:6.1f} ms, p95 {page['p95_ms']:6.1f} ms  {page['url']}")

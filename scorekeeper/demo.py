@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
+from typing import Any
 
 from sqlmodel import Session, select
 
@@ -72,3 +73,50 @@ def make_demo(db: Session, seed: int = 2026) -> list[int]:
             make_night(db, rng, game, at_table, hands, rules, today - timedelta(days=days_ago), rng.choice(PLACES))
         )
     return ids
+
+
+#: A busy club's roster over ten years: some come, some go.
+CLUB = (
+    *ROSTER,
+    "Georg Lindner",
+    "Hanna Brandl",
+    "Ilse Kammerer",
+    "Josef Stadler",
+    "Karin Obermeier",
+    "Ludwig Hainz",
+    "Maria Reisinger",
+    "Nikolaus Pichler",
+    "Olga Wimmer",
+    "Paul Zehetmair",
+)
+#: (game, share of the nights, players at the table, hands a night, rule set)
+CLUB_NIGHTS = (
+    ("schafkopf", 40, 4, (160, 260), {"preset": "bavarian"}),
+    ("matzlfangen", 35, 4, (160, 260), {}),
+    ("konter_a_matt", 15, 4, (120, 220), {}),
+    ("matt", 10, 2, (120, 200), {"stake_per_point": 1}),
+)
+
+
+def make_club(db: Session, nights: int, seed: int = 2016, progress: Any = None) -> int:
+    """``nights`` nights of a busy club, four a week for as long as it takes, ending today.
+
+    About 200 hands a night, a mix of the games, tables of four and five, players who
+    join and leave over the years. Returns the number of hands made.
+    """
+    rng = random.Random(seed)
+    people = roster(db, CLUB)
+    first = date.today() - timedelta(days=(nights * 7) // 4)
+    hands = 0
+    for i in range(nights):
+        game, _share, seats, (lo, hi), rules = rng.choices(CLUB_NIGHTS, weights=[n[1] for n in CLUB_NIGHTS])[0]
+        if game == "schafkopf" and rng.random() < 0.15:
+            seats = 5  # a table of five: the dealer sits out
+        window = max(seats, len(people) * (i + 1) // nights + 6)  # the roster grows over the years
+        at_table = rng.sample(people[:window][-12:], seats)
+        count = rng.randint(lo, hi)
+        make_night(db, rng, game, at_table, count, rules, first + timedelta(days=(i * 7) // 4), rng.choice(PLACES))
+        hands += count
+        if progress is not None:
+            progress(i + 1, hands)
+    return hands

@@ -194,6 +194,8 @@ class NightsPage:
 
 def nights_page(db: Session, filters: NightFilter, page: int = 1, per_page: int = 25) -> NightsPage:
     """One page of the nights that match, newest first; a page past the end shows the last one."""
+    if per_page < 1:
+        raise ValueError("a page holds at least one night")
     query = select(Evening)
     if filters.game:
         query = query.where(Evening.game == filters.game)
@@ -329,8 +331,10 @@ COUNTS = ("matzl_caught", "matzl_lost", "touts", "touts_won", "games_won", "matc
 def player_history(db: Session, player_id: int, season_start: tuple[int, int] = (1, 1)) -> PlayerHistory:
     """Everything a player's page shows, from their result rows (a few per night, not per hand).
 
-    A night is won when it brought the player money; the streak is the longest run
-    of nights won in a row (nights with no hand played don't break it).
+    A night counts when the player played a hand in it or it moved their money (a
+    share of the pot when the dealer of a table of five sat out every hand); a night
+    is won when it brought the player money; the streak is the longest run of nights
+    won in a row, by date.
 
     :raises repository.NotFound: for an unknown player.
     """
@@ -347,14 +351,14 @@ def player_history(db: Session, player_id: int, season_start: tuple[int, int] = 
     by_season: dict[int, dict[str, Tally]] = defaultdict(dict)
     run: list[NightLine] = []
     for row in rows:
+        if not row.hands and not row.cents:
+            continue  # a night without a hand for this player: not a night played (nor attended)
         history.total.add(row)
         history.games.setdefault(row.game, Tally()).add(row)
         season = Season.of(row.played_on, season_start)
         by_season[season.year].setdefault(row.game, Tally()).add(row)
         for name in COUNTS:
             counts[name] += getattr(row, name)
-        if not row.hands:
-            continue
         night = NightLine(row.evening_id, row.played_on, row.game, row.cents)
         history.nights.append(night)
         if history.best is None or night.cents > history.best.cents:
@@ -411,7 +415,14 @@ def leaderboard(
     A win rate counts only with at least ``min_declared`` hands declared; below
     that it is None and sorts last.
     """
-    in_season = (NightResult.game == game, NightResult.played_on >= season.start, NightResult.played_on < season.end)
+    if sort not in SORTS:
+        raise ValueError(f"sort by one of {', '.join(SORTS)}, not {sort!r}")
+    in_season = (
+        NightResult.game == game,
+        NightResult.played_on >= season.start,
+        NightResult.played_on < season.end,
+        (NightResult.hands > 0) | (NightResult.cents != 0),  # as on the player's page
+    )
     nights = db.exec(select(func.count(distinct(NightResult.evening_id))).where(*in_season)).one()
     rows = db.exec(
         select(

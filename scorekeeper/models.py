@@ -127,7 +127,7 @@ class NightResult(SQLModel, table=True):
     matzl_lost: int = 0
     touts: int = 0
     touts_won: int = 0
-    games_won: int = 0  # Konter a Matt: parties won by the player's team
+    games_won: int = 0  # Konter a Matt: games (a team's strokes down to 0) won by the player's team
     matches_won: int = 0  # Matt: matches won
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -522,22 +522,29 @@ def add_hands(*, db: Session, evening_id: int, hands: list[Any]) -> int:
     evening = get_evening(db=db, evening_id=evening_id)
     _check_open(evening)
     existing = _hands(db, evening_id)
-    records = []
-    data = [h.data for h in existing]
+    rows = []
     for i, hand in enumerate(hands, start=len(existing)):
         dealer = ledger.dealer_of(evening.first_dealer, evening.seat_count, i)
-        data.append(engine_hand(evening, hand, dealer))
-        records.append(HandRecord(evening_id=evening_id, number=i + 1, dealer=dealer, data=dict(data[-1])))
-    settlement = _settle(evening, data)
-    db.add_all(records)
+        rows.append(HandRow(i + 1, dealer, dict(engine_hand(evening, hand, dealer))))
+    settlement = _settle(evening, [h.data for h in (*existing, *rows)])
+    now = utcnow()
+    if rows:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
+        db.exec(
+            insert(HandRecord),
+            params=[
+                {"evening_id": evening_id, "number": r.number, "dealer": r.dealer, "data": r.data}
+                | {"created_at": now, "updated_at": now}
+                for r in rows
+            ],
+        )
     evening.version += 1
     db.add(evening)
     db.add(
-        AuditEntry(evening_id=evening_id, hand_number=None, action="import", before=None, after={"hands": len(records)})
+        AuditEntry(evening_id=evening_id, hand_number=None, action="import", before=None, after={"hands": len(rows)})
     )
-    refresh_results(db, evening, [*existing, *records], settlement)
+    refresh_results(db, evening, [*existing, *rows], settlement)
     db.commit()
-    return len(data)
+    return len(existing) + len(rows)
 
 
 def edit_hand(

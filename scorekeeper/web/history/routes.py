@@ -123,7 +123,7 @@ def leaderboard():
     status = 200
     if request.args and not form.validate():
         status = 400
-    newest = db.exec(select(Evening).order_by(Evening.played_on.desc(), Evening.id.desc())).first()
+    newest = db.exec(select(Evening).order_by(Evening.played_on.desc(), Evening.id.desc()).limit(1)).first()
     game = form.game.data if status == 200 and form.game.data else (newest.game if newest else "matzlfangen")
     if status == 200 and form.season.data:
         season = history.Season.starting(int(form.season.data), _season_start())
