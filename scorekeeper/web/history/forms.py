@@ -16,7 +16,7 @@ class GetForm(FlaskForm):
 
 
 def _checked_choice(form: FlaskForm, field: SelectField) -> None:
-    if field.data and field.data not in {str(value) for value, _ in field.choices}:
+    if field.data and field.data not in {str(choice.value) for choice in field.choices}:
         raise ValidationError(_l("Not a valid choice."))
 
 

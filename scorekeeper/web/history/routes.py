@@ -13,7 +13,7 @@ from ...engine import GAMES
 from ...models import Evening
 from ...summary import chart_svg
 from .. import get_db
-from ..hands.forms import CONTRACT_LABELS
+from ..hands.forms import CONTRACT_LABELS, choices
 from ..tables.forms import GAME_LABELS
 from ..view import day
 from .forms import LeaderboardForm, NightFilterForm
@@ -27,9 +27,9 @@ def _season_start() -> tuple[int, int]:
     return current_app.config["SEASON_START"]
 
 
-def _game_choices(everything: str | None) -> list[tuple[str, str]]:
+def _game_choices(everything: str | None) -> list:
     first = [("", everything)] if everything else []
-    return [*first, *((name, GAME_LABELS[name]) for name in GAMES)]
+    return choices([*first, *((name, GAME_LABELS[name]) for name in GAMES)])
 
 
 @bp.get("/nights/")
@@ -39,9 +39,9 @@ def nights():
     form = NightFilterForm(request.args)
     seasons = history.seasons(db, _season_start())
     form.game.choices = _game_choices(_("all games"))
-    form.player.choices = [("", _("everybody")), *((str(p.id), p.name) for p in repository.list_players(db=db))]
-    form.place.choices = [("", _("everywhere")), *((p, p) for p in history.places(db))]
-    form.season.choices = [("", _("all seasons")), *((str(s.year), s.label) for s in seasons)]
+    form.player.choices = choices([("", _("everybody")), *((p.id, p.name) for p in repository.list_players(db=db))])
+    form.place.choices = choices([("", _("everywhere")), *((p, p) for p in history.places(db))])
+    form.season.choices = choices([("", _("all seasons")), *((s.year, s.label) for s in seasons)])
     status = 200
     filters = history.NightFilter()
     if request.args and not form.validate():
@@ -112,14 +112,14 @@ def leaderboard():
     form = LeaderboardForm(request.args)
     seasons = history.seasons(db, _season_start())
     form.game.choices = _game_choices(None)
-    form.season.choices = [(str(s.year), s.label) for s in seasons]
+    form.season.choices = choices((s.year, s.label) for s in seasons)
     orders = {
         "money": _("money"),
         "per_hand": _("units per hand"),
         "win_rate": _("won as declarer"),
         "attendance": _("nights present"),
     }
-    form.sort.choices = [(key, orders[key]) for key in history.SORTS]
+    form.sort.choices = choices((key, orders[key]) for key in history.SORTS)
     status = 200
     if request.args and not form.validate():
         status = 400

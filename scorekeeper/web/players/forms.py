@@ -5,6 +5,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, InputRequired
 
+from ..hands.forms import choices
+
 
 class PlayerForm(FlaskForm):
     """Add or rename a player (the name rules live in repository.clean_name)."""
@@ -16,7 +18,7 @@ class PlayerForm(FlaskForm):
 class RetireForm(FlaskForm):
     """Retire a player (1) or bring them back (0)."""
 
-    retired = RadioField(choices=[("1", "1"), ("0", "0")], validators=[InputRequired()])
+    retired = RadioField(choices=choices([("1", "1"), ("0", "0")]), validators=[InputRequired()])
 
 
 class MergeForm(FlaskForm):

@@ -9,6 +9,7 @@ from ... import repository
 from ...models import Player
 from .. import get_db
 from ..errors import message
+from ..hands.forms import choices
 from .forms import MergeForm, PlayerForm, RetireForm
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -77,7 +78,7 @@ def merge(player_id: int):
     player = _player(player_id)
     form = MergeForm()
     others = [p for p in repository.list_players(db=db) if p.id != player.id]
-    form.other.choices = [("", "—"), *((str(p.id), p.name) for p in others)]
+    form.other.choices = choices([("", "—"), *((p.id, p.name) for p in others)])
     if form.validate_on_submit():
         other = form.other.data
         try:
