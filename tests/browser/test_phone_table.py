@@ -154,6 +154,11 @@ def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(brow
         f"/nights/{e.id}/summary?bank=1",
         f"/nights/{e.id}/close",
         f"/nights/{e.id}/summary?lang=en",
+        "/nights/?game=schafkopf&since=2099-01-01",
+        f"/players/{roster[0]}",
+        f"/players/{roster[0]}/merge",
+        "/leaderboard?sort=win_rate",
+        "/leaderboard?lang=en",
     ]:
         page.goto(base + path)
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
