@@ -239,9 +239,9 @@ def chart_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 8 + 24 * rows}" '
         f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
-        _label(pad_l - 6, y(hi) + 4, ledger.format_money(hi, "").strip()),
-        _label(pad_l - 6, y(lo) + 4, ledger.format_money(lo, "").strip()),
         f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
+        # the top and the bottom value, unless the 0 is written right there
+        *(_label(pad_l - 6, y(v) + 4, ledger.format_money(v, "").strip()) for v in (hi, lo) if abs(y(v) - y(0)) >= 16),
         f'<text x="{pad_l}" y="{height - 8}" font-size="15">{escape(first)}</text>',
         f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{escape(last)}</text>',
     ]
