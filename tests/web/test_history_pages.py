@@ -170,7 +170,7 @@ def test_a_players_page_shows_totals_records_contracts_and_a_chart(client, db, p
     assert "2 nights 3 hands" in page
     assert "Best night: 2026-03-01, Matzlfangen 0.10 EUR" in page
     assert "Longest winning streak: 1 night" in page
-    assert "Rufen Matzlfangen 2 / 2 100 %" in page  # Bernd called in the first night and in the second's 2nd hand
+    assert "Matzlfangen Rufen 2 / 2 100 %" in page  # Bernd called in the first night and in the second's 2nd hand
     svg = re.search(r"<svg.*?</svg>", answer.get_data(as_text=True), re.S).group(0)
     assert "2026-03-01" in svg and "2026-03-08" in svg and "Bernd" in svg
 
