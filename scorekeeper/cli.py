@@ -10,7 +10,8 @@ import argparse
 import json
 import sys
 from contextlib import contextmanager
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
 from .engine import InvalidHand, settle_json
 
@@ -109,6 +110,17 @@ def _summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_json(path: str, data: Any) -> bool:
+    """Write ``data`` as indented UTF-8 JSON; False (and a message) when the file cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=2)
+    except OSError as exc:
+        print(f"cannot write {path}: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def _export(args: argparse.Namespace) -> int:
     from . import exports, repository
 
@@ -118,13 +130,37 @@ def _export(args: argparse.Namespace) -> int:
         except repository.NotFound:
             print(f"there is no night {args.id}", file=sys.stderr)
             return 1
-    with open(args.output, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False, indent=2)
+    if not _write_json(args.output, data):
+        return 1
     print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
     return 0
 
 
+def _export_all(args: argparse.Namespace) -> int:
+    from . import exports
+
+    with _app_db() as (_, db):
+        data = exports.club_json(db)
+    if not _write_json(args.file, data):
+        return 1
+    print(
+        f"{args.file}: the club with {_many(len(data['players']), 'player')}, "
+        f"{_many(len(data['roster_changes']), 'roster change')} and {_many(len(data['nights']), 'night')}"
+    )
+    return 0
+
+
+def _many(count: int, thing: str) -> str:
+    """``1 night``, ``2 nights``."""
+    return f"{count:,} {thing}{'' if count == 1 else 's'}"
+
+
+def _counted(what: str, created: int, present: int) -> str:
+    return f"{what} {created} new, {present} already there"
+
+
 def _import(args: argparse.Namespace) -> int:
+    """A night file or a club file (``format`` says which)."""
     from . import exports
 
     try:
@@ -133,13 +169,89 @@ def _import(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
+    club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
     with _app_db() as (_, db):
         try:
-            evening_id, created = exports.import_night(db, data)
+            if club:
+                done = exports.import_club(db, data)
+            else:
+                evening_id, created = exports.import_night(db, data)
         except exports.InvalidExport as exc:
             print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
             return 1
-    print(f"night {evening_id} {'imported' if created else 'was imported before: nothing changed'}")
+    if not club:
+        print(f"night {evening_id} {'imported' if created else 'was imported before: nothing changed'}")
+        return 0
+    counts = "; ".join(
+        [
+            _counted("players", done.players_created, done.players_present),
+            _counted("roster changes", done.changes_created, done.changes_present),
+            _counted("nights", done.nights_created, done.nights_present),
+        ]
+    )
+    print(f"club imported: {counts}" if done.changed else f"the club was imported before: nothing changed ({counts})")
+    return 0
+
+
+def _database() -> tuple[str, Path]:
+    """The database URL and the instance folder the app uses (without starting it: no migration)."""
+    from . import config
+
+    instance = config.instance_path()
+    return config.database_url(instance), instance
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from . import backup
+
+    url, instance = _database()
+    target = Path(args.path) if args.path else backup.default_target(instance / "backups")
+    if target.is_dir():
+        target = backup.default_target(target)
+    try:
+        info = backup.backup(url, target)
+    except backup.BackupError as exc:
+        print(f"no backup written: {exc}", file=sys.stderr)
+        return 1
+    print(f"backup written: {info.path} ({info.size:,} bytes, {_many(info.nights, 'night')}, integrity check ok)")
+    return 0
+
+
+def _confirm(question: str) -> bool:
+    try:
+        answer = input(f"{question} [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from . import backup
+
+    url, _ = _database()
+    source = Path(args.path)
+    try:
+        live = backup.restore_target(url)
+        info = backup.check_backup(source)
+    except backup.BackupError as exc:
+        print(f"nothing restored: {exc}", file=sys.stderr)
+        return 1
+    question = (
+        f"Replace the database {live} by the backup {source} ({_many(info.nights, 'night')})? "
+        "Everything recorded since that backup is lost."
+    )
+    if not args.yes and not _confirm(question):
+        print("restore cancelled: nothing changed", file=sys.stderr)
+        return 1
+    try:
+        backup.restore(url, source)
+    except backup.BackupError as exc:
+        print(f"nothing restored: {exc}", file=sys.stderr)
+        return 1
+    with _app_db():  # an older backup is brought to the newest schema, its history filled in
+        pass
+    print(f"restored {source} into {live} ({_many(info.nights, 'night')}); the database is at the newest schema")
     return 0
 
 
@@ -171,8 +283,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the JSON file to write")
-    p = sub.add_parser("import", help="import a night exported as JSON (twice is harmless)")
-    p.add_argument("file", help="the JSON file")
+    p = sub.add_parser("export-all", help="write the whole club as JSON (roster, roster changes, every night)")
+    p.add_argument("file", help="the JSON file to write")
+    p = sub.add_parser("import", help="import a night or the whole club exported as JSON (twice is harmless)")
+    p.add_argument("file", help="the JSON file (of export or export-all)")
+    p = sub.add_parser("backup", help="copy the SQLite database, also while the app runs (PostgreSQL: pg_dump)")
+    p.add_argument(
+        "path", nargs="?", help="the file (or folder) to write; default instance/backups/scorekeeper-DATE-TIME.db"
+    )
+    p = sub.add_parser(
+        "restore", help="replace the SQLite database by a backup and migrate it (PostgreSQL: pg_restore)"
+    )
+    p.add_argument("path", help="the backup file")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p = sub.add_parser("summary", help="write a night's summary as a PDF")
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the PDF file to write")
@@ -192,11 +315,14 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.reconfigure(encoding="utf-8")
         return settle(sys.stdin, sys.stdout, pretty=args.pretty)
     commands = {
+        "backup": _backup,
         "bench": _bench,
         "demo": _demo,
         "export": _export,
+        "export-all": _export_all,
         "import": _import,
         "init-db": _init_db,
+        "restore": _restore,
         "run": _run,
         "summary": _summary,
     }

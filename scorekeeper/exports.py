@@ -7,6 +7,9 @@
 - :func:`import_night` reads that object back in one transaction. It checks the
   file as strictly as the forms check their input, and settles its hands with
   the engine, so a corrupted or hand-edited file cannot create a broken night.
+- :func:`club_json` writes the whole club (the roster with retired players and
+  players without nights, the roster's changes, every night) as one object;
+  :func:`import_club` reads it back in one transaction, with the same checks.
 
 No Flask here: everything takes a database session or a loaded table.
 """
@@ -28,21 +31,31 @@ from sqlmodel import Session, select
 from . import repository
 from .engine import GAMES, InvalidHand, konter_a_matt, ledger, settle_session
 from .engine.rules import rules_to_json
-from .models import AuditEntry, Evening, HandRecord, Player, Seat
+from .models import AuditEntry, Evening, HandRecord, Player, RosterChange, Seat
 
 FORMAT = "scorekeeper-night"
 VERSION = 1
+CLUB_FORMAT = "scorekeeper-club"
+CLUB_VERSION = 1
+GONE_PLAYER_ID = 0  # a roster change of a record that is gone (merged away) points at no player
 STATUSES = ("open", "closed")
 POT_MAX = 10**9  # what the engine accepts as a pot to start with
 
 __all__ = [
+    "CLUB_FORMAT",
+    "CLUB_VERSION",
     "FORMAT",
     "VERSION",
+    "CheckedClub",
     "CheckedNight",
+    "ClubImport",
     "InvalidExport",
+    "club_json",
+    "import_club",
     "import_night",
     "night_csv",
     "night_json",
+    "read_club",
     "read_night",
     "text_cell",
 ]
@@ -206,6 +219,37 @@ def night_json(db: Session, evening_id: int) -> dict[str, Any]:
     }
 
 
+def club_json(db: Session) -> dict[str, Any]:
+    """The whole club as a JSON object, lossless: :func:`import_club` makes the same club of it.
+
+    ``players``: the whole roster by name (retired players and players without
+    a night too); ``roster_changes``: oldest first, each naming its player as
+    the roster has it now (null for a record that is gone, e.g. merged away);
+    ``nights``: :func:`night_json` of every night, in the order they were made.
+    No database ids: uids and names say what is what.
+    """
+    nights = [night_json(db, evening_id) for evening_id in db.exec(select(Evening.id).order_by(Evening.id))]
+    # The roster after the nights: a player seated at a night exported above is on it.
+    players = repository.list_players(db=db)
+    names = {p.id: p.name for p in players}  # changes name only players of this list
+    return {
+        "format": CLUB_FORMAT,
+        "version": CLUB_VERSION,
+        "players": [{"name": p.name, "retired": p.retired, "created_at": _timestamp(p.created_at)} for p in players],
+        "roster_changes": [
+            {
+                "uid": c.uid,
+                "action": c.action,
+                "player": names.get(c.player_id),
+                "detail": copy.deepcopy(c.detail),
+                "at": _timestamp(c.at),
+            }
+            for c in repository.roster_changes(db=db)
+        ],
+        "nights": nights,
+    }
+
+
 # --- reading a file: every check before anything is written ----------------------
 
 _TOP_KEYS = ("format", "version", "evening", "players", "hands", "audit")
@@ -227,6 +271,9 @@ _EVENING_KEYS = (
 _PLAYER_KEYS = ("position", "name")
 _HAND_KEYS = ("number", "dealer", "data", "idempotency_key", "created_at", "updated_at")
 _AUDIT_KEYS = ("hand_number", "action", "before", "after", "at")
+_CLUB_KEYS = ("format", "version", "players", "roster_changes", "nights")
+_CLUB_PLAYER_KEYS = ("name", "retired", "created_at")
+_CHANGE_KEYS = ("uid", "action", "player", "detail", "at")
 
 _UID = re.compile(r"[0-9a-f]{32}")
 _CURRENCY = re.compile(r"[A-Z]{3}")
@@ -241,7 +288,8 @@ def _type(value: Any) -> str:
 
 
 def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
+    """``path.key``; either may be empty (the top of the file, or the object itself)."""
+    return f"{path}.{key}" if path and key else path or key
 
 
 def _object(value: Any, path: str, keys: tuple[str, ...], what: str) -> dict[str, Any]:
@@ -271,10 +319,39 @@ def _int(value: Any, path: str, lo: int, hi: int) -> int:
     return value
 
 
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise InvalidExport(path, f"must be true or false, not {_type(value)}")
+    return value
+
+
 def _text(value: Any, path: str) -> str:
     if not isinstance(value, str):
         raise InvalidExport(path, f"must be a text, not {_type(value)}")
     return value
+
+
+def _uid(value: Any, path: str) -> str:
+    uid = _text(value, path)
+    if not _UID.fullmatch(uid):
+        raise InvalidExport(path, f"must be 32 lowercase hexadecimal digits, not {uid!r}")
+    return uid
+
+
+def _action(value: Any, path: str) -> str:
+    """What an audit entry or a roster change did: a short word."""
+    action = _text(value, path)
+    if not 1 <= len(action) <= 20 or repository.has_control(action):
+        raise InvalidExport(path, "must be 1 to 20 characters without control characters")
+    return action
+
+
+def _name(value: Any, path: str) -> str:
+    """A player's name, cleaned as the roster cleans it."""
+    try:
+        return repository.clean_name(value)
+    except repository.InvalidInput as err:
+        raise InvalidExport(path, err.message) from None
 
 
 def _datetime(value: Any, path: str, nullable: bool = False) -> datetime | None:
@@ -332,9 +409,7 @@ class CheckedNight:
 
 def _read_evening(value: Any) -> dict[str, Any]:
     e = _object(value, "evening", _EVENING_KEYS, "evening")
-    uid = _text(e["uid"], "evening.uid")
-    if not _UID.fullmatch(uid):
-        raise InvalidExport("evening.uid", f"must be 32 lowercase hexadecimal digits, not {uid!r}")
+    uid = _uid(e["uid"], "evening.uid")
     game = _text(e["game"], "evening.game")
     if game not in GAMES:
         raise InvalidExport("evening.game", f"must be one of {', '.join(GAMES)}, not {game!r}")
@@ -409,10 +484,7 @@ def _read_players(value: Any, seat_count: int) -> list[str]:
         position = _int(p["position"], f"{path}.position", 1, seat_count)
         if position != i + 1:
             raise InvalidExport(f"{path}.position", f"the players are listed in seat order: expected {i + 1}")
-        try:
-            name = repository.clean_name(p["name"])
-        except repository.InvalidInput as err:
-            raise InvalidExport(f"{path}.name", err.message) from None
+        name = _name(p["name"], f"{path}.name")
         key = repository.name_key(name)
         if key in seen:
             raise InvalidExport(f"{path}.name", f"{name!r} already sits at seat {seen[key]}: a player has one seat")
@@ -466,13 +538,10 @@ def _read_audit(value: Any) -> list[dict[str, Any]]:
         number = a["hand_number"]
         if number is not None:
             _int(number, f"{path}.hand_number", 1, repository.ID_MAX)
-        action = _text(a["action"], f"{path}.action")
-        if not 1 <= len(action) <= 20 or repository.has_control(action):
-            raise InvalidExport(f"{path}.action", "must be 1 to 20 characters without control characters")
         entries.append(
             {
                 "hand_number": number,
-                "action": action,
+                "action": _action(a["action"], f"{path}.action"),
                 "before": _json_object(a["before"], f"{path}.before", nullable=True),
                 "after": _json_object(a["after"], f"{path}.after", nullable=True),
                 "at": _datetime(a["at"], f"{path}.at"),
@@ -516,6 +585,101 @@ def read_night(data: Any) -> CheckedNight:
     return CheckedNight(evening, names, hands, audit)
 
 
+@dataclass(frozen=True)
+class CheckedClub:
+    """A checked club file, ready to be written."""
+
+    players: list[dict[str, Any]]  # Player's columns
+    changes: list[dict[str, Any]]  # RosterChange's columns, with ``player`` (a name or None) for player_id
+    nights: list[CheckedNight]
+
+
+def _read_club_players(value: Any) -> list[dict[str, Any]]:
+    players = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(_list(value, "players")):
+        path = f"players[{i}]"
+        p = _object(item, path, _CLUB_PLAYER_KEYS, "a player")
+        name = _name(p["name"], f"{path}.name")
+        key = repository.name_key(name)
+        if key in seen:
+            raise InvalidExport(f"{path}.name", f"{name!r} is players[{seen[key]}] already: a player is listed once")
+        seen[key] = i
+        players.append(
+            {
+                "name": name,
+                "retired": _bool(p["retired"], f"{path}.retired"),
+                "created_at": _datetime(p["created_at"], f"{path}.created_at"),
+            }
+        )
+    return players
+
+
+def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    listed = {repository.name_key(p["name"]) for p in players}
+    changes = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(_list(value, "roster_changes")):
+        path = f"roster_changes[{i}]"
+        c = _object(item, path, _CHANGE_KEYS, "a roster change")
+        uid = _uid(c["uid"], f"{path}.uid")
+        if uid in seen:
+            raise InvalidExport(f"{path}.uid", f"roster_changes[{seen[uid]}] has the same uid")
+        seen[uid] = i
+        player = None
+        if c["player"] is not None:
+            player = _name(c["player"], f"{path}.player")
+            if repository.name_key(player) not in listed:
+                raise InvalidExport(f"{path}.player", f"{player!r} is not one of the players")
+        changes.append(
+            {
+                "uid": uid,
+                "action": _action(c["action"], f"{path}.action"),
+                "player": player,
+                "detail": _json_object(c["detail"], f"{path}.detail"),
+                "at": _datetime(c["at"], f"{path}.at"),
+            }
+        )
+    return changes
+
+
+def _read_nights(value: Any) -> list[CheckedNight]:
+    nights = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(_list(value, "nights")):
+        path = f"nights[{i}]"
+        try:
+            night = read_night(item)
+        except InvalidExport as err:
+            raise InvalidExport(_join(path, err.path), err.message) from None
+        uid = night.evening["uid"]
+        if uid in seen:
+            raise InvalidExport(f"{path}.evening.uid", f"nights[{seen[uid]}] is the same night (the same uid)")
+        seen[uid] = i
+        nights.append(night)
+    return nights
+
+
+def read_club(data: Any) -> CheckedClub:
+    """Check a club file completely (every night as :func:`read_night` does) without the database.
+
+    :raises InvalidExport: naming the JSON path of the first problem (``nights[3].hands[2].data.points``).
+    """
+    top = data
+    if not isinstance(top, dict):
+        raise InvalidExport("", f"a club file must be a JSON object, not {_type(top)}")
+    if top.get("format") != CLUB_FORMAT:
+        raise InvalidExport(
+            "format", f"this is not a Scorekeeper club: expected {CLUB_FORMAT!r}, found {top.get('format')!r}"
+        )
+    if top.get("version") != CLUB_VERSION or type(top.get("version")) is not int:
+        raise InvalidExport("version", f"this Scorekeeper reads version {CLUB_VERSION}, not {top.get('version')!r}")
+    _object(top, "", _CLUB_KEYS, "a club file")
+    players = _read_club_players(top["players"])
+    changes = _read_changes(top["roster_changes"], players)
+    return CheckedClub(players, changes, _read_nights(top["nights"]))
+
+
 # --- writing it: one transaction ----------------------------------------------
 
 
@@ -523,22 +687,26 @@ def _evening_id(db: Session, uid: str) -> int | None:
     return db.exec(select(Evening.id).where(Evening.uid == uid)).first()
 
 
-def _seat_players(db: Session, names: list[str]) -> list[Player]:
-    """The roster's players of these names (ignoring case); the missing ones are added (not committed)."""
+def _roster_players(db: Session, people: list[dict[str, Any]]) -> list[tuple[Player, bool]]:
+    """The roster's players of these names (``people``: Player's columns), found ignoring case,
+    each with whether it is new: the missing ones are added with their columns (not committed)."""
     roster = {repository.name_key(p.name): p for p in db.exec(select(Player))}
-    players = []
-    for name in names:
-        player = roster.get(repository.name_key(name))
-        if player is None:
-            player = Player(name=name)
+    found = []
+    for columns in people:
+        key = repository.name_key(columns["name"])
+        player = roster.get(key)
+        created = player is None
+        if created:
+            player = roster[key] = Player(**columns)
             db.add(player)
-        players.append(player)
+        found.append((player, created))
     db.flush()
-    return players
+    return found
 
 
 def _write(db: Session, night: CheckedNight) -> int:
-    players = _seat_players(db, night.names)
+    """Write a new night (not committed)."""
+    players = [player for player, _ in _roster_players(db, [{"name": name} for name in night.names])]
     evening = Evening(**night.evening)
     db.add(evening)
     db.flush()
@@ -548,8 +716,15 @@ def _write(db: Session, night: CheckedNight) -> int:
     db.add_all(AuditEntry(evening_id=evening.id, **copy.deepcopy(a)) for a in night.audit)
     hands = sorted(night.hands, key=lambda h: h["number"])
     repository.refresh_results(db, evening, [repository.HandRow(h["number"], h["dealer"], h["data"]) for h in hands])
-    db.commit()
     return evening.id
+
+
+def _add_night(db: Session, night: CheckedNight) -> tuple[int, bool]:
+    """Write a night unless its uid is there already (not committed): ``(evening_id, created)``."""
+    existing = _evening_id(db, night.evening["uid"])
+    if existing is not None:
+        return existing, False
+    return _write(db, night), True
 
 
 def import_night(db: Session, data: Any) -> tuple[int, bool]:
@@ -566,16 +741,72 @@ def import_night(db: Session, data: Any) -> tuple[int, bool]:
     night = read_night(data)
     uid = night.evening["uid"]
     try:
-        existing = _evening_id(db, uid)
-        if existing is None:
-            try:
-                return _write(db, night), True
-            except IntegrityError:
-                db.rollback()
-                existing = _evening_id(db, uid)  # another import wrote this night meanwhile
-                if existing is None:
-                    raise
-        return existing, False
+        try:
+            evening_id, created = _add_night(db, night)
+            if created:
+                db.commit()
+            return evening_id, created
+        except IntegrityError:
+            db.rollback()
+            existing = _evening_id(db, uid)  # another import wrote this night meanwhile
+            if existing is None:
+                raise
+            return existing, False
     except BaseException:
         db.rollback()
         raise
+
+
+@dataclass(frozen=True)
+class ClubImport:
+    """What :func:`import_club` did: how many of each were new, and how many were there already."""
+
+    players_created: int
+    players_present: int
+    changes_created: int
+    changes_present: int
+    nights_created: int
+    nights_present: int
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.players_created or self.changes_created or self.nights_created)
+
+
+def import_club(db: Session, data: Any) -> ClubImport:
+    """Add a :func:`club_json` object to the database, in one transaction.
+
+    Players are found on the roster by name ignoring case, or added with the
+    file's ``retired`` and ``created_at``; roster changes and nights already in
+    the database (the same uid) are left as they are, so importing a file twice
+    changes nothing the second time. The whole file is checked before anything
+    is written; on any error nothing is written (the session is rolled back,
+    with whatever else it held).
+
+    :raises InvalidExport: for a file that is not a valid club, naming the JSON path.
+    """
+    club = read_club(data)
+    try:
+        players = _roster_players(db, club.players)
+        ids = {repository.name_key(player.name): player.id for player, _ in players}
+        known = set(db.exec(select(RosterChange.uid)))
+        new_changes = [c for c in club.changes if c["uid"] not in known]
+        for c in new_changes:
+            player_id = GONE_PLAYER_ID if c["player"] is None else ids[repository.name_key(c["player"])]
+            columns = {key: copy.deepcopy(value) for key, value in c.items() if key != "player"}
+            db.add(RosterChange(player_id=player_id, **columns))
+        db.flush()  # in file order: their ids keep the order
+        created = [_add_night(db, night)[1] for night in club.nights]
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    players_created = sum(new for _, new in players)
+    return ClubImport(
+        players_created=players_created,
+        players_present=len(players) - players_created,
+        changes_created=len(new_changes),
+        changes_present=len(club.changes) - len(new_changes),
+        nights_created=sum(created),
+        nights_present=len(created) - sum(created),
+    )

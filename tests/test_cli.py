@@ -1,4 +1,5 @@
-"""The command line: ``python manage.py settle < session.json`` (RULES.md, "The JSON contract").
+"""The command line: ``python manage.py settle < session.json`` (RULES.md, "The JSON contract"), and at the end the
+commands that keep the club's data safe (backup, restore, export-all, import).
 
 A handful of tests run the real command in a subprocess; the rest call ``settle_text`` (what ``settle``
 does with the text it reads) to keep the suite quick. Every golden number is derived by hand in a comment.
@@ -10,6 +11,7 @@ import copy
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -891,3 +893,215 @@ def test_main_settle_returns_1_for_bad_input(
     assert json.loads(capsys.readouterr().out) == {
         "error": {"hand": None, "field": "hands", "message": "hands is required (a list of hands)"}
     }
+
+
+# --- The club's data: backup, restore, export-all, import
+#
+# These run on SQLite in a fresh instance folder, found as ``python manage.py`` finds it (SCOREKEEPER_INSTANCE).
+
+
+def run_manage(*args: str, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python manage.py ARGS`` in the repository root with ``env`` added to the environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+
+
+def _make_instance(folder: Path, names: tuple[str, ...]) -> None:
+    """The app's database in ``folder`` with the players ``names`` and, with four of them, a night of two hands."""
+    from scorekeeper import create_app, repository
+    from scorekeeper import db as database
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(folder)})
+    engine = app.extensions["sk_engine"]
+    try:
+        with database.session(engine) as db:
+            people = [repository.create_player(db=db, name=name) for name in names]
+            if len(people) >= 4:
+                night = repository.create_evening(
+                    db=db,
+                    game="matzlfangen",
+                    rules=None,
+                    stake_cents=10,
+                    player_ids=[p.id for p in people[:4]],
+                    first_dealer=1,
+                )
+                for hand in (
+                    {"contract": "rufen", "partner": 3, "points": 70},
+                    {"contract": "durch", "declarer": 1, "won": True},
+                ):
+                    repository.record_hand(db=db, evening_id=night.id, hand=hand)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An instance folder whose database holds five players (Resi never played) and one night of two hands."""
+    folder = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
+    monkeypatch.delenv("SCOREKEEPER_DATABASE_URL", raising=False)
+    _make_instance(folder, ("Anna", "Bernd", "Clara", "Dieter", "Resi"))
+    return folder
+
+
+def _club(folder: Path) -> dict[str, Any]:
+    """``export-all`` of the database in ``folder``."""
+    out = folder.parent / f"club-of-{folder.name}.json"
+    assert main(["export-all", str(out)]) == 0
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_backup_writes_a_dated_copy_into_the_instance_folder_and_prints_its_path_and_size(
+    instance: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["backup"]) == 0
+    [copy] = (instance / "backups").iterdir()
+    assert re.fullmatch(r"scorekeeper-\d{8}-\d{6}\.db", copy.name)
+    out = capsys.readouterr().out
+    assert out == f"backup written: {copy} ({copy.stat().st_size:,} bytes, 1 night, integrity check ok)\n"
+
+
+def test_backup_writes_to_the_file_or_into_the_folder_it_is_given(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["backup", str(tmp_path / "usb" / "club.db")]) == 0
+    assert (tmp_path / "usb" / "club.db").stat().st_size > 0
+    assert main(["backup", str(tmp_path / "usb")]) == 0
+    assert len(list((tmp_path / "usb").glob("scorekeeper-*.db"))) == 1
+    assert main(["backup", str(instance / "scorekeeper.db")]) == 1
+    assert "is the database itself" in capsys.readouterr().err
+
+
+def test_restore_yes_puts_the_backup_back_and_says_so(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _club(instance)
+    assert main(["backup", str(tmp_path / "saved.db")]) == 0
+    assert main(["import", str(tmp_path / "club-of-instance.json")]) == 0  # harmless: nothing changes
+    _make_instance(instance, ("Zenzi", "Xaver"))
+    assert len(_club(instance)["players"]) == 7
+    capsys.readouterr()
+
+    assert main(["restore", str(tmp_path / "saved.db"), "--yes"]) == 0
+
+    out = capsys.readouterr().out
+    assert out.startswith(f"restored {tmp_path / 'saved.db'} into {instance / 'scorekeeper.db'} (1 night)")
+    assert _club(instance) == before
+
+
+@pytest.mark.parametrize("answer, status", [("n\n", 1), ("\n", 1), ("", 1), ("yes\n", 0)])
+def test_restore_asks_before_it_replaces_the_database(
+    instance: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    answer: str,
+    status: int,
+) -> None:
+    assert main(["backup", str(tmp_path / "saved.db")]) == 0
+    _make_instance(instance, ("Zenzi",))
+    changed = _club(instance)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answer))
+    capsys.readouterr()
+
+    assert main(["restore", str(tmp_path / "saved.db")]) == status
+
+    captured = capsys.readouterr()
+    assert "Everything recorded since that backup is lost. [y/N]" in captured.out
+    if status:
+        assert captured.err == "restore cancelled: nothing changed\n"
+        assert _club(instance) == changed
+    else:
+        assert "Zenzi" not in [p["name"] for p in _club(instance)["players"]]
+
+
+def test_restore_of_a_file_that_is_no_backup_exits_1_with_one_line_and_changes_nothing(
+    instance: Path, tmp_path: Path
+) -> None:
+    before = _club(instance)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Anna owes Bernd 2,40\n" * 50, encoding="utf-8")
+    env = {"SCOREKEEPER_INSTANCE": str(instance)}
+
+    proc = run_manage("restore", str(notes), "--yes", env=env)
+
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == f"nothing restored: {notes} is not a SQLite database (file is not a database)\n"
+    assert _club(instance) == before
+    proc = run_manage("restore", str(tmp_path / "missing.db"), "--yes", env=env)
+    assert (proc.returncode, proc.stderr) == (1, f"nothing restored: {tmp_path / 'missing.db'} is not a file\n")
+
+
+@pytest.mark.parametrize(
+    "args, tool",
+    [(["backup"], "pg_dump -Fc"), (["restore", "club.dump", "--yes"], "pg_restore (or psql for a plain SQL dump)")],
+)
+def test_backup_and_restore_refuse_postgresql_pointing_to_its_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], tool: str
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://scorekeeper:secret@db.example/club")
+
+    assert main(args) == 1
+
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.endswith(f"the database is PostgreSQL, not SQLite: use {tool} (see docs/backup.md)\n")
+    assert captured.err.count("\n") == 1
+    assert not (tmp_path / "instance").exists()  # nothing was made, nothing was connected to
+
+
+def test_export_all_then_import_into_another_database_and_again_changes_nothing(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "club.json"
+    assert main(["export-all", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out}: the club with 5 players, 0 roster changes and 1 night\n"
+    other = tmp_path / "other"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(other))
+
+    assert main(["import", str(out)]) == 0
+    assert capsys.readouterr().out == (
+        "club imported: players 5 new, 0 already there; roster changes 0 new, 0 already there; "
+        "nights 1 new, 0 already there\n"
+    )
+    assert main(["import", str(out)]) == 0
+    assert capsys.readouterr().out == (
+        "the club was imported before: nothing changed (players 0 new, 5 already there; "
+        "roster changes 0 new, 0 already there; nights 0 new, 1 already there)\n"
+    )
+    assert _club(other) == json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_import_of_a_club_file_with_a_bad_night_exits_1_naming_the_place_and_imports_nothing(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _club(instance)
+    data["nights"][0]["hands"][1]["data"]["won"] = "yes"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    other = tmp_path / "other"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(other))
+    capsys.readouterr()
+
+    assert main(["import", str(bad)]) == 1
+
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}: nights[0].hands[1].data.won: ")
+    assert err.endswith("\nnothing was imported\n")
+    assert _club(other)["players"] == []
+
+
+def test_export_all_to_a_file_that_cannot_be_written_exits_1(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export-all", str(tmp_path / "no-such-folder" / "club.json")]) == 1
+    assert capsys.readouterr().err.startswith(f"cannot write {tmp_path / 'no-such-folder' / 'club.json'}: ")

@@ -1,0 +1,343 @@
+"""Backups of the SQLite database while the app runs, and restoring them (SQLite only: PostgreSQL has pg_dump)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from alembic import command
+from sqlalchemy import create_engine, delete
+from sqlmodel import select
+
+from scorekeeper import backup, create_app, repository
+from scorekeeper import db as database
+from scorekeeper.backup import BackupError, NotSQLite
+from scorekeeper.engine import GAMES
+from scorekeeper.engine.rules import rules_to_json
+from scorekeeper.exports import club_json
+from scorekeeper.models import AuditEntry, Evening, NightResult, Player
+
+from .conftest import start_night
+
+HEAD = "0003"
+DURCH = {"contract": "durch", "declarer": 1, "won": True}  # any dealer, any number of times: 6 from each
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The app on SQLite in its instance folder, as ``python manage.py`` finds it (not the PostgreSQL-too fixture)."""
+    instance = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
+    monkeypatch.delenv("SCOREKEEPER_DATABASE_URL", raising=False)
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(instance)})
+    yield app
+    app.extensions["sk_engine"].dispose()
+
+
+@pytest.fixture
+def url(app) -> str:
+    return app.config["DATABASE_URL"]
+
+
+@pytest.fixture
+def live(app) -> Path:
+    """The live database file."""
+    path = Path(app.instance_path) / "scorekeeper.db"
+    assert app.config["DATABASE_URL"] == f"sqlite:///{path}"
+    return path
+
+
+@pytest.fixture
+def club(db, players):
+    """A night of three hands and a renamed player."""
+    night = start_night(db, players)
+    for _ in range(3):
+        repository.record_hand(db=db, evening_id=night.id, hand=DURCH)
+    repository.rename_player(db=db, player_id=players[4].id, name="Eva-Maria")
+    return night
+
+
+def export_of(path: Path) -> dict:
+    """The club in a database file, read without changing the file (no WAL switch as the app's engine makes)."""
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        with database.session(engine) as session:
+            return club_json(session)
+    finally:
+        engine.dispose()
+
+
+def query(path: Path, sql: str) -> list[tuple]:
+    with closing(sqlite3.connect(path)) as connection:
+        return connection.execute(sql).fetchall()
+
+
+def current(app) -> dict:
+    """The club as the running app sees it now (a new session)."""
+    with database.session(app.extensions["sk_engine"]) as session:
+        return club_json(session)
+
+
+# --- backup ----------------------------------------------------------------------
+
+
+def test_a_backup_is_a_checked_self_contained_copy_of_the_database(url, db, club, tmp_path):
+    target = tmp_path / "backups" / "copy.db"
+
+    info = backup.backup(url, target)
+
+    assert (info.path, info.size, info.nights, info.revision) == (target, target.stat().st_size, 1, HEAD)
+    assert info.size > 0
+    assert sorted(target.parent.iterdir()) == [target]  # no -wal file, no half-written file left over
+    assert query(target, "PRAGMA integrity_check") == [("ok",)]
+    assert query(target, "PRAGMA journal_mode") == [("delete",)]
+    assert export_of(target) == club_json(db)
+
+
+def test_a_backup_taken_while_a_write_transaction_is_open_holds_only_what_was_committed(app, url, db, club, tmp_path):
+    committed = club_json(db)
+    writer = database.session(app.extensions["sk_engine"])  # another phone, in the middle of a change
+    writer.add(Player(name="Zenzi"))
+    writer.exec(delete(AuditEntry))
+    writer.flush()  # written into the database's transaction, not committed
+    try:
+        info = backup.backup(url, tmp_path / "during.db")
+    finally:
+        writer.commit()
+        writer.close()
+
+    assert export_of(info.path) == committed
+    assert query(info.path, "PRAGMA integrity_check") == [("ok",)]
+    assert query(info.path, "SELECT count(*) FROM auditentry") == [(3,)]
+    after = backup.backup(url, tmp_path / "after.db")  # the committed change is in the next backup
+    assert query(after.path, "SELECT count(*) FROM auditentry") == [(0,)]
+    assert "Zenzi" in [p["name"] for p in export_of(after.path)["players"]]
+
+
+def test_backups_taken_while_hands_are_recorded_each_hold_one_moment(app, url, db, players, tmp_path):
+    night = start_night(db, players)
+    started, stop, errors = threading.Event(), threading.Event(), []
+
+    def record_hands():  # the app at the table: each hand is one transaction (hand, audit entry, version, history)
+        try:
+            with database.session(app.extensions["sk_engine"]) as session:
+                for _ in range(400):
+                    repository.record_hand(db=session, evening_id=night.id, hand=DURCH)
+                    started.set()
+                    if stop.is_set():
+                        break
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            started.set()
+
+    writer = threading.Thread(target=record_hands)
+    writer.start()
+    try:
+        started.wait(30)
+        copies = [backup.backup(url, tmp_path / f"copy-{i}.db").path for i in range(5)]
+    finally:
+        stop.set()
+        writer.join(60)
+    assert errors == []
+    for copy in copies:
+        [(hands, audits, version)] = query(
+            copy,
+            "SELECT (SELECT count(*) FROM handrecord), (SELECT count(*) FROM auditentry), version FROM evening",
+        )
+        assert hands == audits == version
+        assert query(copy, "SELECT DISTINCT hands FROM night_result") == ([(hands,)] if hands else [])
+        assert query(copy, "PRAGMA integrity_check") == [("ok",)]
+
+
+def test_a_backup_replaces_a_file_of_the_same_name_and_refuses_the_database_itself(url, live, db, club, tmp_path):
+    target = tmp_path / "latest.db"
+    target.write_text("last week's backup")
+    assert backup.backup(url, target).nights == 1
+    assert query(target, "SELECT count(*) FROM evening") == [(1,)]
+    with pytest.raises(BackupError, match="is the database itself"):
+        backup.backup(url, live)
+
+
+def test_there_is_no_backup_of_a_database_that_does_not_exist(tmp_path):
+    with pytest.raises(BackupError, match=r"there is no database at .*: nothing to back up"):
+        backup.backup(f"sqlite:///{tmp_path / 'missing.db'}", tmp_path / "copy.db")
+    assert sorted(tmp_path.iterdir()) == []  # neither a database nor a copy was made
+
+
+def test_a_backup_that_cannot_be_written_is_refused_with_the_reason(url, club, tmp_path):
+    (tmp_path / "notes.txt").write_text("not a folder")
+    with pytest.raises(BackupError, match=r"^cannot write the backup .*notes\.txt/copy\.db: "):
+        backup.backup(url, tmp_path / "notes.txt" / "copy.db")
+
+
+def test_the_default_backup_name_says_when_it_was_taken(tmp_path):
+    from datetime import datetime
+
+    assert (
+        backup.default_target(tmp_path, datetime(2026, 3, 14, 23, 5, 9)) == tmp_path / "scorekeeper-20260314-230509.db"
+    )
+
+
+# --- restore ---------------------------------------------------------------------
+
+
+def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(app, url, db, club, players, tmp_path):
+    client = app.test_client()
+    before = club_json(db)
+    saved = backup.backup(url, tmp_path / "saved.db")
+    repository.record_hand(db=db, evening_id=club.id, hand=DURCH)
+    repository.create_player(db=db, name="Zenzi")
+    repository.retire_player(db=db, player_id=players[0].id)
+    start_night(db, players[1:], game="konter_a_matt")
+    assert current(app) != before
+    assert len(client.get(f"/api/v1/sessions/{club.id}").get_json()["hands"]) == 4
+
+    info = backup.restore(url, saved.path)
+
+    assert info.nights == 1
+    assert current(app) == before
+    assert len(client.get(f"/api/v1/sessions/{club.id}").get_json()["hands"]) == 3  # the running app sees it at once
+    assert export_of(saved.path) == before  # the backup is as it was
+
+
+def test_an_older_backup_is_brought_to_the_newest_schema_with_its_history_after_the_restore(app, url, tmp_path):
+    old = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{old}")
+    command.upgrade(database.alembic_config(database.migration_engine(f"sqlite:///{old}")), "0002")
+    rules = json.dumps(rules_to_json(GAMES["matt"].parse_rules({})))
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
+            " status, version, created_at, pot_start, uid) VALUES ('matt', ?, 5, 'EUR', '2025-11-07', 'Post', 2, 1,"
+            " 'open', 1, '2025-11-07 20:00:00', 0, '0123456789abcdef0123456789abcdef')",
+            (rules,),
+        )
+        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Anna', '2025-11-07 20:00:00')")
+        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Bernd', '2025-11-07 20:00:00')")
+        conn.exec_driver_sql("INSERT INTO seat (evening_id, position, player_id) VALUES (1, 1, 1), (1, 2, 2)")
+        conn.exec_driver_sql(
+            "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at) VALUES"
+            ' (1, 1, 1, \'{"mated_by": 1, "move": 3, "card": "A"}\', \'2025-11-07 20:10:00\','
+            " '2025-11-07 20:10:00')"
+        )
+    engine.dispose()
+    assert backup.check_backup(old).revision == "0002"
+
+    backup.restore(url, old)
+    upgraded = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": app.instance_path})  # as restore
+    upgraded.extensions["sk_engine"].dispose()
+
+    live = Path(app.instance_path) / "scorekeeper.db"
+    assert query(live, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    with database.session(app.extensions["sk_engine"]) as session:
+        assert [p.retired for p in session.exec(select(Player))] == [False, False]
+        assert [(r.player_id, r.hands) for r in session.exec(select(NightResult))] == [(1, 1), (2, 1)]
+        assert session.exec(select(Evening.place)).all() == ["Post"]
+
+
+def _not_a_database(path: Path) -> None:
+    path.write_text("Anna;Bernd;Clara;Dieter\n" * 100)
+
+
+def _empty_file(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _another_apps_database(path: Path) -> None:
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("CREATE TABLE todo (id INTEGER PRIMARY KEY, text TEXT)")
+        connection.execute("INSERT INTO todo (text) VALUES ('buy cards')")
+        connection.commit()
+
+
+def _no_schema_version(path: Path) -> None:
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("CREATE TABLE evening (id INTEGER PRIMARY KEY)")
+        connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32))")
+        connection.commit()
+
+
+def _newer_schema(good: Path):
+    def make(path: Path) -> None:
+        shutil.copy(good, path)
+        with closing(sqlite3.connect(path)) as connection:
+            connection.execute("UPDATE alembic_version SET version_num = '0099'")
+            connection.commit()
+
+    return make
+
+
+def _damaged(good: Path):
+    def make(path: Path) -> None:
+        data = bytearray(good.read_bytes())
+        page = 4096
+        for start in range(2 * page, len(data) - page, page):  # every page after the schema: garbage
+            data[start + 8 : start + page - 8] = b"\xa5" * (page - 16)
+        path.write_bytes(bytes(data))
+
+    return make
+
+
+BAD_BACKUPS = {
+    "a text file": (lambda good: _not_a_database, "is not a SQLite database"),
+    "an empty file": (lambda good: _empty_file, "not one of Scorekeeper (no table evening, alembic_version)"),
+    "a database of another app": (lambda good: _another_apps_database, "not one of Scorekeeper (no table evening"),
+    "a database without its schema version": (lambda good: _no_schema_version, "has no single schema version"),
+    "a backup of a newer Scorekeeper": (_newer_schema, "'0099', which this Scorekeeper does not know"),
+    "a damaged backup": (_damaged, "damaged"),
+}
+
+
+@pytest.mark.parametrize("make, message", BAD_BACKUPS.values(), ids=list(BAD_BACKUPS))
+def test_a_file_that_is_no_sound_backup_of_this_app_is_refused_and_nothing_changes(
+    app, url, db, club, tmp_path, make, message
+):
+    good = backup.backup(url, tmp_path / "good.db").path
+    bad = tmp_path / "bad.db"
+    make(good)(bad)
+    content = bad.read_bytes()
+    before = current(app)
+
+    with pytest.raises(BackupError, match=re.escape(message)):
+        backup.restore(url, bad)
+
+    assert current(app) == before
+    assert bad.read_bytes() == content
+
+
+@pytest.mark.parametrize("name", ["missing.db", "."])
+def test_a_missing_file_or_a_folder_is_refused(url, tmp_path, name):
+    with pytest.raises(BackupError, match="is not a file"):
+        backup.restore(url, tmp_path / name)
+
+
+def test_the_database_itself_is_not_restored_over_itself(url, live, club):
+    with pytest.raises(BackupError, match="is the database itself"):
+        backup.restore(url, live)
+
+
+# --- PostgreSQL ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql://scorekeeper@localhost/scorekeeper", "postgresql+psycopg://u:secret@db.example/club"]
+)
+def test_postgresql_is_refused_pointing_to_its_own_tools(url, tmp_path):
+    with pytest.raises(NotSQLite, match=r"the database is PostgreSQL, not SQLite: use pg_dump") as caught:
+        backup.backup(url, tmp_path / "copy.db")
+    assert "secret" not in str(caught.value)
+    with pytest.raises(NotSQLite, match="use pg_restore"):
+        backup.restore(url, tmp_path / "copy.db")
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_an_in_memory_database_has_no_file_to_back_up(tmp_path):
+    with pytest.raises(NotSQLite, match="not a SQLite file"):
+        backup.backup("sqlite://", tmp_path / "copy.db")

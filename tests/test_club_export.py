@@ -1,0 +1,385 @@
+"""The whole club as one JSON file (``export-all``) and back (``import``): lossless, twice harmless, all or nothing."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from datetime import date
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import select
+
+from scorekeeper import db as database
+from scorekeeper import exports, repository
+from scorekeeper.exports import ClubImport, InvalidExport, club_json, import_club, night_json
+from scorekeeper.models import AuditEntry, Evening, HandRecord, NightResult, Player, RosterChange, Seat
+
+from .conftest import start_night
+
+MODELS = (Player, RosterChange, Evening, Seat, HandRecord, AuditEntry, NightResult)
+NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
+
+
+def counts(db) -> dict[str, int]:
+    """Rows per table: what a refused import must leave as it was."""
+    db.expire_all()
+    return {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in MODELS}
+
+
+def as_file(data: dict) -> dict:
+    """The export as it comes back from a file."""
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+def record(db, evening, *hands, key_prefix=None):
+    for i, hand in enumerate(hands, start=1):
+        key = None if key_prefix is None else f"{key_prefix}-{i}"
+        repository.record_hand(db=db, evening_id=evening.id, hand=hand, idempotency_key=key)
+
+
+def by_name(db, name):
+    return db.exec(select(Player).where(Player.name == name)).one()
+
+
+@pytest.fixture
+def empty_db(tmp_path):
+    """A second, empty database migrated like the app's: where the club is imported."""
+    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
+    database.upgrade(engine)
+    session = database.session(engine)
+    yield session
+    session.close()
+    engine.dispose()
+
+
+@pytest.fixture
+def club(db):
+    """A club with three nights, players without a night, a retired player, renames and a merge."""
+    anna, bernd, clara, dieter, eva, zenzl, _, _ = [
+        repository.create_player(db=db, name=n)
+        for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva", "Zenzl", "Sepp 🍺", "Resi")  # Sepp and Resi never played
+    ]
+    first = start_night(db, [anna, bernd, clara, dieter], played_on=date(2026, 1, 9))
+    record(
+        db,
+        first,
+        {"contract": "rufen", "partner": 3, "points": 70},
+        {"contract": "treiben", "declarer": 1, "points": 80},
+        key_prefix="k",
+    )
+    repository.close_evening(db=db, evening_id=first.id)
+    second = start_night(db, [anna, bernd, zenzl, dieter, eva], game="schafkopf", seats=5, played_on=date(2026, 1, 16))
+    record(
+        db,
+        second,
+        {"contract": "rundpass"},
+        {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70},
+    )
+    repository.rename_player(db=db, player_id=zenzl.id, name="Zenzi")  # a change of a record merged away below
+    repository.merge_players(db=db, keep_id=clara.id, merge_id=zenzl.id)  # Zenzi was Clara all along
+    repository.rename_player(db=db, player_id=bernd.id, name="Bernhard")
+    repository.retire_player(db=db, player_id=by_name(db, "Resi").id)
+    repository.retire_player(db=db, player_id=eva.id)
+    repository.retire_player(db=db, player_id=eva.id, retired=False)
+    third = start_night(db, [anna, bernd], game="matt", played_on=date(2026, 1, 23))
+    record(db, third, {"mated_by": 1, "move": 3, "card": "A"})
+    return [first, second, third]
+
+
+# --- the export ------------------------------------------------------------------
+
+
+def test_the_club_export_holds_every_player_the_roster_changes_and_every_night_in_order(db, club):
+    data = club_json(db)
+    assert (data["format"], data["version"]) == ("scorekeeper-club", 1)
+    assert list(data) == ["format", "version", "players", "roster_changes", "nights"]
+    assert [(p["name"], p["retired"]) for p in data["players"]] == [
+        ("Anna", False),
+        ("Bernhard", False),
+        ("Clara", False),
+        ("Dieter", False),
+        ("Eva", False),
+        ("Resi", True),
+        ("Sepp 🍺", False),
+    ]
+    for p in data["players"]:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", p["created_at"])
+    changes = [(c["action"], c["player"]) for c in data["roster_changes"]]
+    assert changes == [
+        ("rename", "Clara"),  # Zenzl → Zenzi: that record was merged into Clara, its changes with it
+        ("merge", "Clara"),
+        ("rename", "Bernhard"),
+        ("retire", "Resi"),
+        ("retire", "Eva"),
+        ("unretire", "Eva"),
+    ]
+    assert data["roster_changes"][0]["detail"] == {"before": "Zenzl", "after": "Zenzi"}
+    assert data["roster_changes"][1]["detail"]["merged"] == "Zenzi"
+    assert all(re.fullmatch(r"[0-9a-f]{32}", c["uid"]) for c in data["roster_changes"])
+    assert data["nights"] == [night_json(db, night.id) for night in club]
+    assert [n["players"][2]["name"] for n in data["nights"][:2]] == ["Clara", "Clara"]  # merged: Zenzi's seat too
+    assert json.loads(json.dumps(data)) == data  # plain JSON
+
+
+def test_an_empty_club_exports_empty_lists(empty_db):
+    assert club_json(empty_db) == {
+        "format": "scorekeeper-club",
+        "version": 1,
+        "players": [],
+        "roster_changes": [],
+        "nights": [],
+    }
+
+
+# --- import: round trips -------------------------------------------------------------
+
+
+def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, empty_db, club):
+    original = club_json(db)
+
+    done = import_club(empty_db, as_file(original))
+
+    assert done == ClubImport(
+        players_created=7,
+        players_present=0,
+        changes_created=6,
+        changes_present=0,
+        nights_created=3,
+        nights_present=0,
+    )
+    assert club_json(empty_db) == original
+    for night in club:  # settled the same, and the club's history rows are written
+        table = repository.load_table(db=db, evening_id=night.id)
+        new_id = empty_db.exec(select(Evening.id).where(Evening.uid == night.uid)).one()
+        again = repository.load_table(db=empty_db, evening_id=new_id)
+        assert (again.rows, again.balance) == (table.rows, table.balance)
+    assert counts(empty_db)["NightResult"] == counts(db)["NightResult"] == 4 + 5 + 2
+
+
+def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, empty_db, club):
+    import_club(empty_db, as_file(club_json(db)))
+    assert {p.name: p.retired for p in repository.list_players(db=empty_db)} == {
+        "Anna": False,
+        "Bernhard": False,
+        "Clara": False,
+        "Dieter": False,
+        "Eva": False,
+        "Resi": True,
+        "Sepp 🍺": False,
+    }
+    assert by_name(empty_db, "Resi").created_at == by_name(db, "Resi").created_at
+    assert [p.name for p in repository.list_players(db=empty_db, active=True)] == [
+        "Anna",
+        "Bernhard",
+        "Clara",
+        "Dieter",
+        "Eva",
+        "Sepp 🍺",
+    ]
+
+
+def test_renames_and_merges_survive_the_round_trip_on_their_players(db, empty_db, club):
+    import_club(empty_db, as_file(club_json(db)))
+    clara = by_name(empty_db, "Clara")
+    [zenzi_renamed, merge] = repository.roster_changes(db=empty_db, player_id=clara.id)  # Zenzi's history came along
+    assert zenzi_renamed.detail == {"before": "Zenzl", "after": "Zenzi"}
+    assert (merge.action, merge.detail["kept"], merge.detail["merged"], merge.detail["nights"]) == (
+        "merge",
+        "Clara",
+        "Zenzi",
+        1,
+    )
+    [rename] = repository.roster_changes(db=empty_db, player_id=by_name(empty_db, "Bernhard").id)
+    assert rename.detail == {"before": "Bernd", "after": "Bernhard"}
+    original = {c.uid: c for c in repository.roster_changes(db=db)}
+    for change in repository.roster_changes(db=empty_db):
+        assert (change.action, change.detail, change.at) == (
+            original[change.uid].action,
+            original[change.uid].detail,
+            original[change.uid].at,
+        )
+
+
+def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, empty_db, club):
+    data = as_file(club_json(db))
+    first = import_club(empty_db, data)
+    after_first = counts(empty_db)
+
+    second = import_club(empty_db, copy.deepcopy(data))
+
+    assert first.changed and not second.changed
+    assert second == ClubImport(
+        players_created=0,
+        players_present=7,
+        changes_created=0,
+        changes_present=6,
+        nights_created=0,
+        nights_present=3,
+    )
+    assert counts(empty_db) == after_first
+    before = counts(db)
+    assert not import_club(db, data).changed  # back into the database it came from
+    assert counts(db) == before
+
+
+def test_a_club_import_finds_players_by_name_ignoring_case_and_keeps_their_retired_flag(db, empty_db, club):
+    data = as_file(club_json(db))
+    resi = repository.create_player(db=empty_db, name="RESI")  # playing here, retired in the file
+    repository.create_player(db=empty_db, name="anna")
+
+    done = import_club(empty_db, data)
+
+    assert (done.players_created, done.players_present) == (5, 2)
+    assert empty_db.get(Player, resi.id).retired is False  # only a player the import creates takes the file's flag
+    names = [p.name for p in repository.list_players(db=empty_db)]  # by name, ignoring case
+    assert names == ["anna", "Bernhard", "Clara", "Dieter", "Eva", "RESI", "Sepp 🍺"]
+    assert night_json(empty_db, empty_db.exec(select(Evening.id).order_by(Evening.id)).first())["players"][0] == {
+        "position": 1,
+        "name": "anna",
+    }
+
+
+def test_a_club_file_partly_imported_before_adds_only_what_is_new(db, empty_db, club):
+    data = as_file(club_json(db))
+    exports.import_night(empty_db, data["nights"][1])  # one night came over on its own earlier
+
+    done = import_club(empty_db, data)
+
+    assert (done.nights_created, done.nights_present) == (2, 1)
+    assert club_json(empty_db)["nights"] == [data["nights"][1], data["nights"][0], data["nights"][2]]
+
+
+# --- import: bad files ----------------------------------------------------------------
+
+
+def _set(path, value):
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def _drop(path):
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        del data[last]
+
+    return change
+
+
+BAD_CLUBS = {
+    "a newer version": (_set(["version"], 2), "version", "reads version 1, not 2"),
+    "no nights": (_drop(["nights"]), "nights", "nights is required"),
+    "an unknown key": (_set(["members"], []), "members", "unknown key 'members'"),
+    "players given as an object": (_set(["players"], {}), "players", "must be a list, not an object"),
+    "a player without retired": (_drop(["players", 2, "retired"]), "players[2].retired", "retired is required"),
+    "retired given as text": (_set(["players", 5, "retired"], "yes"), "players[5].retired", "must be true or false"),
+    "an empty name": (_set(["players", 1, "name"], " "), "players[1].name", "the name must not be empty"),
+    "a player listed twice": (_set(["players", 3, "name"], "anna"), "players[3].name", "'anna' is players[0] already"),
+    "a creation time without a zone": (
+        _set(["players", 0, "created_at"], "2026-01-01T20:00:00"),
+        "players[0].created_at",
+        "has no time zone",
+    ),
+    "a roster change of an unknown player": (
+        _set(["roster_changes", 2, "player"], "Xaver"),
+        "roster_changes[2].player",
+        "'Xaver' is not one of the players",
+    ),
+    "a roster change with a bad uid": (
+        _set(["roster_changes", 0, "uid"], "1"),
+        "roster_changes[0].uid",
+        "32 lowercase hexadecimal digits",
+    ),
+    "a roster change twice": (
+        lambda data: data["roster_changes"].append(copy.deepcopy(data["roster_changes"][1])),
+        "roster_changes[6].uid",
+        "roster_changes[1] has the same uid",
+    ),
+    "a roster change with a list as detail": (
+        _set(["roster_changes", 1, "detail"], []),
+        "roster_changes[1].detail",
+        "must be an object",
+    ),
+    "a roster change without an action": (
+        _set(["roster_changes", 3, "action"], ""),
+        "roster_changes[3].action",
+        "1 to 20 characters",
+    ),
+    "a night that is not a night": (_set(["nights", 1], []), "nights[1]", "must be a JSON object"),
+    "a night of another format": (_set(["nights", 0, "format"], "x"), "nights[0].format", "not a Scorekeeper night"),
+    "a bad hand deep inside the last night": (
+        _set(["nights", 2, "hands", 0, "data", "move"], 99),
+        "nights[2].hands[0].data.move",
+        "move must be between 1 and 10",
+    ),
+    "a bad hand in the middle night": (
+        _set(["nights", 1, "hands", 1, "data", "points"], 200),
+        "nights[1].hands[1].data.points",
+        "points must be between 0 and 120",
+    ),
+    "the same night twice": (
+        lambda data: data["nights"].append(copy.deepcopy(data["nights"][0])),
+        "nights[3].evening.uid",
+        "nights[0] is the same night",
+    ),
+}
+
+
+@pytest.mark.parametrize("change, path, message", BAD_CLUBS.values(), ids=list(BAD_CLUBS))
+def test_a_bad_club_file_is_refused_naming_the_place_and_nothing_is_written(db, empty_db, club, change, path, message):
+    data = as_file(club_json(db))
+    change(data)
+    with pytest.raises(InvalidExport) as caught:
+        import_club(empty_db, data)
+    assert caught.value.path == path
+    assert message in caught.value.message
+    assert counts(empty_db) == NOTHING
+
+
+@pytest.mark.parametrize("data", [[], "club", None, 7])
+def test_a_club_file_that_is_not_a_json_object_is_refused(empty_db, data):
+    with pytest.raises(InvalidExport, match="must be a JSON object"):
+        import_club(empty_db, data)
+
+
+def test_a_night_file_is_not_a_club_file(db, empty_db, club):
+    with pytest.raises(InvalidExport, match="not a Scorekeeper club"):
+        import_club(empty_db, as_file(night_json(db, club[0].id)))
+
+
+def test_a_bad_last_night_leaves_the_nights_before_it_unwritten_too(db, empty_db, club):
+    repository.create_player(db=empty_db, name="Anna")
+    before = counts(empty_db)
+    data = as_file(club_json(db))
+    data["nights"][2]["hands"][0]["dealer"] = 2
+
+    with pytest.raises(InvalidExport, match=r"^nights\[2\]\.hands\[0\]\.dealer: hand 1 is dealt by seat 1"):
+        import_club(empty_db, data)
+
+    assert counts(empty_db) == before
+
+
+def test_a_failure_while_writing_the_last_night_leaves_nothing_of_the_club(db, empty_db, club, monkeypatch):
+    data = as_file(club_json(db))
+    written = []
+    real = exports._write
+
+    def fails_on_the_third_night(session, night):
+        if len(written) == 2:
+            raise RuntimeError("the disk is full")
+        written.append(night)
+        return real(session, night)
+
+    monkeypatch.setattr(exports, "_write", fails_on_the_third_night)
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        import_club(empty_db, data)
+    assert len(written) == 2  # two nights, the players and the roster changes were flushed: all rolled back
+    assert counts(empty_db) == NOTHING
