@@ -172,7 +172,7 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
             night=shared,
         )
     moved = len(db.exec(select(Seat.evening_id).where(Seat.player_id == merged.id)).all())
-    for model in (Seat, NightResult, ContractResult):
+    for model in (Seat, NightResult, ContractResult, RosterChange):  # the duplicate's roster changes too
         db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
     detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
     db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))
