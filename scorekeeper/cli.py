@@ -63,6 +63,9 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.what == "engine":
         bench.print_engine(bench.bench_engine(args.hands))
+    elif args.what == "history":
+        with _app_db() as (app, _):
+            bench.print_history(bench.bench_history(app, runs=args.runs))
     elif args.what == "web":
         bench.print_web(bench.bench_web(nights=args.nights))
     else:
@@ -85,11 +88,26 @@ def _app_db():
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .demo import make_demo
+    import time
 
+    from .demo import make_club, make_demo
+
+    if args.nights is not None and not 1 <= args.nights <= 100_000:
+        print("--nights must be from 1 to 100000", file=sys.stderr)
+        return 1
     with _app_db() as (app, db):
-        ids = make_demo(db)
-    print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
+        if args.nights is None:
+            ids = make_demo(db)
+            print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
+            return 0
+        started = time.perf_counter()
+
+        def progress(done: int, hands: int) -> None:
+            if done % 100 == 0 or done == args.nights:
+                print(f"\r{done:,} nights, {hands:,} hands, {time.perf_counter() - started:.0f} s", end="", flush=True)
+
+        hands = make_club(db, args.nights, seed=args.seed, progress=progress)
+    print(f"\nmade {args.nights:,} nights with {hands:,} hands in {time.perf_counter() - started:.1f} s")
     return 0
 
 
@@ -276,10 +294,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
-    p.add_argument("what", choices=["engine", "web", "pdf"], help="what to measure")
+    p.add_argument(
+        "what", choices=["engine", "web", "pdf", "history"], help="what to measure (history: on the app's database)"
+    )
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
     p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
-    sub.add_parser("demo", help="make a realistic demo night of each game")
+    p.add_argument("--runs", type=int, default=30, help="requests per page (history)")
+    p = sub.add_parser("demo", help="make a realistic demo night of each game, or --nights N of a busy club")
+    p.add_argument("--nights", type=int, help="make this many nights of a busy club (about 200 hands each) instead")
+    p.add_argument("--seed", type=int, default=2016, help="the random seed of --nights")
     p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the JSON file to write")
