@@ -562,21 +562,26 @@ def _settle(evening: dict[str, Any], hands: list[dict[str, Any]]) -> None:
         raise InvalidExport(_join("evening", field), err.message) from None
 
 
+def _file(data: Any, format_: str, version: int, keys: tuple[str, ...], what: str) -> dict[str, Any]:
+    """The top of a Scorekeeper file of kind ``what`` (night, club): its format marker, version and keys checked."""
+    if not isinstance(data, dict):
+        raise InvalidExport("", f"a {what} file must be a JSON object, not {_type(data)}")
+    if data.get("format") != format_:
+        raise InvalidExport(
+            "format", f"this is not a Scorekeeper {what}: expected {format_!r}, found {data.get('format')!r}"
+        )
+    if data.get("version") != version or type(data.get("version")) is not int:
+        raise InvalidExport("version", f"this Scorekeeper reads version {version}, not {data.get('version')!r}")
+    _object(data, "", keys, f"a {what} file")
+    return data
+
+
 def read_night(data: Any) -> CheckedNight:
     """Check a night file completely (format, keys, types, names, the deal, the engine) without the database.
 
     :raises InvalidExport: naming the JSON path of the first problem.
     """
-    top = data
-    if not isinstance(top, dict):
-        raise InvalidExport("", f"a night file must be a JSON object, not {_type(top)}")
-    if top.get("format") != FORMAT:
-        raise InvalidExport(
-            "format", f"this is not a Scorekeeper night: expected {FORMAT!r}, found {top.get('format')!r}"
-        )
-    if top.get("version") != VERSION or type(top.get("version")) is not int:
-        raise InvalidExport("version", f"this Scorekeeper reads version {VERSION}, not {top.get('version')!r}")
-    _object(top, "", _TOP_KEYS, "a night file")
+    top = _file(data, FORMAT, VERSION, _TOP_KEYS, "night")
     evening = _read_evening(top["evening"])
     names = _read_players(top["players"], evening["seat_count"])
     hands = _read_hands(top["hands"], evening)
@@ -665,16 +670,7 @@ def read_club(data: Any) -> CheckedClub:
 
     :raises InvalidExport: naming the JSON path of the first problem (``nights[3].hands[2].data.points``).
     """
-    top = data
-    if not isinstance(top, dict):
-        raise InvalidExport("", f"a club file must be a JSON object, not {_type(top)}")
-    if top.get("format") != CLUB_FORMAT:
-        raise InvalidExport(
-            "format", f"this is not a Scorekeeper club: expected {CLUB_FORMAT!r}, found {top.get('format')!r}"
-        )
-    if top.get("version") != CLUB_VERSION or type(top.get("version")) is not int:
-        raise InvalidExport("version", f"this Scorekeeper reads version {CLUB_VERSION}, not {top.get('version')!r}")
-    _object(top, "", _CLUB_KEYS, "a club file")
+    top = _file(data, CLUB_FORMAT, CLUB_VERSION, _CLUB_KEYS, "club")
     players = _read_club_players(top["players"])
     changes = _read_changes(top["roster_changes"], players)
     return CheckedClub(players, changes, _read_nights(top["nights"]))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 
 from sqlalchemy import delete, distinct, func
@@ -140,6 +140,11 @@ class Season:
     @classmethod
     def starting(cls, year: int, start: tuple[int, int] = (1, 1)) -> Season:
         return cls(year, date(year, *start), date(year + 1, *start))
+
+    @property
+    def last(self) -> date:
+        """The season's last day."""
+        return self.end - timedelta(days=1)
 
     @property
     def label(self) -> str:
@@ -338,10 +343,7 @@ def player_history(db: Session, player_id: int, season_start: tuple[int, int] = 
 
     :raises repository.NotFound: for an unknown player.
     """
-    player = db.get(Player, player_id) if 0 < player_id <= repository.ID_MAX else None
-    if player is None:
-        raise repository.NotFound(f"no player {player_id}")
-    history = PlayerHistory(player)
+    history = PlayerHistory(repository.get_player(db=db, player_id=player_id))
     rows = db.exec(
         select(NightResult)
         .where(NightResult.player_id == player_id)

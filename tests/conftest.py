@@ -76,3 +76,38 @@ def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cent
 def night(db, players):
     """A Matzlfangen night at a table of four, Anna deals first, 10 cents a unit."""
     return start_night(db, players)
+
+
+@pytest.fixture
+def other_db(tmp_path):
+    """A second, empty SQLite database migrated like the app's: where an export is imported."""
+    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
+    database.upgrade(engine)
+    session = database.session(engine)
+    yield session
+    session.close()
+    engine.dispose()
+
+
+def set_at(path, value):
+    """A change to an exported file: set the value at ``path`` (keys and list indexes)."""
+
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def drop_at(path):
+    """A change to an exported file: delete the key (or item) at ``path``."""
+
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        del data[last]
+
+    return change

@@ -11,12 +11,11 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import db as database
 from scorekeeper import exports, repository
 from scorekeeper.exports import ClubImport, InvalidExport, club_json, import_club, night_json
 from scorekeeper.models import AuditEntry, Evening, HandRecord, NightResult, Player, RosterChange, Seat
 
-from .conftest import start_night
+from .conftest import drop_at, set_at, start_night
 
 MODELS = (Player, RosterChange, Evening, Seat, HandRecord, AuditEntry, NightResult)
 NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
@@ -41,17 +40,6 @@ def record(db, evening, *hands, key_prefix=None):
 
 def by_name(db, name):
     return db.exec(select(Player).where(Player.name == name)).one()
-
-
-@pytest.fixture
-def empty_db(tmp_path):
-    """A second, empty database migrated like the app's: where the club is imported."""
-    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
-    database.upgrade(engine)
-    session = database.session(engine)
-    yield session
-    session.close()
-    engine.dispose()
 
 
 @pytest.fixture
@@ -123,8 +111,8 @@ def test_the_club_export_holds_every_player_the_roster_changes_and_every_night_i
     assert json.loads(json.dumps(data)) == data  # plain JSON
 
 
-def test_an_empty_club_exports_empty_lists(empty_db):
-    assert club_json(empty_db) == {
+def test_an_empty_club_exports_empty_lists(other_db):
+    assert club_json(other_db) == {
         "format": "scorekeeper-club",
         "version": 1,
         "players": [],
@@ -136,10 +124,10 @@ def test_an_empty_club_exports_empty_lists(empty_db):
 # --- import: round trips -------------------------------------------------------------
 
 
-def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, empty_db, club):
+def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, other_db, club):
     original = club_json(db)
 
-    done = import_club(empty_db, as_file(original))
+    done = import_club(other_db, as_file(original))
 
     assert done == ClubImport(
         players_created=7,
@@ -149,18 +137,18 @@ def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, e
         nights_created=3,
         nights_present=0,
     )
-    assert club_json(empty_db) == original
+    assert club_json(other_db) == original
     for night in club:  # settled the same, and the club's history rows are written
         table = repository.load_table(db=db, evening_id=night.id)
-        new_id = empty_db.exec(select(Evening.id).where(Evening.uid == night.uid)).one()
-        again = repository.load_table(db=empty_db, evening_id=new_id)
+        new_id = other_db.exec(select(Evening.id).where(Evening.uid == night.uid)).one()
+        again = repository.load_table(db=other_db, evening_id=new_id)
         assert (again.rows, again.balance) == (table.rows, table.balance)
-    assert counts(empty_db)["NightResult"] == counts(db)["NightResult"] == 4 + 5 + 2
+    assert counts(other_db)["NightResult"] == counts(db)["NightResult"] == 4 + 5 + 2
 
 
-def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, empty_db, club):
-    import_club(empty_db, as_file(club_json(db)))
-    assert {p.name: p.retired for p in repository.list_players(db=empty_db)} == {
+def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, other_db, club):
+    import_club(other_db, as_file(club_json(db)))
+    assert {p.name: p.retired for p in repository.list_players(db=other_db)} == {
         "Anna": False,
         "Bernhard": False,
         "Clara": False,
@@ -169,8 +157,8 @@ def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, emp
         "Resi": True,
         "Sepp 🍺": False,
     }
-    assert by_name(empty_db, "Resi").created_at == by_name(db, "Resi").created_at
-    assert [p.name for p in repository.list_players(db=empty_db, active=True)] == [
+    assert by_name(other_db, "Resi").created_at == by_name(db, "Resi").created_at
+    assert [p.name for p in repository.list_players(db=other_db, active=True)] == [
         "Anna",
         "Bernhard",
         "Clara",
@@ -180,10 +168,10 @@ def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, emp
     ]
 
 
-def test_renames_and_merges_survive_the_round_trip_on_their_players(db, empty_db, club):
-    import_club(empty_db, as_file(club_json(db)))
-    clara = by_name(empty_db, "Clara")
-    [zenzi_renamed, merge] = repository.roster_changes(db=empty_db, player_id=clara.id)  # Zenzi's history came along
+def test_renames_and_merges_survive_the_round_trip_on_their_players(db, other_db, club):
+    import_club(other_db, as_file(club_json(db)))
+    clara = by_name(other_db, "Clara")
+    [zenzi_renamed, merge] = repository.roster_changes(db=other_db, player_id=clara.id)  # Zenzi's history came along
     assert zenzi_renamed.detail == {"before": "Zenzl", "after": "Zenzi"}
     assert (merge.action, merge.detail["kept"], merge.detail["merged"], merge.detail["nights"]) == (
         "merge",
@@ -191,10 +179,10 @@ def test_renames_and_merges_survive_the_round_trip_on_their_players(db, empty_db
         "Zenzi",
         1,
     )
-    [rename] = repository.roster_changes(db=empty_db, player_id=by_name(empty_db, "Bernhard").id)
+    [rename] = repository.roster_changes(db=other_db, player_id=by_name(other_db, "Bernhard").id)
     assert rename.detail == {"before": "Bernd", "after": "Bernhard"}
     original = {c.uid: c for c in repository.roster_changes(db=db)}
-    for change in repository.roster_changes(db=empty_db):
+    for change in repository.roster_changes(db=other_db):
         assert (change.action, change.detail, change.at) == (
             original[change.uid].action,
             original[change.uid].detail,
@@ -202,12 +190,12 @@ def test_renames_and_merges_survive_the_round_trip_on_their_players(db, empty_db
         )
 
 
-def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, empty_db, club):
+def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, other_db, club):
     data = as_file(club_json(db))
-    first = import_club(empty_db, data)
-    after_first = counts(empty_db)
+    first = import_club(other_db, data)
+    after_first = counts(other_db)
 
-    second = import_club(empty_db, copy.deepcopy(data))
+    second = import_club(other_db, copy.deepcopy(data))
 
     assert first.changed and not second.changed
     assert second == ClubImport(
@@ -218,83 +206,67 @@ def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, empty
         nights_created=0,
         nights_present=3,
     )
-    assert counts(empty_db) == after_first
+    assert counts(other_db) == after_first
     before = counts(db)
     assert not import_club(db, data).changed  # back into the database it came from
     assert counts(db) == before
 
 
-def test_a_club_import_finds_players_by_name_ignoring_case_and_keeps_their_retired_flag(db, empty_db, club):
+def test_a_club_import_finds_players_by_name_ignoring_case_and_keeps_their_retired_flag(db, other_db, club):
     data = as_file(club_json(db))
-    resi = repository.create_player(db=empty_db, name="RESI")  # playing here, retired in the file
-    repository.create_player(db=empty_db, name="anna")
+    resi = repository.create_player(db=other_db, name="RESI")  # playing here, retired in the file
+    repository.create_player(db=other_db, name="anna")
 
-    done = import_club(empty_db, data)
+    done = import_club(other_db, data)
 
     assert (done.players_created, done.players_present) == (5, 2)
-    assert empty_db.get(Player, resi.id).retired is False  # only a player the import creates takes the file's flag
-    names = [p.name for p in repository.list_players(db=empty_db)]  # by name, ignoring case
+    assert other_db.get(Player, resi.id).retired is False  # only a player the import creates takes the file's flag
+    names = [p.name for p in repository.list_players(db=other_db)]  # by name, ignoring case
     assert names == ["anna", "Bernhard", "Clara", "Dieter", "Eva", "RESI", "Sepp 🍺"]
-    assert night_json(empty_db, empty_db.exec(select(Evening.id).order_by(Evening.id)).first())["players"][0] == {
+    assert night_json(other_db, other_db.exec(select(Evening.id).order_by(Evening.id)).first())["players"][0] == {
         "position": 1,
         "name": "anna",
     }
 
 
-def test_a_club_file_partly_imported_before_adds_only_what_is_new(db, empty_db, club):
+def test_a_club_file_partly_imported_before_adds_only_what_is_new(db, other_db, club):
     data = as_file(club_json(db))
-    exports.import_night(empty_db, data["nights"][1])  # one night came over on its own earlier
+    exports.import_night(other_db, data["nights"][1])  # one night came over on its own earlier
 
-    done = import_club(empty_db, data)
+    done = import_club(other_db, data)
 
     assert (done.nights_created, done.nights_present) == (2, 1)
-    assert club_json(empty_db)["nights"] == [data["nights"][1], data["nights"][0], data["nights"][2]]
+    assert club_json(other_db)["nights"] == [data["nights"][1], data["nights"][0], data["nights"][2]]
 
 
 # --- import: bad files ----------------------------------------------------------------
 
 
-def _set(path, value):
-    def change(data):
-        *parents, last = path
-        for key in parents:
-            data = data[key]
-        data[last] = value
-
-    return change
-
-
-def _drop(path):
-    def change(data):
-        *parents, last = path
-        for key in parents:
-            data = data[key]
-        del data[last]
-
-    return change
-
-
 BAD_CLUBS = {
-    "a newer version": (_set(["version"], 2), "version", "reads version 1, not 2"),
-    "no nights": (_drop(["nights"]), "nights", "nights is required"),
-    "an unknown key": (_set(["members"], []), "members", "unknown key 'members'"),
-    "players given as an object": (_set(["players"], {}), "players", "must be a list, not an object"),
-    "a player without retired": (_drop(["players", 2, "retired"]), "players[2].retired", "retired is required"),
-    "retired given as text": (_set(["players", 5, "retired"], "yes"), "players[5].retired", "must be true or false"),
-    "an empty name": (_set(["players", 1, "name"], " "), "players[1].name", "the name must not be empty"),
-    "a player listed twice": (_set(["players", 3, "name"], "anna"), "players[3].name", "'anna' is players[0] already"),
+    "a newer version": (set_at(["version"], 2), "version", "reads version 1, not 2"),
+    "no nights": (drop_at(["nights"]), "nights", "nights is required"),
+    "an unknown key": (set_at(["members"], []), "members", "unknown key 'members'"),
+    "players given as an object": (set_at(["players"], {}), "players", "must be a list, not an object"),
+    "a player without retired": (drop_at(["players", 2, "retired"]), "players[2].retired", "retired is required"),
+    "retired given as text": (set_at(["players", 5, "retired"], "yes"), "players[5].retired", "must be true or false"),
+    "an empty name": (set_at(["players", 1, "name"], " "), "players[1].name", "the name must not be empty"),
+    "a player listed twice": (
+        set_at(["players", 3, "name"], "anna"),
+        "players[3].name",
+        "'anna' is players[0] already",
+    ),
     "a creation time without a zone": (
-        _set(["players", 0, "created_at"], "2026-01-01T20:00:00"),
+        set_at(["players", 0, "created_at"], "2026-01-01T20:00:00"),
         "players[0].created_at",
         "has no time zone",
     ),
     "a roster change of an unknown player": (
-        _set(["roster_changes", 2, "player"], "Xaver"),
+        set_at(["roster_changes", 2, "player"], "Xaver"),
         "roster_changes[2].player",
         "'Xaver' is not one of the players",
     ),
     "a roster change with a bad uid": (
-        _set(["roster_changes", 0, "uid"], "1"),
+        set_at(["roster_changes", 0, "uid"], "1"),
         "roster_changes[0].uid",
         "32 lowercase hexadecimal digits",
     ),
@@ -304,24 +276,24 @@ BAD_CLUBS = {
         "roster_changes[1] has the same uid",
     ),
     "a roster change with a list as detail": (
-        _set(["roster_changes", 1, "detail"], []),
+        set_at(["roster_changes", 1, "detail"], []),
         "roster_changes[1].detail",
         "must be an object",
     ),
     "a roster change without an action": (
-        _set(["roster_changes", 3, "action"], ""),
+        set_at(["roster_changes", 3, "action"], ""),
         "roster_changes[3].action",
         "1 to 20 characters",
     ),
-    "a night that is not a night": (_set(["nights", 1], []), "nights[1]", "must be a JSON object"),
-    "a night of another format": (_set(["nights", 0, "format"], "x"), "nights[0].format", "not a Scorekeeper night"),
+    "a night that is not a night": (set_at(["nights", 1], []), "nights[1]", "must be a JSON object"),
+    "a night of another format": (set_at(["nights", 0, "format"], "x"), "nights[0].format", "not a Scorekeeper night"),
     "a bad hand deep inside the last night": (
-        _set(["nights", 2, "hands", 0, "data", "move"], 99),
+        set_at(["nights", 2, "hands", 0, "data", "move"], 99),
         "nights[2].hands[0].data.move",
         "move must be between 1 and 10",
     ),
     "a bad hand in the middle night": (
-        _set(["nights", 1, "hands", 1, "data", "points"], 200),
+        set_at(["nights", 1, "hands", 1, "data", "points"], 200),
         "nights[1].hands[1].data.points",
         "points must be between 0 and 120",
     ),
@@ -334,40 +306,40 @@ BAD_CLUBS = {
 
 
 @pytest.mark.parametrize("change, path, message", BAD_CLUBS.values(), ids=list(BAD_CLUBS))
-def test_a_bad_club_file_is_refused_naming_the_place_and_nothing_is_written(db, empty_db, club, change, path, message):
+def test_a_bad_club_file_is_refused_naming_the_place_and_nothing_is_written(db, other_db, club, change, path, message):
     data = as_file(club_json(db))
     change(data)
     with pytest.raises(InvalidExport) as caught:
-        import_club(empty_db, data)
+        import_club(other_db, data)
     assert caught.value.path == path
     assert message in caught.value.message
-    assert counts(empty_db) == NOTHING
+    assert counts(other_db) == NOTHING
 
 
 @pytest.mark.parametrize("data", [[], "club", None, 7])
-def test_a_club_file_that_is_not_a_json_object_is_refused(empty_db, data):
+def test_a_club_file_that_is_not_a_json_object_is_refused(other_db, data):
     with pytest.raises(InvalidExport, match="must be a JSON object"):
-        import_club(empty_db, data)
+        import_club(other_db, data)
 
 
-def test_a_night_file_is_not_a_club_file(db, empty_db, club):
+def test_a_night_file_is_not_a_club_file(db, other_db, club):
     with pytest.raises(InvalidExport, match="not a Scorekeeper club"):
-        import_club(empty_db, as_file(night_json(db, club[0].id)))
+        import_club(other_db, as_file(night_json(db, club[0].id)))
 
 
-def test_a_bad_last_night_leaves_the_nights_before_it_unwritten_too(db, empty_db, club):
-    repository.create_player(db=empty_db, name="Anna")
-    before = counts(empty_db)
+def test_a_bad_last_night_leaves_the_nights_before_it_unwritten_too(db, other_db, club):
+    repository.create_player(db=other_db, name="Anna")
+    before = counts(other_db)
     data = as_file(club_json(db))
     data["nights"][2]["hands"][0]["dealer"] = 2
 
     with pytest.raises(InvalidExport, match=r"^nights\[2\]\.hands\[0\]\.dealer: hand 1 is dealt by seat 1"):
-        import_club(empty_db, data)
+        import_club(other_db, data)
 
-    assert counts(empty_db) == before
+    assert counts(other_db) == before
 
 
-def test_a_failure_while_writing_the_last_night_leaves_nothing_of_the_club(db, empty_db, club, monkeypatch):
+def test_a_failure_while_writing_the_last_night_leaves_nothing_of_the_club(db, other_db, club, monkeypatch):
     data = as_file(club_json(db))
     written = []
     real = exports._write
@@ -380,6 +352,6 @@ def test_a_failure_while_writing_the_last_night_leaves_nothing_of_the_club(db, e
 
     monkeypatch.setattr(exports, "_write", fails_on_the_third_night)
     with pytest.raises(RuntimeError, match="the disk is full"):
-        import_club(empty_db, data)
+        import_club(other_db, data)
     assert len(written) == 2  # two nights, the players and the roster changes were flushed: all rolled back
-    assert counts(empty_db) == NOTHING
+    assert counts(other_db) == NOTHING

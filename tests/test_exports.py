@@ -14,10 +14,11 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import db as database
 from scorekeeper import exports, repository
 from scorekeeper.exports import InvalidExport, import_night, night_csv, night_json
 from scorekeeper.models import AuditEntry, Evening, HandRecord, Player, Seat
+
+from .conftest import drop_at, set_at
 
 MODELS = (Player, Evening, Seat, HandRecord, AuditEntry)
 
@@ -58,17 +59,6 @@ def counts(db) -> dict[str, int]:
 def as_file(data: dict) -> dict:
     """The export as it comes back from a file."""
     return json.loads(json.dumps(data, ensure_ascii=False))
-
-
-@pytest.fixture
-def other_db(tmp_path):
-    """A second, empty database migrated like the app's: where an exported night is imported."""
-    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
-    database.upgrade(engine)
-    session = database.session(engine)
-    yield session
-    session.close()
-    engine.dispose()
 
 
 # --- CSV -----------------------------------------------------------------------
@@ -328,63 +318,41 @@ def test_an_imported_night_seats_the_roster_players_of_the_same_name_ignoring_ca
 # --- import: bad files -------------------------------------------------------------
 
 
-def _set(path, value):
-    """A change to a night file: set the value at ``path`` (keys and list indexes)."""
-
-    def change(data):
-        *parents, last = path
-        for key in parents:
-            data = data[key]
-        data[last] = value
-
-    return change
-
-
-def _drop(path):
-    def change(data):
-        *parents, last = path
-        for key in parents:
-            data = data[key]
-        del data[last]
-
-    return change
-
-
 BAD_FILES = {
-    "a wrong format marker": (_set(["format"], "something-else"), "format", "this is not a Scorekeeper night"),
-    "a newer version": (_set(["version"], 2), "version", "reads version 1, not 2"),
-    "a version given as true": (_set(["version"], True), "version", "reads version 1, not True"),
-    "no evening": (_drop(["evening"]), "evening", "evening is required"),
-    "no audit": (_drop(["audit"]), "audit", "audit is required"),
-    "an evening without its game": (_drop(["evening", "game"]), "evening.game", "game is required"),
-    "a hand without its data": (_drop(["hands", 1, "data"]), "hands[1].data", "data is required"),
-    "an unknown key": (_set(["evening", "colour"], "red"), "evening.colour", "unknown key 'colour'"),
+    "a wrong format marker": (set_at(["format"], "something-else"), "format", "this is not a Scorekeeper night"),
+    "a newer version": (set_at(["version"], 2), "version", "reads version 1, not 2"),
+    "a version given as true": (set_at(["version"], True), "version", "reads version 1, not True"),
+    "no evening": (drop_at(["evening"]), "evening", "evening is required"),
+    "no audit": (drop_at(["audit"]), "audit", "audit is required"),
+    "an evening without its game": (drop_at(["evening", "game"]), "evening.game", "game is required"),
+    "a hand without its data": (drop_at(["hands", 1, "data"]), "hands[1].data", "data is required"),
+    "an unknown key": (set_at(["evening", "colour"], "red"), "evening.colour", "unknown key 'colour'"),
     "a stake given as text": (
-        _set(["evening", "stake_cents"], "10"),
+        set_at(["evening", "stake_cents"], "10"),
         "evening.stake_cents",
         "must be a whole number, not a text",
     ),
     "a seat count given as true": (
-        _set(["evening", "seat_count"], True),
+        set_at(["evening", "seat_count"], True),
         "evening.seat_count",
         "must be a whole number, not true or false",
     ),
-    "hands given as an object": (_set(["hands"], {}), "hands", "must be a list, not an object"),
-    "a name given as a number": (_set(["players", 0, "name"], 5), "players[0].name", "the name must be a text"),
-    "an empty name": (_set(["players", 2, "name"], "   "), "players[2].name", "the name must not be empty"),
+    "hands given as an object": (set_at(["hands"], {}), "hands", "must be a list, not an object"),
+    "a name given as a number": (set_at(["players", 0, "name"], 5), "players[0].name", "the name must be a text"),
+    "an empty name": (set_at(["players", 2, "name"], "   "), "players[2].name", "the name must not be empty"),
     "a name with a line break": (
-        _set(["players", 2, "name"], "Cla\nra"),
+        set_at(["players", 2, "name"], "Cla\nra"),
         "players[2].name",
         "must not contain control characters",
     ),
     "the same player at two seats": (
-        _set(["players", 1, "name"], "ANNA"),
+        set_at(["players", 1, "name"], "ANNA"),
         "players[1].name",
         "'ANNA' already sits at seat 1",
     ),
-    "players out of seat order": (_set(["players", 0, "position"], 2), "players[0].position", "expected 1"),
+    "players out of seat order": (set_at(["players", 0, "position"], 2), "players[0].position", "expected 1"),
     "a seat count that does not match the players": (
-        _set(["evening", "seat_count"], 5),
+        set_at(["evening", "seat_count"], 5),
         "players",
         "the night has 5 seats (evening.seat_count) but 4 players",
     ),
@@ -394,70 +362,70 @@ BAD_FILES = {
         "the night has 4 seats (evening.seat_count) but 3 players",
     ),
     "a seat count the game is not played at": (
-        _set(["evening", "seat_count"], 3),
+        set_at(["evening", "seat_count"], 3),
         "evening.seat_count",
         "matzlfangen is played by 4 or 5 players, not 3",
     ),
-    "an unknown game": (_set(["evening", "game"], "poker"), "evening.game", "not 'poker'"),
+    "an unknown game": (set_at(["evening", "game"], "poker"), "evening.game", "not 'poker'"),
     "a hand the engine refuses": (
-        _set(["hands", 1, "data", "points"], 200),
+        set_at(["hands", 1, "data", "points"], 200),
         "hands[1].data.points",
         "points must be between 0 and 130",
     ),
     "a hand of an unknown contract": (
-        _set(["hands", 0, "data", "contract"], "bridge"),
+        set_at(["hands", 0, "data", "contract"], "bridge"),
         "hands[0].data.contract",
         "contract must be one of",
     ),
-    "a hand that is not an object": (_set(["hands", 0, "data"], [1, 2]), "hands[0].data", "must be an object"),
+    "a hand that is not an object": (set_at(["hands", 0, "data"], [1, 2]), "hands[0].data", "must be an object"),
     "a hand dealt by the wrong seat": (
-        _set(["hands", 1, "dealer"], 4),
+        set_at(["hands", 1, "dealer"], 4),
         "hands[1].dealer",
         "hand 2 is dealt by seat 2",
     ),
-    "hands out of order": (_set(["hands", 1, "number"], 3), "hands[1].number", "expected 2"),
+    "hands out of order": (set_at(["hands", 1, "number"], 3), "hands[1].number", "expected 2"),
     "an idempotency key twice": (
-        _set(["hands", 1, "idempotency_key"], "k-1"),
+        set_at(["hands", 1, "idempotency_key"], "k-1"),
         "hands[1].idempotency_key",
         "hand 1 has the same key",
     ),
     "a rule set with a rule missing": (
-        _drop(["evening", "rules", "win_threshold"]),
+        drop_at(["evening", "rules", "win_threshold"]),
         "evening.rules",
         "not complete: win_threshold missing",
     ),
     "a rule out of range": (
-        _set(["evening", "rules", "win_threshold"], 500),
+        set_at(["evening", "rules", "win_threshold"], 500),
         "evening.rules.win_threshold",
         "win_threshold must be between 1 and 130",
     ),
     "a pot on a matzlfangen night": (
-        _set(["evening", "pot_start"], 2),
+        set_at(["evening", "pot_start"], 2),
         "evening.pot_start",
         "applies only to schafkopf",
     ),
     "a time without a zone": (
-        _set(["evening", "created_at"], "2026-03-14T19:30:00"),
+        set_at(["evening", "created_at"], "2026-03-14T19:30:00"),
         "evening.created_at",
         "has no time zone",
     ),
-    "a time that is no time": (_set(["hands", 0, "updated_at"], "soon"), "hands[0].updated_at", "is not an ISO 8601"),
-    "a German date": (_set(["evening", "played_on"], "14.03.2026"), "evening.played_on", "must be a date"),
-    "an unknown status": (_set(["evening", "status"], "paused"), "evening.status", "not 'paused'"),
+    "a time that is no time": (set_at(["hands", 0, "updated_at"], "soon"), "hands[0].updated_at", "is not an ISO 8601"),
+    "a German date": (set_at(["evening", "played_on"], "14.03.2026"), "evening.played_on", "must be a date"),
+    "an unknown status": (set_at(["evening", "status"], "paused"), "evening.status", "not 'paused'"),
     "an open night with a closing time": (
-        _set(["evening", "closed_at"], "2026-03-15T00:30:00+00:00"),
+        set_at(["evening", "closed_at"], "2026-03-15T00:30:00+00:00"),
         "evening.closed_at",
         "an open night has no closing time",
     ),
     "a closed night without its closing time": (
-        _set(["evening", "status"], "closed"),
+        set_at(["evening", "status"], "closed"),
         "evening.closed_at",
         "a closed night has the time it was closed",
     ),
-    "a bad uid": (_set(["evening", "uid"], "../../etc"), "evening.uid", "32 lowercase hexadecimal digits"),
-    "a lowercase currency": (_set(["evening", "currency"], "eur"), "evening.currency", "three-letter code"),
+    "a bad uid": (set_at(["evening", "uid"], "../../etc"), "evening.uid", "32 lowercase hexadecimal digits"),
+    "a lowercase currency": (set_at(["evening", "currency"], "eur"), "evening.currency", "three-letter code"),
     "an audit entry with a list before": (
-        _set(["audit", 0, "before"], [1]),
+        set_at(["audit", 0, "before"], [1]),
         "audit[0].before",
         "must be an object or null, not a list",
     ),

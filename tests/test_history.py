@@ -33,7 +33,6 @@ import pytest
 from sqlalchemy import delete, func
 from sqlmodel import select
 
-from scorekeeper import db as database
 from scorekeeper import exports, history, repository
 from scorekeeper.history import NightFilter, NightLine, Season, Tally
 from scorekeeper.models import ContractResult, Evening, NightResult, Player, RosterChange, Seat
@@ -580,17 +579,6 @@ def test_hands_added_at_once_write_the_same_rows_as_hands_recorded_one_by_one(db
     }
     assert contracts(db, evening.id)[("Bernd", "solo")] == (1, 1)
     assert results(db, evening.id)["Bernd"].touts_won == 1
-
-
-@pytest.fixture
-def other_db(tmp_path):
-    """A second, empty database migrated like the app's, to import a night into."""
-    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
-    database.upgrade(engine)
-    session = database.session(engine)
-    yield session
-    session.close()
-    engine.dispose()
 
 
 def test_an_imported_night_brings_its_rows_into_the_other_database(db, club, other_db):

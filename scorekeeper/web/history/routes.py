@@ -51,7 +51,7 @@ def nights():
         if form.season.data:
             season = history.Season.starting(int(form.season.data), _season_start())
             since = max(since or season.start, season.start)
-            until = min(until or season.end, date.fromordinal(season.end.toordinal() - 1))
+            until = min(until or season.last, season.last)
         filters = history.NightFilter(
             game=form.game.data or None,
             player_id=int(form.player.data) if form.player.data else None,
