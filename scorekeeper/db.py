@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
 from alembic import command
@@ -11,24 +13,68 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 7_262_537  # PostgreSQL's advisory lock of a migration (any number no other tool uses)
+BUSY_TIMEOUT_MS = 15_000
+
+#: The execution option that says how a SQLite transaction begins: ``"IMMEDIATE"`` or
+#: (the default) deferred. See :func:`writer`.
+SQLITE_BEGIN = "sqlite_begin"
+_BEGIN = {"": "BEGIN", "DEFERRED": "BEGIN DEFERRED", "IMMEDIATE": "BEGIN IMMEDIATE"}
+
+
+def _wal(dbapi_connection: sqlite3.Connection) -> None:
+    """Switch the database to WAL (a no-op once it is). Switching a new database needs it for
+    itself, and SQLite answers "locked" without waiting when another process starting at the
+    same moment holds it: then try again, as long as the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            dbapi_connection.execute("PRAGMA journal_mode=WAL").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for any SQLAlchemy URL; SQLite gets WAL, a busy timeout and foreign keys."""
+    """An engine for any SQLAlchemy URL; SQLite gets WAL, a busy timeout and foreign keys.
+
+    On SQLite the driver's own transaction handling is off (it would begin a transaction only
+    at its first write, after the reads the write depends on): every transaction begins with
+    an explicit ``BEGIN`` when the connection is first used, ``BEGIN IMMEDIATE`` on the
+    connections of :func:`writer` (write sessions, see :func:`session`).
+    """
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 15})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
+            dbapi_connection.isolation_level = None  # no implicit BEGIN or COMMIT by the driver
+            _wal(dbapi_connection)
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA busy_timeout=15000")
-            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys=ON")  # outside any transaction, where it takes effect
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection) -> None:
+            connection.exec_driver_sql(_BEGIN[connection.get_execution_options().get(SQLITE_BEGIN, "")])
+
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def writer(engine: Engine) -> Engine:
+    """The engine as write sessions use it: the same pool, but on SQLite every transaction begins
+    ``BEGIN IMMEDIATE``, taking the write lock first (waiting up to the busy timeout for it).
+
+    A transaction that read first and wrote later (a deferred ``BEGIN``) would fail at once with
+    "database is locked" when another connection wrote in between: its snapshot is too old to
+    write from. On PostgreSQL nothing changes; the repository locks the night's row instead.
+    """
+    return engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -41,19 +87,29 @@ def alembic_config(engine: Engine) -> Config:
 def migration_engine(url: str) -> Engine:
     """An engine for migrations only. On SQLite it runs each migration in one real transaction
     (the driver would commit every schema change on its own and leave a failed upgrade half
-    done), with foreign keys off while batch migrations rebuild tables; env.py checks them."""
+    done), with foreign keys off while batch migrations rebuild tables; env.py checks them.
+    Server processes starting at once (gunicorn's workers) take turns, and the later ones find the
+    schema at its newest and do nothing: on SQLite the transaction begins ``BEGIN IMMEDIATE``,
+    on PostgreSQL it takes an advisory lock first."""
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
         def _manual_transactions(dbapi_connection, _record) -> None:
             dbapi_connection.isolation_level = None
+            dbapi_connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            _wal(dbapi_connection)  # before the app's engine connects: it would switch it under a migration
             dbapi_connection.execute("PRAGMA foreign_keys=OFF")
-            dbapi_connection.execute("PRAGMA busy_timeout=15000")
 
         @event.listens_for(engine, "begin")
         def _begin(connection) -> None:
-            connection.exec_driver_sql("BEGIN")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    elif engine.dialect.name == "postgresql":
+
+        @event.listens_for(engine, "begin")
+        def _one_at_a_time(connection) -> None:
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")  # held to the commit
 
     return engine
 
@@ -67,6 +123,12 @@ def upgrade(engine: Engine) -> None:
         migrator.dispose()
 
 
-def session(engine: Engine) -> Session:
-    """A new ORM session; objects stay usable after commit."""
-    return Session(engine, expire_on_commit=False)
+def session(engine: Engine, write: bool = False) -> Session:
+    """A new ORM session; objects stay usable after commit.
+
+    ``write``: the session is for a change (a POST, a command that writes). On SQLite each of its
+    transactions (also the next one after a commit) begins ``BEGIN IMMEDIATE`` (:func:`writer`),
+    so a read-then-write never fails for a write that came in between; a read session begins
+    a plain deferred ``BEGIN`` and reads one consistent snapshot until its commit or rollback.
+    """
+    return Session(writer(engine) if write else engine, expire_on_commit=False)

@@ -23,6 +23,7 @@ NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
 
 def counts(db) -> dict[str, int]:
     """Rows per table: what a refused import must leave as it was."""
+    db.rollback()
     db.expire_all()
     return {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in MODELS}
 

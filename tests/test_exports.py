@@ -52,6 +52,7 @@ def csv_rows(text: str) -> list[list[str]]:
 
 def counts(db) -> dict[str, int]:
     """Rows per table: what a refused import must leave as it was."""
+    db.rollback()
     db.expire_all()
     return {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in MODELS}
 

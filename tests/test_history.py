@@ -252,6 +252,7 @@ def club(db, players) -> Club:
 
 def results(db, evening_id: int) -> dict[str, NightResult]:
     """The night's result rows by player name."""
+    db.rollback()
     db.expire_all()
     query = (
         select(NightResult, Player.name)
@@ -268,6 +269,7 @@ def money(db, evening_id: int) -> dict[str, tuple[int, int, int]]:
 
 def contracts(db, evening_id: int) -> dict[tuple[str, str], tuple[int, int]]:
     """(name, contract) -> (declared, won)."""
+    db.rollback()
     db.expire_all()
     query = (
         select(ContractResult, Player.name)
@@ -279,6 +281,7 @@ def contracts(db, evening_id: int) -> dict[tuple[str, str], tuple[int, int]]:
 
 def all_rows(db) -> tuple[list[tuple], list[tuple]]:
     """Every result row of the club as plain tuples, for comparing before and after."""
+    db.rollback()
     db.expire_all()
     nights = sorted(
         (
@@ -308,6 +311,7 @@ def all_rows(db) -> tuple[list[tuple], list[tuple]]:
 
 
 def count_rows(db) -> dict[str, int]:
+    db.rollback()
     db.expire_all()
     return {
         m.__name__: db.exec(select(func.count()).select_from(m)).one()

@@ -20,6 +20,7 @@ RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}
 
 def rows(db) -> dict[str, int]:
     """How many rows each table holds: what a refusal must leave alone."""
+    db.rollback()
     db.expire_all()
     counts = {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in (Player, Evening, Seat)}
     counts["HandRecord"] = db.exec(select(func.count()).select_from(HandRecord)).one()
@@ -29,11 +30,13 @@ def rows(db) -> dict[str, int]:
 
 
 def audit_trail(db, evening_id: int) -> list[AuditEntry]:
+    db.rollback()
     db.expire_all()
     return list(db.exec(select(AuditEntry).where(AuditEntry.evening_id == evening_id).order_by(AuditEntry.id)))
 
 
 def stored_hands(db, evening_id: int) -> list[dict]:
+    db.rollback()
     db.expire_all()
     query = select(HandRecord).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number)
     return [h.data for h in db.exec(query)]

@@ -108,6 +108,7 @@ def flashes(page: str) -> list[str]:
 
 def snapshot(db, evening_id: int) -> tuple[int, int, int, list[dict]]:
     """Hands, audit entries, the night's version and the stored hands: what must not move on a refusal."""
+    db.rollback()
     db.expire_all()
     hands = db.exec(select(HandRecord).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number)).all()
     audits = db.exec(select(func.count()).select_from(AuditEntry).where(AuditEntry.evening_id == evening_id)).one()
@@ -117,6 +118,7 @@ def snapshot(db, evening_id: int) -> tuple[int, int, int, list[dict]]:
 
 def audit_trail(db, evening_id: int, number: int | None = None) -> list[AuditEntry]:
     """The night's audit entries, oldest first (of one hand if ``number`` is given)."""
+    db.rollback()
     db.expire_all()
     query = select(AuditEntry).where(AuditEntry.evening_id == evening_id)
     if number is not None:
@@ -136,6 +138,7 @@ def stored(db, evening_id: int) -> list[dict]:
 
 
 def table(db, evening_id: int) -> repository.Table:
+    db.rollback()
     db.expire_all()
     return repository.load_table(db=db, evening_id=evening_id)
 

@@ -102,6 +102,7 @@ def form_errors(page: str) -> str:
 
 
 def nights(db) -> int:
+    db.rollback()
     db.expire_all()
     return db.exec(select(func.count()).select_from(Evening)).one()
 
@@ -111,6 +112,7 @@ def seats_stored(db) -> int:
 
 
 def the_night(db) -> Evening:
+    db.rollback()
     db.expire_all()
     return db.exec(select(Evening)).one()
 

@@ -13,6 +13,7 @@ from scorekeeper.models import Player
 
 def roster(db) -> dict[int, str]:
     """Every player's name by id, read fresh from the database."""
+    db.rollback()
     db.expire_all()
     return {p.id: p.name for p in db.exec(select(Player))}
 

@@ -28,6 +28,7 @@ def test_closing_a_night_locks_it_against_recording_editing_and_undoing(client, 
     repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
     assert client.get(f"/nights/{night.id}/close").status_code == 200  # the confirmation
     assert client.post(f"/nights/{night.id}/close").status_code == 302
+    db.rollback()
     db.expire_all()
     assert repository.get_evening(db=db, evening_id=night.id).status == "closed"
     form = {"contract": "rufen", "partner": "4", "points": "70", "expected_hands": "1", "action": "save"}
@@ -44,9 +45,11 @@ def test_reopening_needs_a_reason_which_the_audit_trail_keeps(client, db, night)
     repository.close_evening(db=db, evening_id=night.id)
     refused = client.post(f"/nights/{night.id}/reopen?lang=en", data={"reason": "   "})
     assert refused.status_code == 400
+    db.rollback()
     db.expire_all()
     assert repository.get_evening(db=db, evening_id=night.id).status == "closed"
     assert client.post(f"/nights/{night.id}/reopen", data={"reason": "Hand 3 was entered wrong"}).status_code == 302
+    db.rollback()
     db.expire_all()
     assert repository.get_evening(db=db, evening_id=night.id).status == "open"
     actions = [(a.action, a.after) for a in db.exec(select(AuditEntry).order_by(AuditEntry.id))]

@@ -1,0 +1,293 @@
+"""One transaction per write: on SQLite a write session begins ``BEGIN IMMEDIATE`` (a read session a plain
+``BEGIN``); the repository locks the night's row before it changes it (PostgreSQL), so phones recording the
+same night at the same moment take turns and every hand gets the next number."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from contextlib import closing
+
+import pytest
+from sqlalchemy import event, func, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import select
+
+from scorekeeper import db as database
+from scorekeeper import repository
+from scorekeeper.models import AuditEntry, Evening, HandRecord, Seat
+
+from .conftest import BACKENDS, _fresh_postgres, start_night
+
+DURCH = {"contract": "durch", "declarer": 1, "won": True}  # valid whoever deals, any number of times
+THREADS = 8
+
+
+@pytest.fixture
+def engine(app):
+    return app.extensions["sk_engine"]
+
+
+def sqlite_only(engine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's BEGIN modes (PostgreSQL locks the night's row instead)")
+
+
+def begins(engine) -> list[str]:
+    """The BEGIN statements sent on the engine's connections from now on (a list that fills up)."""
+    sent: list[str] = []
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _log(_conn, _cursor, statement, *_args) -> None:
+        if statement.upper().startswith("BEGIN"):
+            sent.append(statement)
+
+    return sent
+
+
+def in_thread(target) -> tuple[threading.Thread, list[BaseException]]:
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            target()
+        except BaseException as exc:  # pragma: no cover - reported by the test
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, errors
+
+
+def hand_numbers(engine, evening_id: int) -> list[int]:
+    with database.session(engine) as db:
+        return list(
+            db.exec(select(HandRecord.number).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number))
+        )
+
+
+# --- how transactions begin on SQLite ------------------------------------------------------
+
+
+def test_every_transaction_of_a_write_session_begins_immediate_and_of_a_read_session_deferred(engine):
+    sqlite_only(engine)
+    sent = begins(engine)
+    with database.session(engine, write=True) as db:
+        db.exec(select(func.count()).select_from(Evening)).one()
+        db.commit()
+        db.exec(select(func.count()).select_from(Evening)).one()  # the next transaction, on a connection again
+        db.rollback()
+        db.exec(select(func.count()).select_from(Evening)).one()
+    assert sent == ["BEGIN IMMEDIATE"] * 3
+    sent.clear()
+    with database.session(engine) as db:
+        db.exec(select(func.count()).select_from(Evening)).one()
+        db.commit()
+        db.exec(select(func.count()).select_from(Evening)).one()
+    assert sent == ["BEGIN", "BEGIN"]
+
+
+def test_a_write_session_holds_the_write_lock_from_its_first_read_and_readers_still_read(engine, db, players):
+    sqlite_only(engine)
+    path = engine.url.database
+    night = start_night(db, players)
+    holder = database.session(engine, write=True)
+    try:
+        assert holder.get(Evening, night.id).version == 0  # only read so far, yet the database is reserved
+        with closing(sqlite3.connect(path, timeout=0.1, isolation_level=None)) as other:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            other.execute("BEGIN")  # a reader is never kept waiting (WAL)
+            assert other.execute("SELECT version FROM evening WHERE id = ?", (night.id,)).fetchall() == [(0,)]
+            other.execute("COMMIT")
+
+        with database.session(engine) as reader:  # a read session of the app, too
+            assert reader.get(Evening, night.id).version == 0
+
+        second_started = threading.Event()
+
+        def second_writer() -> None:
+            with database.session(engine, write=True) as db:
+                second_started.set()
+                repository.record_hand(db=db, evening_id=night.id, hand=DURCH)
+
+        thread, errors = in_thread(second_writer)
+        second_started.wait(5)
+        time.sleep(0.3)
+        assert thread.is_alive()  # waiting for the lock (the busy timeout is 15 s)
+        assert hand_numbers(engine, night.id) == []
+        holder.commit()  # the first write session ends its transaction: the second one goes on
+        thread.join(10)
+        assert not thread.is_alive() and errors == []
+        assert hand_numbers(engine, night.id) == [1]
+    finally:
+        holder.close()
+
+
+def test_a_read_then_write_of_a_read_session_can_fail_where_a_write_session_cannot(engine, db, players):
+    """Why write sessions begin IMMEDIATE: a deferred transaction that read before another connection wrote
+    cannot write at all (SQLITE_BUSY_SNAPSHOT); waiting does not help."""
+    sqlite_only(engine)
+    night = start_night(db, players)
+    with database.session(engine) as late:
+        late.get(Evening, night.id)  # its snapshot is taken
+        with database.session(engine, write=True) as quick:
+            repository.record_hand(db=quick, evening_id=night.id, hand=DURCH)
+        with pytest.raises(OperationalError, match="locked"):
+            repository.record_hand(db=late, evening_id=night.id, hand=DURCH)
+        late.rollback()
+    with database.session(engine, write=True) as db:  # the same read-then-write, begun IMMEDIATE
+        db.get(Evening, night.id)
+        with database.session(engine, write=True) as other:
+            thread, errors = in_thread(lambda: repository.record_hand(db=other, evening_id=night.id, hand=DURCH))
+            time.sleep(0.2)
+            record, created, _ = repository.record_hand(db=db, evening_id=night.id, hand=DURCH)
+            thread.join(10)
+    assert errors == [] and created and record.number == 2
+    assert hand_numbers(engine, night.id) == [1, 2, 3]
+
+
+def test_foreign_keys_are_checked_in_write_and_read_sessions(engine, players):
+    sqlite_only(engine)
+    for write in (True, False):
+        with database.session(engine, write=write) as db:
+            assert db.exec(text("PRAGMA foreign_keys")).one() == (1,)
+            assert db.exec(text("PRAGMA journal_mode")).one() == ("wal",)
+            db.add(Seat(evening_id=999_999, position=1, player_id=players[0].id))
+            with pytest.raises(IntegrityError):
+                db.flush()
+            db.rollback()
+
+
+# --- phones recording the same night at once (SQLite and PostgreSQL) ---------------------------
+
+
+def test_phones_recording_the_same_night_at_once_all_succeed_with_the_next_numbers(engine, db, players):
+    night = start_night(db, players)
+    per_thread = 5
+    barrier = threading.Barrier(THREADS)
+    numbers: list[int] = []
+
+    def phone() -> None:
+        with database.session(engine, write=True) as session:
+            barrier.wait(10)
+            for _ in range(per_thread):
+                record, created, _ = repository.record_hand(db=session, evening_id=night.id, hand=DURCH)
+                assert created
+                numbers.append(record.number)
+
+    started = [in_thread(phone) for _ in range(THREADS)]
+    for thread, _ in started:
+        thread.join(60)
+    assert [e for _, errors in started for e in errors] == []
+    total = THREADS * per_thread
+    assert sorted(numbers) == list(range(1, total + 1))
+    assert hand_numbers(engine, night.id) == list(range(1, total + 1))
+    with database.session(engine) as check:
+        assert check.get(Evening, night.id).version == total
+        assert check.exec(select(func.count()).select_from(AuditEntry)).one() == total
+        table = repository.load_table(db=check, evening_id=night.id)
+        assert table.balance == [18 * total, -6 * total, -6 * total, -6 * total]  # every hand settled once
+
+
+def test_the_same_hand_sent_by_many_phones_at_once_is_recorded_once(engine, db, players):
+    night = start_night(db, players)
+    barrier = threading.Barrier(THREADS)
+    answers: list[tuple[int, bool]] = []
+
+    def phone() -> None:
+        with database.session(engine, write=True) as session:
+            barrier.wait(10)
+            record, created, _ = repository.record_hand(
+                db=session, evening_id=night.id, hand=DURCH, idempotency_key="hand-1"
+            )
+            answers.append((record.number, created))
+
+    started = [in_thread(phone) for _ in range(THREADS)]
+    for thread, _ in started:
+        thread.join(60)
+    assert [e for _, errors in started for e in errors] == []
+    assert sorted(answers) == [(1, False)] * (THREADS - 1) + [(1, True)]
+    assert hand_numbers(engine, night.id) == [1]
+
+
+def test_editing_and_undoing_while_another_phone_records_keeps_the_numbers_whole(engine, db, players):
+    night = start_night(db, players)
+    repository.add_hands(db=db, evening_id=night.id, hands=[DURCH] * 8)
+    barrier = threading.Barrier(3)
+
+    def recorder() -> None:
+        with database.session(engine, write=True) as session:
+            barrier.wait(10)
+            for _ in range(10):
+                repository.record_hand(db=session, evening_id=night.id, hand=DURCH)
+
+    def editor() -> None:
+        with database.session(engine, write=True) as session:
+            barrier.wait(10)
+            for _ in range(10):
+                repository.edit_hand(db=session, evening_id=night.id, number=2, hand=DURCH)
+
+    def undoer() -> None:
+        with database.session(engine, write=True) as session:
+            barrier.wait(10)
+            for _ in range(5):
+                repository.undo_last(db=session, evening_id=night.id)
+
+    started = [in_thread(f) for f in (recorder, editor, undoer)]
+    for thread, _ in started:
+        thread.join(60)
+    assert [e for _, errors in started for e in errors] == []
+    assert hand_numbers(engine, night.id) == list(range(1, 8 + 10 - 5 + 1))
+    with database.session(engine) as check:
+        assert check.get(Evening, night.id).version == 1 + 10 + 10 + 5  # add_hands, records, edits, undos
+
+
+def test_a_change_of_a_night_sees_the_newest_version_even_when_the_session_held_an_older_one(engine, db, players):
+    """The night is read afresh under the lock: a version the session read in an earlier transaction
+    is not written back over a newer one."""
+    night = start_night(db, players)
+    with database.session(engine, write=True) as phone:
+        held = repository.get_evening(db=phone, evening_id=night.id)
+        phone.commit()
+        with database.session(engine, write=True) as other:
+            repository.record_hand(db=other, evening_id=night.id, hand=DURCH)
+        assert held.version == 0  # what this session read before
+        repository.record_hand(db=phone, evening_id=night.id, hand=DURCH)
+        assert held.version == 2
+    with database.session(engine) as check:
+        assert check.get(Evening, night.id).version == 2
+
+
+# --- server processes starting at once -----------------------------------------------------
+
+
+STARTS = """
+import sys
+from scorekeeper import create_app
+create_app({"DATABASE_URL": sys.argv[1], "SECRET_KEY": "test"}).extensions["sk_engine"].dispose()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_server_processes_starting_at_once_on_a_new_database_all_start(backend, tmp_path):
+    """gunicorn's workers each migrate the database on start: they take turns (and one failing would stop
+    gunicorn). SQLite: BEGIN IMMEDIATE, and WAL switched on under a retry; PostgreSQL: an advisory lock."""
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'new.db'}"
+    else:
+        url = _fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+    env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")}
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", STARTS, url], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        for _ in range(4)
+    ]
+    outputs = [p.communicate(timeout=60)[0] for p in starts]
+    assert [p.returncode for p in starts] == [0] * 4, "\n".join(outputs)[-3000:]
