@@ -25,16 +25,23 @@ _TYPE_NAMES = {
 }
 
 
-def shown(value: Any) -> str:
-    """A value as the JSON writer wrote it: ``true``, ``null``, ``'text'``, ``3``.
+SHOWN_MAX = 40  # characters of a sent text that a message repeats
 
-    >>> shown(True), shown(None), shown("rufen"), shown(3)
-    ('true', 'null', "'rufen'", '3')
+
+def shown(value: Any) -> str:
+    """A value as the JSON writer wrote it: ``true``, ``null``, ``'text'``, ``3``; a long text cut short.
+
+    >>> shown(True), shown(None), shown("rufen"), shown(3), shown("x" * 50)
+    ('true', 'null', "'rufen'", '3', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'")
     """
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, (dict, list)):
         return "an object" if isinstance(value, dict) else "a list"
+    if isinstance(value, str) and len(value) > SHOWN_MAX:
+        return repr(value[: SHOWN_MAX - 1] + "…")
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a whole number"  # too long to repeat (and a word the pages translate)
     return repr(value)
 
 
@@ -61,7 +68,7 @@ def check_keys(data: Mapping, allowed: Collection[str], hand: int | None, prefix
     """Unknown keys are errors, never silently ignored."""
     for key in data:
         if key not in allowed:
-            raise InvalidHand(hand, prefix + str(key), "unknown field {key}", key=repr(key))
+            raise InvalidHand(hand, prefix + str(key), "unknown field {key}", key=shown(key))
 
 
 def check_fields(
@@ -72,7 +79,7 @@ def check_fields(
     if extra:
         key = min(extra, key=str)
         if key not in known:
-            raise InvalidHand(hand, str(key), "unknown field {key}", key=repr(key))
+            raise InvalidHand(hand, str(key), "unknown field {key}", key=shown(key))
         raise InvalidHand(hand, key, "{name} does not apply to {contract}", name=key, contract=contract)
 
 

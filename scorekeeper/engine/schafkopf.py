@@ -18,6 +18,7 @@ from .fields import (
     get_points_and_schwarz,
     get_seat,
     seat_keys,
+    shown,
     type_name,
 )
 from .results import HandResult, Steps, side_deltas, solo_deltas
@@ -236,7 +237,7 @@ def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
     for key in obj:
         if key not in SEAT_KEYS:
             raise InvalidHand(
-                index, f"points.{key}", "unknown seat {key}: seats are 1 to {seats}", key=repr(key), seats=SEATS
+                index, f"points.{key}", "unknown seat {key}: seats are 1 to {seats}", key=shown(key), seats=SEATS
             )
     points = tuple(
         get_int({f"points.{key}": obj[key]}, f"points.{key}", index, 0, TOTAL_POINTS)

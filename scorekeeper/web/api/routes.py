@@ -13,9 +13,11 @@ from flask import Blueprint, request
 
 from ... import repository
 from ...engine import InvalidHand, ledger
+from ...engine.fields import shown
 from ...extensions import csrf
 from ...models import Player
 from .. import get_db
+from ..auth import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access
 from ..view import HandView, hand_view, hand_views
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -77,12 +79,14 @@ def _player_json(p: Player) -> dict[str, Any]:
 
 
 @bp.get("/players")
+@access(VIEWER)
 def players():
     """The roster."""
     return {"players": [_player_json(p) for p in repository.list_players(db=get_db())]}
 
 
 @bp.post("/players")
+@access(SCORER)
 def add_player():
     """Add a player: ``{"name": ...}``."""
     data = _body()
@@ -103,11 +107,12 @@ def _player_ids(value: Any) -> list[int]:
         elif isinstance(item, str) and item.strip().lower() in by_name:
             ids.append(by_name[item.strip().lower()])
         else:
-            raise ApiError(400, "players", f"there is no player {item!r}")
+            raise ApiError(400, "players", f"there is no player {shown(item)} on the roster")
     return ids
 
 
 @bp.post("/sessions")
+@access(SCORER)
 def create_session():
     """Start a night: game, rules, stake_cents, players in seat order, first_dealer (currency, date, place)."""
     data = _body()
@@ -115,7 +120,7 @@ def create_session():
         raise ApiError(400, "", "the body must be an object")
     for key in data:
         if key not in SESSION_FIELDS:
-            raise ApiError(400, key, f"unknown field {key!r}")
+            raise ApiError(400, key[:40], f"unknown field {shown(key)}")
     for key in ("game", "stake_cents", "players", "first_dealer"):
         if key not in data:
             raise ApiError(400, key, f"{key} is required")
@@ -184,6 +189,7 @@ def _session_json(evening_id: int) -> dict[str, Any]:
 
 
 @bp.get("/sessions/<int:evening_id>")
+@access(NIGHT_READ)
 def get_session(evening_id: int):
     """A night: players, hands with results, totals per player in units and cents, the pot."""
     return _session_json(evening_id)
@@ -197,6 +203,7 @@ def _hand_answer(evening_id: int, number: int, status: int, table: repository.Ta
 
 
 @bp.post("/sessions/<int:evening_id>/hands")
+@access(NIGHT_WRITE)
 def add_hand(evening_id: int):
     """Record the next hand (a hand as in RULES.md); an ``Idempotency-Key`` repeat returns the first result."""
     data = _body()
@@ -206,6 +213,7 @@ def add_hand(evening_id: int):
 
 
 @bp.put("/sessions/<int:evening_id>/hands/<int:number>")
+@access(NIGHT_WRITE)
 def put_hand(evening_id: int, number: int):
     """Replace hand ``number``; later hands are recomputed."""
     data = _body()
@@ -214,6 +222,7 @@ def put_hand(evening_id: int, number: int):
 
 
 @bp.delete("/sessions/<int:evening_id>/hands/<int:number>")
+@access(NIGHT_WRITE)
 def delete_hand(evening_id: int, number: int):
     """Undo the last hand (only the last: earlier hands are edited, so the deal order stays true)."""
     table = repository.load_table(db=get_db(), evening_id=evening_id)

@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from ... import repository
 from ...engine import InvalidHand, konter_a_matt, ledger, matzlfangen, schafkopf
 from .. import get_db
+from ..auth import NIGHT_WRITE, access
 from ..errors import message
 from ..view import hand_view, seat_names
 from .forms import FORMS, HandForm
@@ -28,13 +29,21 @@ def _table(evening_id: int) -> repository.Table:
         abort(404, _("There is no such night."))
 
 
-def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput) -> None:
+def _hidden_fields(table: repository.Table) -> frozenset[str]:
+    """Fields the hand form doesn't show at this table (a message for them goes above the form)."""
+    hidden = {"idempotency_key", "expected_hands", "csrf_token"}
+    if getattr(table.settlement.rules, "ramsch_tie", "named") != "named":
+        hidden.add("loser")  # the form shows the Ramsch loser only where the rules let the table name one
+    return frozenset(hidden)
+
+
+def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput, table: repository.Table) -> None:
     """An engine error goes next to its field, else above the form."""
     name = exc.field.split(".")[0]
     if name == "points" and "ramsch_1" in form and exc.field.count("."):
         name = f"ramsch_{exc.field.split('.')[1]}"
     field = getattr(form, name, None) if name and name in form else None
-    if field is not None and name not in ("idempotency_key", "expected_hands", "csrf_token"):
+    if field is not None and name not in _hidden_fields(table):
         field.errors = [*list(field.errors), message(exc, str(field.label.text))]
     else:
         form.form_errors.append(message(exc))
@@ -86,11 +95,11 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
                     _("This would make hand %(n)s invalid: %(reason)s", n=exc.hand + 1, reason=message(exc))
                 )
             else:
-                _attach(form, exc)
+                _attach(form, exc, table)
             return _form_page(table, form, positions, number, None, 400, edit)
         except repository.InvalidInput as exc:
             get_db().rollback()
-            _attach(form, exc)
+            _attach(form, exc, table)
             return _form_page(table, form, positions, number, None, 400, edit)
         except repository.Conflict as exc:
             get_db().rollback()
@@ -100,6 +109,7 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@access(NIGHT_WRITE)
 def new(evening_id: int):
     """Record the next hand."""
     table = _table(evening_id)
@@ -147,6 +157,7 @@ def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
+@access(NIGHT_WRITE)
 def edit(evening_id: int, number: int):
     """Change an earlier hand; everything after it is recomputed."""
     table = _table(evening_id)
@@ -176,6 +187,7 @@ def edit(evening_id: int, number: int):
 
 
 @bp.route("/undo", methods=["GET", "POST"])
+@access(NIGHT_WRITE)
 def undo(evening_id: int):
     """Take back the last hand, after a confirmation."""
     table = _table(evening_id)
