@@ -1,0 +1,30 @@
+"""The load test (scorekeeper/loadtest.py), short: tables of four phones each recording and reading the same
+night at once through gunicorn, with no error, no hand lost and none stored twice."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from scorekeeper import loadtest
+
+from .conftest import BACKENDS, _fresh_postgres
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ten_tables_of_four_phones_under_gunicorn_lose_nothing_and_see_no_error(backend, tmp_path):
+    url = None if backend == "sqlite" else _fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+    env = loadtest.server_env(tmp_path / "instance", url)
+    token = loadtest.api_token(env)
+    with loadtest.start_gunicorn(env, log=tmp_path / "gunicorn.log") as server:
+        result = loadtest.run(
+            server.url, token, tables=10, clients_per_table=4, seconds=8, database_url=env["SCOREKEEPER_DATABASE_URL"]
+        )
+    report = loadtest.report(result)
+    assert (result["errors"], result["lost"], result["duplicates"]) == (0, 0, 0), report
+    assert result["integrity_check"] in (None, "ok"), report
+    assert result["hands"] > 40 and result["read"]["count"] > 40, report  # every table recorded and read
+    assert loadtest.passed(result)
