@@ -18,9 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The application factory: configuration, database (migrated on start), extensions, blueprints."""
-    from flask import Flask, redirect, url_for
+    from datetime import timedelta
 
-    from . import config, db, history, i18n, web
+    from flask import Flask, redirect, url_for
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    from . import accounts, config, db, history, i18n, web
     from .extensions import csrf
 
     test_config = test_config or {}
@@ -46,19 +49,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MIN_DECLARED=int(os.environ.get("SCOREKEEPER_MIN_DECLARED", "20")),  # hands declared for a win rate
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # "auto": Secure when the request came over HTTPS (a pub laptop may serve plain HTTP on its Wi-Fi)
+        SESSION_COOKIE_SECURE=config.secure_cookies(),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # signed in at the table for the season
     )
     app.config.update(test_config)
     app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
     engine = db.make_engine(app.config["DATABASE_URL"])
     db.upgrade(engine)
-    with db.session(engine) as session:
+    with db.session(engine, write=True) as session:
         history.refresh_missing(session)  # nights recorded before the history tables existed
+        if not accounts.has_admin(session):
+            token = config.ensure_setup_token(instance)
+            app.config["SETUP_PATH"] = f"/setup/{token}"
+            app.logger.warning("No admin yet: open %s on this server to create the first one", app.config["SETUP_PATH"])
+    if os.environ.get("SCOREKEEPER_PROXY_FIX") == "1":  # behind one reverse proxy (docs/production.md)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
     app.extensions["sk_engine"] = engine
     csrf.init_app(app)
     i18n.init_app(app)
     web.register(app)
 
     @app.get("/")
+    @web.auth.access(web.auth.PUBLIC)
     def index():
         """The start page is the list of nights."""
         return redirect(url_for("history.nights"))

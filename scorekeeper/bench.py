@@ -6,6 +6,7 @@ import json
 import random
 import statistics
 import time
+from contextlib import contextmanager
 from typing import Any
 
 from .cli import settle_text
@@ -67,9 +68,10 @@ def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60,
     import tempfile
     from datetime import date, timedelta
 
-    from . import create_app
+    from . import accounts, create_app
     from . import db as database
     from .demo import make_night, roster
+    from .web.auth import client_for
 
     folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
     os.environ["SCOREKEEPER_INSTANCE"] = folder
@@ -94,7 +96,8 @@ def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60,
             )
         night = make_night(db, rng, "matzlfangen", people[:4], NIGHT - 1, {}, date(2026, 11, 21), "Bench")
     build = time.perf_counter() - t0
-    client = app.test_client()
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        client = client_for(app, accounts.create_user(db, "bench", "bench-password", "admin"))
     hands = random_hands(
         "matzlfangen", random.Random(seed), NIGHT - 1 + samples, GAMES["matzlfangen"].parse_rules(None)
     )
@@ -204,18 +207,47 @@ def bench_history(app: Any, runs: int = 30) -> dict[str, Any]:
         "a player's page": f"/players/{player}",
         "season leaderboard": f"/leaderboard?game={game}&season={season.year}",
     }
-    client = app.test_client()
     figures = {}
-    for name, url in pages.items():
-        assert client.get(url).status_code == 200, url  # warm up, and check
-        times = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            answer = client.get(url)
-            times.append(time.perf_counter() - t)
-            assert answer.status_code == 200, url
-        figures[name] = {"url": url, "median_ms": statistics.median(times) * 1000, "p95_ms": _pct(times, 0.95)}
+    with temporary_viewer(app) as client:
+        for name, url in pages.items():
+            figures[name] = _time_page(client, url, runs)
     return {"nights": nights, "hands": hands, "pages": figures}
+
+
+@contextmanager
+def temporary_viewer(app: Any):
+    """A client of a viewer account made for the benchmark and removed after it (with its token)."""
+    import secrets
+
+    from sqlmodel import delete
+
+    from . import accounts
+    from . import db as database
+    from .models import ApiToken, User
+    from .web.auth import client_for
+
+    engine = app.extensions["sk_engine"]
+    with database.session(engine, write=True) as db:
+        user = accounts.create_user(db, f"bench-{secrets.token_hex(4)}", secrets.token_hex(16), "viewer")
+    try:
+        yield client_for(app, user)
+    finally:
+        with database.session(engine, write=True) as db:
+            db.exec(delete(ApiToken).where(ApiToken.user_id == user.id))
+            db.exec(delete(User).where(User.id == user.id))
+            db.commit()
+
+
+def _time_page(client: Any, url: str, runs: int) -> dict[str, Any]:
+    """One page's median and p95 over ``runs`` requests (after one to warm up and check)."""
+    assert client.get(url).status_code == 200, url  # warm up, and check
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        answer = client.get(url)
+        times.append(time.perf_counter() - t)
+        assert answer.status_code == 200, url
+    return {"url": url, "median_ms": statistics.median(times) * 1000, "p95_ms": _pct(times, 0.95)}
 
 
 def print_history(f: dict[str, Any]) -> None:

@@ -74,14 +74,16 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _app_db():
-    """The app (migrating the database on the way) and a database session; both closed after."""
+def _app_db(write: bool = False):
+    """The app (migrating the database on the way) and a database session; both closed after.
+
+    ``write``: the command changes the database (its transactions begin ``BEGIN IMMEDIATE`` on SQLite)."""
     from . import create_app
     from . import db as database
 
     app = create_app()
     try:
-        with database.session(app.extensions["sk_engine"]) as db:
+        with database.session(app.extensions["sk_engine"], write=write) as db:
             yield app, db
     finally:
         app.extensions["sk_engine"].dispose()
@@ -95,7 +97,7 @@ def _demo(args: argparse.Namespace) -> int:
     if args.nights is not None and not 1 <= args.nights <= 100_000:
         print("--nights must be from 1 to 100000", file=sys.stderr)
         return 1
-    with _app_db() as (app, db):
+    with _app_db(write=True) as (app, db):
         if args.nights is None:
             ids = make_demo(db)
             print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
@@ -188,7 +190,7 @@ def _import(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
     club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
-    with _app_db() as (_, db):
+    with _app_db(write=True) as (_, db):
         try:
             if club:
                 done = exports.import_club(db, data)
@@ -280,10 +282,96 @@ def _init_db(args: argparse.Namespace) -> int:
     return 0
 
 
+PASSWORD_ENV = "SCOREKEEPER_ADMIN_PASSWORD"
+
+
+def _ask_password() -> str | None:
+    """The new password: from ``SCOREKEEPER_ADMIN_PASSWORD`` (scripts), else asked twice at the terminal."""
+    import getpass
+    import os
+
+    if os.environ.get(PASSWORD_ENV):
+        return os.environ[PASSWORD_ENV]
+    try:
+        first = getpass.getpass("Password (at least 8 characters): ")
+        second = getpass.getpass("The password again: ")
+    except (EOFError, KeyboardInterrupt):
+        return None
+    if first != second:
+        print("the two passwords are not the same: no account made", file=sys.stderr)
+        return None
+    return first
+
+
+def _create_user(args: argparse.Namespace) -> int:
+    from . import accounts, config, repository
+
+    role = getattr(args, "role", "admin")
+    password = _ask_password()
+    if password is None:
+        print(f"no password given (type it, or set {PASSWORD_ENV}): no account made", file=sys.stderr)
+        return 1
+    with _app_db(write=True) as (app, db):
+        try:
+            user = accounts.create_user(db, args.name, password, role)
+        except repository.InvalidInput as exc:
+            print(f"no account made: {exc.message}", file=sys.stderr)
+            return 1
+        if role == "admin":
+            config.remove_setup_token(app.instance_path)
+    print(f"account {user.name} ({user.role}) made; sign in at /login")
+    return 0
+
+
+def _create_token(args: argparse.Namespace) -> int:
+    from . import accounts, repository
+
+    with _app_db(write=True) as (_, db):
+        user = accounts.find_user(db, args.user)
+        if user is None:
+            print(f"there is no account {args.user!r}", file=sys.stderr)
+            return 1
+        try:
+            record, token = accounts.create_token(db, user, args.label)
+        except repository.InvalidInput as exc:
+            print(f"no token made: {exc.message}", file=sys.stderr)
+            return 1
+    print(f"token #{record.id} for {user.name} ({user.role}); it is shown only now:", file=sys.stderr)
+    print(token)
+    return 0
+
+
+def _tokens(args: argparse.Namespace) -> int:
+    from . import accounts
+
+    with _app_db() as (_, db):
+        names = {u.id: u.name for u in accounts.list_users(db)}
+        for t in accounts.tokens(db):
+            state = f"revoked {t.revoked_at:%Y-%m-%d}" if t.revoked_at else "active"
+            print(f"#{t.id}\t{names.get(t.user_id, '?')}\t{t.created_at:%Y-%m-%d}\t{state}\t{t.label}")
+    return 0
+
+
+def _revoke_token(args: argparse.Namespace) -> int:
+    from . import accounts, repository
+
+    with _app_db(write=True) as (_, db):
+        try:
+            accounts.revoke_token(db, args.id)
+        except repository.NotFound:
+            print(f"there is no token #{args.id}", file=sys.stderr)
+            return 1
+    print(f"token #{args.id} revoked")
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from . import create_app
 
     app = create_app()
+    if app.config.get("SETUP_PATH"):
+        print(f"No admin yet. Open http://{args.host}:{args.port}{app.config['SETUP_PATH']} to create the first one")
+        print("(or stop the server and run: python manage.py create-admin NAME)")
     app.run(host=args.host, port=args.port, debug=args.debug)
     return 0
 
@@ -323,6 +411,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the PDF file to write")
     p.add_argument("--lang", choices=["de", "en"], default="de")
+    p = sub.add_parser("create-admin", help=f"make an admin account (asks for the password, or reads {PASSWORD_ENV})")
+    p.add_argument("name")
+    p = sub.add_parser("create-user", help=f"make an account (asks for the password, or reads {PASSWORD_ENV})")
+    p.add_argument("name")
+    p.add_argument("--role", choices=["viewer", "scorer", "admin"], default="scorer")
+    p = sub.add_parser("create-token", help="make an API token for an account and print it (shown only once)")
+    p.add_argument("user", help="the account's name")
+    p.add_argument("--label", default="", help="what the token is for")
+    sub.add_parser("tokens", help="list the API tokens (not the tokens themselves)")
+    p = sub.add_parser("revoke-token", help="revoke an API token for good")
+    p.add_argument("id", type=int, help="the token's number (see tokens)")
     sub.add_parser("init-db", help="create or upgrade the database schema (the app also does it on start)")
     p = sub.add_parser("run", help="serve the web app (SQLite in instance/ unless SCOREKEEPER_DATABASE_URL is set)")
     p.add_argument("--host", default="127.0.0.1")
@@ -339,6 +438,11 @@ def main(argv: list[str] | None = None) -> int:
         return settle(sys.stdin, sys.stdout, pretty=args.pretty)
     commands = {
         "backup": _backup,
+        "create-admin": _create_user,
+        "create-user": _create_user,
+        "create-token": _create_token,
+        "tokens": _tokens,
+        "revoke-token": _revoke_token,
         "bench": _bench,
         "demo": _demo,
         "export": _export,

@@ -17,6 +17,12 @@ def database_url(instance: Path) -> str:
     return os.environ.get("SCOREKEEPER_DATABASE_URL") or f"sqlite:///{instance / 'scorekeeper.db'}"
 
 
+def secure_cookies() -> bool | str:
+    """``SCOREKEEPER_SECURE_COOKIES``: ``1`` always Secure, ``0`` never, ``auto`` (default) when over HTTPS."""
+    value = os.environ.get("SCOREKEEPER_SECURE_COOKIES", "auto").strip().lower()
+    return {"1": True, "true": True, "0": False, "false": False}.get(value, "auto")
+
+
 def secret_key(instance: Path) -> str:
     """``SECRET_KEY`` from the environment, else one generated into ``instance/secret_key`` on first start."""
     if os.environ.get("SECRET_KEY"):
@@ -27,3 +33,24 @@ def secret_key(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+SETUP_TOKEN = "setup_token"
+
+
+def ensure_setup_token(instance: Path | str) -> str:
+    """The one-time token of the first admin's setup address, made into ``instance/setup_token`` once."""
+    path = Path(instance) / SETUP_TOKEN
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(24))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def read_setup_token(instance: Path | str) -> str | None:
+    path = Path(instance) / SETUP_TOKEN
+    return path.read_text().strip() if path.exists() else None
+
+
+def remove_setup_token(instance: Path | str) -> None:
+    (Path(instance) / SETUP_TOKEN).unlink(missing_ok=True)

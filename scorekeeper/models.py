@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -45,6 +45,7 @@ class Evening(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     closed_at: datetime | None = None
     pot_start: int = Field(default=0)  # Schafkopf: units carried into the pot from the club's last night
+    join_code: str | None = Field(default=None, max_length=8, unique=True)  # another phone joins the open night
     uid: str = Field(default_factory=new_uid, max_length=32, unique=True, index=True)  # stable across export and import
 
 
@@ -142,3 +143,55 @@ class ContractResult(SQLModel, table=True):
     game: str = Field(max_length=20)
     declared: int = 0
     won: int = 0
+
+
+class User(SQLModel, table=True):
+    """An account: a name, a hashed password and a role (viewer, scorer or admin)."""
+
+    __tablename__ = "user_account"  # "user" is a reserved word in PostgreSQL
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40, unique=True)
+    role: str = Field(max_length=10)
+    password_hash: str = Field(max_length=255)
+    stamp: str = Field(
+        default_factory=new_uid, max_length=32
+    )  # new with every password or role change: old sessions end
+    active: bool = Field(default=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+    # what Flask-Login asks of a user
+    is_authenticated: ClassVar[bool] = True
+    is_anonymous: ClassVar[bool] = False
+
+    @property
+    def is_active(self) -> bool:
+        return self.active
+
+    def get_id(self) -> str:
+        """What the session cookie keeps: the id and the stamp, so a changed password ends old sessions."""
+        return f"{self.id}.{self.stamp}"
+
+
+class ApiToken(SQLModel, table=True):
+    """A token for the JSON API, stored as its SHA-256 digest (the token is shown once)."""
+
+    __tablename__ = "api_token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    digest: str = Field(max_length=64, unique=True)
+    label: str = Field(default="", max_length=80)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class LoginFailure(SQLModel, table=True):
+    """A failed sign-in or join attempt, kept for the rate limit (by account name and by address)."""
+
+    __tablename__ = "login_failure"
+    __table_args__ = (Index("ix_login_failure_key_at", "key", "at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=120)
+    at: datetime = Field(default_factory=utcnow)

@@ -306,6 +306,24 @@ def get_evening(*, db: Session, evening_id: int) -> Evening:
     return evening
 
 
+def _lock_evening(db: Session, evening_id: int) -> Evening:
+    """The evening for a change to it, its row locked to the end of the transaction
+    (``SELECT ... FOR UPDATE``; read afresh even if the session holds it already).
+
+    Two changes of the same night (two phones recording at once) take their turns here
+    instead of both numbering the same next hand. SQLite has no row locks: there a write
+    session's ``BEGIN IMMEDIATE`` (:func:`scorekeeper.db.session`) holds the whole database.
+
+    :raises NotFound: for an unknown evening.
+    """
+    evening = (
+        db.get(Evening, evening_id, with_for_update=True, populate_existing=True) if 0 < evening_id <= ID_MAX else None
+    )
+    if evening is None:
+        raise NotFound(f"no evening {evening_id}")
+    return evening
+
+
 # --- the table: an evening settled --------------------------------------------
 
 
@@ -464,7 +482,7 @@ def record_hand(
 
     :raises InvalidHand: when the engine refuses the hand (nothing is saved).
     """
-    evening = get_evening(db=db, evening_id=evening_id)
+    evening = _lock_evening(db, evening_id)
     if idempotency_key is not None:
         if (
             not isinstance(idempotency_key, str)
@@ -519,7 +537,7 @@ def add_hands(*, db: Session, evening_id: int, hands: list[Any]) -> int:
 
     :raises InvalidHand: naming the first bad hand (by its index in the whole night); nothing is saved.
     """
-    evening = get_evening(db=db, evening_id=evening_id)
+    evening = _lock_evening(db, evening_id)
     _check_open(evening)
     existing = _hands(db, evening_id)
     rows = []
@@ -551,7 +569,7 @@ def edit_hand(
     *, db: Session, evening_id: int, number: int, hand: Any, expected_version: int | None = None
 ) -> HandRecord:
     """Replace hand ``number``; everything after it is recomputed (and must stay valid)."""
-    evening = get_evening(db=db, evening_id=evening_id)
+    evening = _lock_evening(db, evening_id)
     _check_open(evening)
     if expected_version is not None and expected_version != evening.version:
         raise Conflict("the night changed while you were editing: check the hand and edit it again")
@@ -574,7 +592,7 @@ def edit_hand(
 
 def undo_last(*, db: Session, evening_id: int, expected_hands: int | None = None) -> HandRecord:
     """Take back the last hand (kept in the audit trail)."""
-    evening = get_evening(db=db, evening_id=evening_id)
+    evening = _lock_evening(db, evening_id)
     _check_open(evening)
     hands = _hands(db, evening_id)
     if not hands:
@@ -593,11 +611,15 @@ REASON_MAX = 200
 
 
 def close_evening(*, db: Session, evening_id: int) -> Evening:
-    """Close a night: it is locked (no record, edit or undo) until it is reopened."""
-    evening = get_evening(db=db, evening_id=evening_id)
+    """Close a night: it is locked (no record, edit or undo) until it is reopened.
+
+    Its join code expires: guests who joined with it can't come back, also not after a reopening.
+    """
+    evening = _lock_evening(db, evening_id)
     _check_open(evening)
     evening.status = "closed"
     evening.closed_at = utcnow()
+    evening.join_code = None
     _touch(db, evening, "close", None, None, None)
     db.commit()
     return evening
@@ -608,7 +630,7 @@ def reopen_evening(*, db: Session, evening_id: int, reason: Any) -> Evening:
 
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
     """
-    evening = get_evening(db=db, evening_id=evening_id)
+    evening = _lock_evening(db, evening_id)
     if evening.status != "closed":
         raise Conflict("this night is open already")
     if not isinstance(reason, str) or not reason.strip():

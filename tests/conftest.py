@@ -6,9 +6,12 @@ import os
 
 import pytest
 from sqlalchemy import text
+from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app, repository
 from scorekeeper import db as database
+from scorekeeper.models import User
+from scorekeeper.web.auth import client_for
 
 BACKENDS = ["sqlite"]
 if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):
@@ -40,14 +43,57 @@ def app(request, tmp_path, monkeypatch):
     app.extensions["sk_engine"].dispose()
 
 
+PASSWORD = "richtig-geheim"
+_HASH = generate_password_hash(PASSWORD)  # once: hashing is slow on purpose
+
+
+def make_user(app, name: str, role: str) -> User:
+    """An account with the password :data:`PASSWORD` (stored directly: no slow hashing per test)."""
+    with database.session(app.extensions["sk_engine"]) as db:
+        user = User(name=name, role=role, password_hash=_HASH)
+        db.add(user)
+        db.commit()
+        return user
+
+
+signed_in = client_for  # a client signed in as a user (pages: cookie; API: a Bearer token); None: nobody
+
+
 @pytest.fixture
-def client(app):
+def admin(app):
+    return make_user(app, "Admin", "admin")
+
+
+@pytest.fixture
+def client(app, admin):
+    """A client of the club's admin, who may do everything (tests of access use ``as_role``)."""
+    return signed_in(app, admin)
+
+
+@pytest.fixture
+def anon(app):
+    """A client of nobody: not signed in, no token."""
     return app.test_client()
 
 
 @pytest.fixture
+def as_role(app):
+    """``as_role("viewer")``: a client signed in as a new account of that role."""
+
+    def make(role: str):
+        return signed_in(app, make_user(app, f"{role}-{make.count}", role))
+
+    make.count = 0
+    return make
+
+
+@pytest.fixture
 def db(app):
-    """A database session outside any request, for setting up and checking."""
+    """A database session outside any request, for setting up and checking.
+
+    Like every session it reads one snapshot until it commits or rolls back: to see what a
+    request committed since, ``db.rollback()`` (and ``db.expire_all()`` for objects it holds).
+    """
     session = database.session(app.extensions["sk_engine"])
     yield session
     session.close()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, delete
 from sqlmodel import select
 
@@ -25,7 +26,7 @@ from scorekeeper.models import AuditEntry, Evening, NightResult, Player
 
 from .conftest import start_night
 
-HEAD = "0003"
+HEAD = ScriptDirectory.from_config(database.alembic_config(None)).get_current_head()  # the newest migration
 DURCH = {"contract": "durch", "declarer": 1, "won": True}  # any dealer, any number of times: 6 from each
 
 
@@ -188,8 +189,9 @@ def test_the_default_backup_name_says_when_it_was_taken(tmp_path):
 # --- restore ---------------------------------------------------------------------
 
 
-def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(app, url, db, club, players, tmp_path):
-    client = app.test_client()
+def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(
+    app, url, db, club, players, tmp_path, client
+):
     before = club_json(db)
     saved = backup.backup(url, tmp_path / "saved.db")
     repository.record_hand(db=db, evening_id=club.id, hand=DURCH)

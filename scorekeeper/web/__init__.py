@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, render_template, request
+from flask import Flask, abort, current_app, g, render_template, request
 from flask_babel import gettext as _
 from sqlmodel import Session
 from werkzeug.exceptions import HTTPException, NotFound
@@ -12,9 +12,14 @@ from .. import db as database
 
 
 def get_db() -> Session:
-    """The database session of this request (closed at its end)."""
+    """The database session of this request (closed at its end).
+
+    A POST, PUT or DELETE gets a write session: on SQLite its transactions begin ``BEGIN IMMEDIATE``,
+    so its reads and its write are one transaction that no other write can come between.
+    """
     if "db" not in g:
-        g.db = database.session(current_app.extensions["sk_engine"])
+        write = request.method not in ("GET", "HEAD", "OPTIONS")
+        g.db = database.session(current_app.extensions["sk_engine"], write=write)
     return g.db
 
 
@@ -38,9 +43,13 @@ def _http_error(exc: HTTPException):
 
 
 def _server_error(exc: Exception):
-    """A 500 never shows a traceback; the database session is rolled back."""
+    """A 500 never shows a traceback; the database session is rolled back.
+
+    Its objects are let go first, keeping what they hold: the page still names the signed-in user.
+    """
     session = g.pop("db", None)
     if session is not None:
+        session.expunge_all()
         session.rollback()
         session.close()
     current_app.logger.exception("unhandled error")
@@ -60,6 +69,24 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _forms_only():
+    """A page's form is posted as a form, without files: anything else is refused before a form reads it.
+
+    (Flask-WTF would read a JSON body as the form's data, where a list, a null or a number
+    isn't text any more.) The API under ``/api/`` takes JSON and checks it itself.
+    """
+    if request.method in ("GET", "HEAD", "OPTIONS") or _wants_json():
+        return None
+    if request.mimetype and request.mimetype not in FORM_TYPES:
+        abort(400, _("Send this form from its page."))
+    if request.files:
+        abort(400, _("This form takes no files."))
+    return None
 
 
 def _security_headers(response):
@@ -84,6 +111,8 @@ class IdConverter(IntegerConverter):
 
 def register(app: Flask) -> None:
     app.url_map.converters["int"] = IdConverter
+    from . import auth
+    from .accounts.routes import bp as accounts_bp
     from .api.routes import bp as api_bp
     from .hands.routes import bp as hands_bp
     from .history.routes import bp as history_bp
@@ -97,6 +126,9 @@ def register(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(reports_bp)
     app.register_blueprint(history_bp)
+    app.register_blueprint(accounts_bp)
+    auth.init_app(app)
+    app.before_request(_forms_only)
     from .view import day, hundredths, money, roster_text
 
     app.jinja_env.globals.update(money=money, day=day, hundredths=hundredths, roster_text=roster_text)

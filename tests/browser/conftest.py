@@ -59,11 +59,37 @@ def live(tmp_path, monkeypatch):
     app.extensions["sk_engine"].dispose()
 
 
+ADMIN, PASSWORD = "Wirt", "richtig-geheim"
+
+
+def _sign_in(page, live) -> None:
+    """Sign in as the club's admin through the sign-in form (the account is made on first use)."""
+    from scorekeeper import accounts
+
+    base, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        if accounts.find_user(db, ADMIN) is None:
+            accounts.create_user(db, ADMIN, PASSWORD, "admin")
+    page.goto(f"{base}/login")
+    page.fill("#name", ADMIN)
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/nights/")
+
+
+@pytest.fixture
+def sign_in(live):
+    """``sign_in(page)``: sign a page of another browser context in as the admin."""
+    return lambda page: _sign_in(page, live)
+
+
 @pytest.fixture
 def page(browser, live):
+    """A phone (390 x 844, German) signed in as the admin."""
     context = browser.new_context(viewport=PHONE, locale="de-DE")
     page = context.new_page()
     page.set_default_timeout(10_000)
+    _sign_in(page, live)
     yield page
     context.close()
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from scorekeeper import accounts, repository
 from scorekeeper import db as database
-from scorekeeper import repository
 from scorekeeper.engine import ledger, settle_json
 
 pytestmark = pytest.mark.browser
@@ -133,7 +133,7 @@ def test_a_matzlfangen_night_of_eight_hands_with_an_edit_and_an_undo_matches_the
     print(f"\nTAPS typical Matzlfangen Rufen hand: {typical} (with a raise and a Matzl: {max(taps_per_hand)})")
 
 
-def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(browser, live, roster):
+def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(browser, live, roster, sign_in):
     base, app = live
     with database.session(app.extensions["sk_engine"]) as db:
         e = repository.create_evening(
@@ -143,8 +143,14 @@ def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(brow
     context = browser.new_context(viewport={"width": 360, "height": 640}, locale="de-DE")
     page = context.new_page()
     problems = []
+    for path in ["/login", "/join", "/login?lang=en"]:
+        problems += _layout_problems(page, base + path)
+    sign_in(page)
     for path in [
         "/nights/",
+        "/account",
+        "/users/",
+        "/users/1",
         "/players/",
         "/nights/new",
         f"/nights/{e.id}",
@@ -160,30 +166,38 @@ def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(brow
         "/leaderboard?sort=win_rate",
         "/leaderboard?lang=en",
     ]:
-        page.goto(base + path)
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > 360:
-            problems.append(f"{path} is {width} px wide")
-        # the body hides what sticks out, so look at every element's edge (wide tables scroll in their own box)
-        sticking_out = page.evaluate(
-            """() => [...document.body.querySelectorAll('*')]
-               .filter(el => !el.closest('.table-scroll') && el.getBoundingClientRect().right > innerWidth + 1)
-               .map(el => el.tagName.toLowerCase() + '.' + el.className)"""
-        )
-        problems += [f"{path}: {what} sticks out to the right" for what in sticking_out[:3]]
-        small = page.evaluate(
-            """() => [...document.querySelectorAll(
-                 'button, a.button, .segmented label, input:not([type=hidden]):not([type=radio]), select, .switch')]
-               .filter(el => el.offsetParent !== null)
-               // a checkbox inside a switch is tapped through its label, which is measured itself
-               .filter(el => !(el.type === 'checkbox' && el.closest('.switch')))
-               .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect().height])
-               .filter(([, h]) => h < 44)"""
-        )
-        problems += [f"{path}: {html} is {h:.0f} px high" for html, h in small]
+        problems += _layout_problems(page, base + path)
     context.close()
     assert problems == []
+
+
+def _layout_problems(page, url: str) -> list[str]:
+    """What sticks out sideways or is too small to tap on the page at ``url`` (every details opened)."""
+    problems = []
+    path = url.split("/", 3)[-1]
+    page.goto(url)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > 360:
+        problems.append(f"{path} is {width} px wide")
+    # the body hides what sticks out, so look at every element's edge (wide tables scroll in their own box)
+    sticking_out = page.evaluate(
+        """() => [...document.body.querySelectorAll('*')]
+           .filter(el => !el.closest('.table-scroll') && el.getBoundingClientRect().right > innerWidth + 1)
+           .map(el => el.tagName.toLowerCase() + '.' + el.className)"""
+    )
+    problems += [f"{path}: {what} sticks out to the right" for what in sticking_out[:3]]
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+             'button, a.button, .segmented label, input:not([type=hidden]):not([type=radio]), select, .switch')]
+           .filter(el => el.offsetParent !== null)
+           // a checkbox inside a switch is tapped through its label, which is measured itself
+           .filter(el => !(el.type === 'checkbox' && el.closest('.switch')))
+           .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect().height])
+           .filter(([, h]) => h < 44)"""
+    )
+    problems += [f"{path}: {html} is {h:.0f} px high" for html, h in small]
+    return problems
 
 
 def _save(t: Taps, night: int) -> None:
@@ -263,8 +277,14 @@ def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, l
         e = repository.create_evening(
             db=db, game="matzlfangen", rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1
         )
+        code = accounts.join_code(db, e)
+    # the other phone joins with the code, without an account
     watcher = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
     watcher.goto(f"{base}/nights/{e.id}")
+    assert "/login" in watcher.url
+    watcher.goto(f"{base}/join/{code}")
+    watcher.click("button[type=submit]")
+    watcher.wait_for_url(f"{base}/nights/{e.id}")
     assert watcher.locator("details.hand").count() == 0
     with database.session(app.extensions["sk_engine"]) as db:  # the scorer's phone records a hand
         repository.record_hand(db=db, evening_id=e.id, hand={"contract": "rufen", "partner": 4, "points": 70})

@@ -208,10 +208,10 @@ def test_a_bad_leaderboard_choice_is_refused_with_a_message(client, db, players,
     assert errors_of(answer) == ["Not a valid choice."]
 
 
-def test_the_leaderboard_takes_the_season_start_from_the_configuration(app, db, players):
+def test_the_leaderboard_takes_the_season_start_from_the_configuration(app, client, db, players):
     app.config["SEASON_START"] = (8, 1)
     night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
-    page = text_of(app.test_client().get("/leaderboard?lang=en"))
+    page = text_of(client.get("/leaderboard?lang=en"))
     assert "Season 2025/26 (2025-08-01 – 2026-07-31)" in page
 
 
@@ -233,6 +233,7 @@ def test_merging_a_duplicate_moves_its_nights_and_is_shown_on_the_page(client, d
     repository.add_hands(db=db, evening_id=evening.id, hands=[RUFEN_WON])
     answer = client.post(f"/players/{players[0].id}/merge", data={"other": str(twin_id), "confirm": "y"})
     assert answer.status_code == 302
+    db.rollback()
     db.expire_all()
     assert db.get(Player, twin_id) is None
     page = text_of(client.get(f"/players/{players[0].id}?lang=en"))
@@ -257,6 +258,7 @@ def test_a_merge_that_cannot_be_done_is_refused_with_a_message_and_changes_nothi
     answer = client.post(f"/players/{players[0].id}/merge?lang=en", data=data)
     assert answer.status_code == 400
     assert message in errors_of(answer)
+    db.rollback()
     db.expire_all()
     assert counts(db) == before
 
@@ -269,6 +271,7 @@ def test_retiring_takes_a_player_off_the_seat_picker_and_back(client, db, player
     assert "Retired" in text_of(client.get("/players/?lang=en"))
     client.post(f"/players/{players[4].id}/retire", data={"retired": "0"})
     assert ">Eva<" in client.get("/nights/new").get_data(as_text=True)
+    db.rollback()
     db.expire_all()
     assert [c.action for c in repository.roster_changes(db=db, player_id=players[4].id)] == ["retire", "unretire"]
 
@@ -278,6 +281,7 @@ def test_a_bad_retire_form_is_refused_and_changes_nothing(client, db, players, d
     answer = client.post(f"/players/{players[4].id}/retire?lang=en", data=data)
     assert answer.status_code == 400
     assert "The form was not complete" in answer.get_data(as_text=True)
+    db.rollback()
     db.expire_all()
     assert db.get(Player, players[4].id).retired is False
 

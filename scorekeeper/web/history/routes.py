@@ -13,6 +13,7 @@ from ...engine import GAMES
 from ...models import Evening
 from ...summary import chart_svg
 from .. import get_db
+from ..auth import VIEWER, access
 from ..hands.forms import CONTRACT_LABELS, choices
 from ..tables.forms import GAME_LABELS
 from ..view import day
@@ -33,6 +34,7 @@ def _game_choices(everything: str | None) -> list:
 
 
 @bp.get("/nights/")
+@access(VIEWER)
 def nights():
     """All nights, newest first, filtered by game, player, place, season or dates, a page at a time."""
     db = get_db()
@@ -79,6 +81,7 @@ def nights():
 
 
 @bp.get("/players/<int:player_id>")
+@access(VIEWER)
 def player(player_id: int):
     """A player's record: money and units by season, contracts declared and won, best nights, streak."""
     db = get_db()
@@ -106,6 +109,7 @@ def player(player_id: int):
 
 
 @bp.get("/leaderboard")
+@access(VIEWER)
 def leaderboard():
     """A season's standings in one game: money, units per hand, win rate as declarer, attendance."""
     db = get_db()

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from ... import repository
 from ...models import Player
 from .. import get_db
+from ..auth import ADMIN, SCORER, VIEWER, access
 from ..errors import message
 from ..hands.forms import choices
 from .forms import MergeForm, PlayerForm, RetireForm
@@ -16,6 +17,7 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 
 
 @bp.route("/", methods=["GET", "POST"])
+@access(VIEWER, write=SCORER)
 def index():
     """The roster, with a form to add a player."""
     db = get_db()
@@ -32,6 +34,7 @@ def index():
 
 
 @bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
+@access(ADMIN)
 def rename(player_id: int):
     """Rename one player."""
     db = get_db()
@@ -57,6 +60,7 @@ def _player(player_id: int) -> Player:
 
 
 @bp.post("/<int:player_id>/retire")
+@access(ADMIN)
 def retire(player_id: int):
     """Retire a player from the seat pickers, or bring them back; the history stays."""
     _player(player_id)
@@ -72,6 +76,7 @@ def retire(player_id: int):
 
 
 @bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
+@access(ADMIN)
 def merge(player_id: int):
     """Merge a duplicate record of the same person into this one (audited)."""
     db = get_db()

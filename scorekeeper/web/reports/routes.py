@@ -14,6 +14,7 @@ from wtforms.validators import InputRequired
 from ... import exports, repository
 from ...reports import context, summary_pdf
 from .. import get_db
+from ..auth import ADMIN, NIGHT_READ, NIGHT_WRITE, access
 from ..errors import message
 
 bp = Blueprint("reports", __name__, url_prefix="/nights/<int:evening_id>")
@@ -31,6 +32,7 @@ def _table(evening_id: int) -> repository.Table:
 
 
 @bp.get("/summary")
+@access(NIGHT_READ)
 def summary(evening_id: int):
     """Who pays whom, the statistics and the chart (the same as the PDF)."""
     table = _table(evening_id)
@@ -39,6 +41,7 @@ def summary(evening_id: int):
 
 
 @bp.get("/summary.pdf")
+@access(NIGHT_READ)
 def pdf(evening_id: int):
     """The summary on A4, to take home or pin up at the club."""
     table = _table(evening_id)
@@ -51,6 +54,7 @@ def pdf(evening_id: int):
 
 
 @bp.route("/close", methods=["GET", "POST"])
+@access(NIGHT_WRITE)
 def close(evening_id: int):
     """Close the night after a confirmation: it is locked, the settlement is final."""
     table = _table(evening_id)
@@ -67,6 +71,7 @@ def close(evening_id: int):
 
 
 @bp.route("/reopen", methods=["GET", "POST"])
+@access(ADMIN)
 def reopen(evening_id: int):
     """Open a closed night again, with a reason for the audit trail."""
     table = _table(evening_id)
@@ -89,6 +94,7 @@ def reopen(evening_id: int):
 
 
 @bp.get("/export.csv")
+@access(NIGHT_READ)
 def export_csv(evening_id: int):
     """The hands as CSV: one row per hand, one column per player's units."""
     table = _table(evening_id)
@@ -101,6 +107,7 @@ def export_csv(evening_id: int):
 
 
 @bp.get("/export.json")
+@access(NIGHT_READ)
 def export_json(evening_id: int):
     """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
     table = _table(evening_id)

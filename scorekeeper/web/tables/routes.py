@@ -7,10 +7,11 @@ import json
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ... import repository
+from ... import accounts, repository
 from ...engine import GAMES, InvalidHand
 from ...models import Evening
 from .. import get_db
+from ..auth import NIGHT_READ, NIGHT_WRITE, SCORER, access, identity
 from ..errors import message
 from ..hands.forms import choices
 from ..view import hand_views, money
@@ -29,6 +30,7 @@ def _presets_json() -> str:
 
 
 @bp.route("/nights/new", methods=["GET", "POST"])
+@access(SCORER)
 def new():
     """Start a night."""
     db = get_db()
@@ -126,18 +128,25 @@ def _context(table: repository.Table) -> dict:
 
 
 @bp.get("/nights/<int:evening_id>")
+@access(NIGHT_READ)
 def show(evening_id: int):
     """The table page: balances, game state, the last hands."""
-    return render_template("tables/show.html", **_context(_load(evening_id)))
+    table = _load(evening_id)
+    code = None
+    if table.evening.status == "open" and identity().may(NIGHT_WRITE, evening_id):
+        code = accounts.join_code(get_db(), table.evening)
+    return render_template("tables/show.html", join_code=code, **_context(table))
 
 
 @bp.get("/nights/<int:evening_id>/live")
+@access(NIGHT_READ)
 def live(evening_id: int):
     """The changing part of the table page, for the other phones' polling."""
     return render_template("tables/_live.html", **_context(_load(evening_id)))
 
 
 @bp.get("/nights/<int:evening_id>/version")
+@access(NIGHT_READ)
 def version(evening_id: int):
     """How often the night has changed: phones poll this and reload the live part when it moves."""
     evening = get_db().get(Evening, evening_id)
@@ -147,6 +156,7 @@ def version(evening_id: int):
 
 
 @bp.get("/sessions/<int:evening_id>/summary.pdf")
+@access(NIGHT_READ)
 def summary_pdf_alias(evening_id: int):
     """The summary PDF under the API's name for a night (``/sessions/<id>``)."""
     return redirect(url_for("reports.pdf", evening_id=evening_id))

@@ -1,0 +1,80 @@
+"""The account commands: create-admin (password asked or from the environment), create-user,
+create-token (printed once), tokens, revoke-token; and the setup address printed at start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import accounts, config, create_app
+from scorekeeper import db as database
+from scorekeeper.cli import main
+from scorekeeper.web.auth import client_for
+
+from .test_cli import run_manage
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
+    monkeypatch.delenv("SCOREKEEPER_DATABASE_URL", raising=False)
+    monkeypatch.delenv("SCOREKEEPER_ADMIN_PASSWORD", raising=False)
+    return folder
+
+
+def _app():
+    return create_app({"TESTING": True, "SECRET_KEY": "test"})
+
+
+def test_create_admin_reads_the_password_from_the_environment_for_scripts(instance, monkeypatch, capsys):
+    _app().extensions["sk_engine"].dispose()
+    assert config.read_setup_token(instance) is not None  # no admin yet: a setup address exists
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_PASSWORD", "wirt-geheim")
+    assert main(["create-admin", "Wirt"]) == 0
+    assert capsys.readouterr().out == "account Wirt (admin) made; sign in at /login\n"
+    assert config.read_setup_token(instance) is None  # the setup address is gone with it
+    app = _app()
+    with database.session(app.extensions["sk_engine"]) as db:
+        assert accounts.authenticate(db, "wirt", "wirt-geheim").role == "admin"
+    app.extensions["sk_engine"].dispose()
+
+
+def test_create_admin_asks_for_the_password_twice_at_the_terminal(instance):
+    answer = run_manage("create-admin", "Wirt", env={"SCOREKEEPER_INSTANCE": str(instance)}, stdin="")
+    assert answer.returncode == 1
+    assert "no account made" in answer.stderr
+
+
+def test_create_admin_refuses_a_short_password_and_a_taken_name(instance, monkeypatch, capsys):
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_PASSWORD", "kurz")
+    assert main(["create-admin", "Wirt"]) == 1
+    assert "no account made: the password must have 8 to 200 characters" in capsys.readouterr().err
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_PASSWORD", "lang-genug")
+    assert main(["create-admin", "Wirt"]) == 0
+    assert main(["create-user", "WIRT", "--role", "viewer"]) == 1
+    assert "there is an account called WIRT already" in capsys.readouterr().err
+
+
+def test_a_created_token_opens_the_api_until_it_is_revoked(instance, monkeypatch, capsys):
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_PASSWORD", "lang-genug")
+    assert main(["create-user", "Tablet", "--role", "scorer"]) == 0
+    capsys.readouterr()
+    assert main(["create-token", "tablet", "--label", "Stammtisch"]) == 0
+    captured = capsys.readouterr()
+    token = captured.out.strip()
+    assert token.startswith("skt_") and "shown only now" in captured.err
+    app = _app()
+    api = client_for(app, None)
+    answer = api.post("/api/v1/players", json={"name": "Anna"}, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 201
+    assert main(["tokens"]) == 0
+    listing = capsys.readouterr().out
+    assert "#1\tTablet\t" in listing and "\tactive\tStammtisch" in listing and token not in listing
+    assert main(["revoke-token", "1"]) == 0
+    assert api.get("/api/v1/players", headers={"Authorization": f"Bearer {token}"}).status_code == 401
+    assert main(["revoke-token", "7"]) == 1
+    assert main(["create-token", "nobody"]) == 1
+    assert "there is no account 'nobody'" in capsys.readouterr().err
+    app.extensions["sk_engine"].dispose()
