@@ -20,15 +20,11 @@ from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .models import ApiToken, Evening, LoginFailure, User, utcnow
-from .repository import Conflict, InvalidInput, NotFound, clean_name, has_control, name_key
+from .repository import JOIN_ALPHABET, JOIN_LENGTH, Conflict, InvalidInput, NotFound, clean_name, has_control, name_key
 
 ROLES = ("viewer", "scorer", "admin")  # each may do what the ones before it may
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
-
-#: Join codes: no 0/O, 1/I/L, so that a code read aloud at the table is typed right.
-JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-JOIN_LENGTH = 6
 
 #: The rate limit: failed attempts per key within the window before further tries are refused.
 WINDOW = timedelta(minutes=15)
@@ -208,20 +204,6 @@ def revoke_token(db: Session, token_id: int, user_id: int | None = None) -> ApiT
 
 
 # --- join codes ----------------------------------------------------------------
-
-
-def join_code(db: Session, evening: Evening, *, new: bool = False) -> str:
-    """The open night's join code, made on first use (``new``: a fresh one, the old one stops working)."""
-    if evening.join_code and not new:
-        return evening.join_code
-    while True:
-        code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
-        if db.exec(select(Evening.id).where(Evening.join_code == code)).first() is None:
-            break
-    evening.join_code = code
-    db.add(evening)
-    db.commit()
-    return code
 
 
 def normalize_code(code: Any) -> str | None:

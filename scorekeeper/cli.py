@@ -383,7 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
     p.add_argument(
-        "what", choices=["engine", "web", "pdf", "history"], help="what to measure (history: on the app's database)"
+        "what",
+        choices=["engine", "web", "pdf", "history", "load"],
+        help="what to measure (history: on the app's database; load: gunicorn under 50 tables, see --help after it)",
     )
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
     p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
@@ -431,6 +433,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["bench", "load"]:  # the load test has options of its own
+        from . import loadtest
+
+        return loadtest.main(argv[2:])
     args = build_parser().parse_args(argv)
     if args.command == "settle":
         sys.stdin.reconfigure(encoding="utf-8", errors="strict")

@@ -7,6 +7,7 @@ transaction, bumps the evening's ``version`` and leaves an audit entry.
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
@@ -265,6 +266,7 @@ def create_evening(
         place=place.strip(),
         seat_count=len(player_ids),
         first_dealer=first_dealer,
+        join_code=new_join_code(db),
     )
     db.add(evening)
     db.flush()
@@ -273,6 +275,19 @@ def create_evening(
     refresh_results(db, evening, [])
     db.commit()
     return evening
+
+
+#: Join codes: no 0/O, 1/I/L, so that a code read aloud at the table is typed right.
+JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_LENGTH = 6
+
+
+def new_join_code(db: Session) -> str:
+    """A join code no night has (an open night's code lets another phone record its hands)."""
+    while True:
+        code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
+        if db.exec(select(Evening.id).where(Evening.join_code == code)).first() is None:
+            return code
 
 
 def _carried_pot(db: Session, rules: dict[str, Any]) -> int:
@@ -642,6 +657,7 @@ def reopen_evening(*, db: Session, evening_id: int, reason: Any) -> Evening:
         )
     evening.status = "open"
     evening.closed_at = None
+    evening.join_code = new_join_code(db)  # a new one: the guests of before join again
     _touch(db, evening, "reopen", None, None, {"reason": reason})
     db.commit()
     return evening

@@ -41,6 +41,9 @@ def test_a_database_of_the_first_schema_keeps_its_nights_through_the_upgrade(tmp
         rows = conn.exec_driver_sql("SELECT place, stake_cents, pot_start, closed_at, uid FROM evening").all()
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [("Post", 5, 0, None)]
     assert len(rows[0][4]) == 32
+    with engine.connect() as conn:  # the night open at the upgrade got its join code (0004)
+        code = conn.exec_driver_sql("SELECT join_code FROM evening").scalar()
+    assert len(code) == 6 and set(code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     with engine.connect() as conn:  # the seats and hands that point at the night are still there
         assert conn.exec_driver_sql("SELECT count(*) FROM seat").scalar() == 2
         assert conn.exec_driver_sql("SELECT data FROM handrecord").scalar() is not None

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from scorekeeper import accounts, repository
 from scorekeeper import db as database
+from scorekeeper import repository
 from scorekeeper.engine import ledger, settle_json
 
 pytestmark = pytest.mark.browser
@@ -277,7 +277,7 @@ def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, l
         e = repository.create_evening(
             db=db, game="matzlfangen", rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1
         )
-        code = accounts.join_code(db, e)
+        code = e.join_code
     # the other phone joins with the code, without an account
     watcher = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
     watcher.goto(f"{base}/nights/{e.id}")

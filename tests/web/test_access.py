@@ -60,8 +60,8 @@ def world(app, db, players, admin):
     """Two open nights, a closed one, the people who ask, and the values for every URL's parts."""
     mine = start_night(db, players)
     other = start_night(db, players)
-    code = accounts.join_code(db, mine)
-    other_code = accounts.join_code(db, other)
+    code = mine.join_code
+    other_code = other.join_code
     from scorekeeper import repository
 
     repository.record_hand(db=db, evening_id=mine.id, hand={"contract": "rufen", "partner": 3, "points": 70})

@@ -4,6 +4,8 @@ Revision ID: 0004
 Revises: 0003
 """
 
+import secrets
+
 import sqlalchemy as sa
 import sqlmodel
 from alembic import op
@@ -54,6 +56,22 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_login_failure_key_at", "login_failure", ["key", "at"])
+    # the nights open at the upgrade get their join codes (new nights get theirs when they start)
+    evening = sa.table("evening", sa.column("id", sa.Integer), sa.column("status"), sa.column("join_code"))
+    connection = op.get_bind()
+    taken: set[str] = set()
+    for (night,) in connection.execute(sa.select(evening.c.id).where(evening.c.status == "open")).all():
+        code = _code(taken)
+        connection.execute(sa.update(evening).where(evening.c.id == night).values(join_code=code))
+
+
+def _code(taken: set[str]) -> str:
+    """A new join code (the alphabet of repository.JOIN_ALPHABET, written out: a migration stays as it was)."""
+    while True:
+        code = "".join(secrets.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(6))
+        if code not in taken:
+            taken.add(code)
+            return code
 
 
 def downgrade() -> None:

@@ -156,9 +156,9 @@ def join_qr(evening_id: int):
         evening = repository.get_evening(db=db, evening_id=evening_id)
     except repository.NotFound:
         abort(404, _("There is no such night."))
-    if evening.status != "open":
+    if evening.status != "open" or not evening.join_code:
         abort(404, _("A closed night can't be joined."))
-    url = url_for(".join_night", code=accounts.join_code(db, evening), _external=True)
+    url = url_for(".join_night", code=evening.join_code, _external=True)
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", border=2, omitsize=True, xmldecl=False, title=_("Join"))
     return out.getvalue(), 200, {"Content-Type": "image/svg+xml", "Cache-Control": "no-store"}

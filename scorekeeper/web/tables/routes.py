@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ... import accounts, repository
+from ... import repository
 from ...engine import GAMES, InvalidHand
 from ...models import Evening
 from .. import get_db
@@ -134,7 +134,7 @@ def show(evening_id: int):
     table = _load(evening_id)
     code = None
     if table.evening.status == "open" and identity().may(NIGHT_WRITE, evening_id):
-        code = accounts.join_code(get_db(), table.evening)
+        code = table.evening.join_code
     return render_template("tables/show.html", join_code=code, **_context(table))
 
 
