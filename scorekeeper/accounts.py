@@ -121,10 +121,26 @@ def _active_admins(db: Session) -> int:
     return db.exec(select(func.count()).select_from(User).where(User.role == "admin", User.active)).one()
 
 
+def attempt_key(name: Any) -> str:
+    """The rate limit's key of a sign-in name as typed, whether an account has it or not
+    (a pause only for names that exist would tell which ones do)."""
+    text = name if isinstance(name, str) else ""
+    return name_key(unicodedata.normalize("NFC", text).strip())[:100]
+
+
+def end_sessions(db: Session, user_id: int) -> None:
+    """End every session of the account (signing out: a copied cookie stops working too)."""
+    user = get_user(db, user_id)
+    user.stamp = secrets.token_hex(16)
+    db.add(user)
+    db.commit()
+
+
 def update_user(
     db: Session, user_id: int, *, role: Any = None, active: bool | None = None, password: Any = None
 ) -> User:
-    """Change an account's role, whether it may sign in, or its password. Any change ends its sessions.
+    """Change an account's role, whether it may sign in, or its password. Any change ends its sessions;
+    a new password or disabling the account also revokes its API tokens (they may have leaked with it).
 
     :raises Conflict: when the change would leave the club without an active admin.
     """
@@ -141,6 +157,11 @@ def update_user(
         raise Conflict("{name} is the only admin: make another account admin first", name=user.name)
     user.stamp = secrets.token_hex(16)
     db.add(user)
+    if password is not None or active is False:
+        now = utcnow()
+        for token in db.exec(select(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))):
+            token.revoked_at = now
+            db.add(token)
     db.commit()
     return user
 

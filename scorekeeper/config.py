@@ -30,8 +30,7 @@ def secret_key(instance: Path) -> str:
     path = instance / "secret_key"
     if not path.exists():
         instance.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        _write_private(path, secrets.token_hex(32))
     return path.read_text().strip()
 
 
@@ -42,8 +41,7 @@ def ensure_setup_token(instance: Path | str) -> str:
     """The one-time token of the first admin's setup address, made into ``instance/setup_token`` once."""
     path = Path(instance) / SETUP_TOKEN
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(24))
-        path.chmod(0o600)
+        _write_private(path, secrets.token_urlsafe(24))
     return path.read_text().strip()
 
 
@@ -54,3 +52,18 @@ def read_setup_token(instance: Path | str) -> str | None:
 
 def remove_setup_token(instance: Path | str) -> None:
     (Path(instance) / SETUP_TOKEN).unlink(missing_ok=True)
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Put a secret in place, readable by the owner only and whole from the start: written to a
+    private temporary file, then linked to its name (if another process was first, its secret stays)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)

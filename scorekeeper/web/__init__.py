@@ -23,7 +23,18 @@ def get_db() -> Session:
     return g.db
 
 
+def read_db() -> Session:
+    """A read session of this request, also in a POST: for slow work before the write (a password
+    hash takes a tenth of a second, which must not hold SQLite's write lock)."""
+    if "read_db" not in g:
+        g.read_db = database.session(current_app.extensions["sk_engine"])
+    return g.read_db
+
+
 def _close_db(exc: BaseException | None) -> None:
+    reader = g.pop("read_db", None)
+    if reader is not None:
+        reader.close()
     session = g.pop("db", None)
     if session is not None:
         if exc is not None:

@@ -219,11 +219,8 @@ def init_app(app: Flask) -> None:
         return identity().may(level, evening_id)
 
     from .accounts.forms import ROLE_NAMES
-    from .tables.forms import GAME_LABELS
-
     app.jinja_env.globals.update(
         can=can,
         identity=identity,
         role_label=lambda role: ROLE_NAMES.get(role, role),
-        game_label=lambda game: GAME_LABELS.get(game, game),
     )

@@ -96,11 +96,34 @@ def test_thirty_wrong_sign_ins_from_one_address_pause_it_for_every_name(app, ano
     assert sign_in(other, "Admin", PASSWORD).status_code == 302
 
 
-def test_signing_out_needs_the_button_and_ends_the_session(app, client):
-    assert client.get("/logout").status_code == 405
-    answer = client.post("/logout")
+def test_signing_out_needs_the_button_and_ends_the_session_also_for_a_copy_of_its_cookie(app, anon, admin):
+    sign_in(anon, "Admin", PASSWORD)
+    copy = app.test_client()
+    copy.set_cookie("session", anon.get_cookie("session").value)
+    assert copy.get("/nights/").status_code == 200
+    assert anon.get("/logout").status_code == 405
+    answer = anon.post("/logout")
     assert answer.headers["Location"] == "/login"
-    assert client.get("/nights/").status_code == 302
+    assert anon.get("/nights/").status_code == 302
+    assert copy.get("/nights/").status_code == 302
+
+
+def test_names_without_an_account_pause_like_real_ones_so_the_pause_tells_nothing(app, anon, admin):
+    for name in ("Admin", "Ghost"):
+        answers = [sign_in(app.test_client(), name, "falsch-falsch").status_code for _ in range(6)]
+        assert answers == [400] * 5 + [429]
+
+
+def test_guessing_ones_own_password_on_the_account_page_pauses_too(app, as_role):
+    phone = as_role("viewer")
+    for _ in range(5):
+        answer = phone.post(
+            "/account", data={"current": "falsch", "password": "neu-und-lang", "confirm": "neu-und-lang"}
+        )
+        assert errors_of(answer) == ["Das ist nicht dein Passwort."]
+    answer = phone.post("/account", data={"current": PASSWORD, "password": "neu-und-lang", "confirm": "neu-und-lang"})
+    assert answer.status_code == 400
+    assert errors_of(answer) == ["Zu viele falsche Versuche. Warte eine Viertelstunde und versuche es dann wieder."]
 
 
 def test_a_disabled_account_or_a_changed_password_ends_its_sessions(app, db, admin):
@@ -187,8 +210,9 @@ def test_the_table_page_shows_the_join_code_and_its_qr_code_to_who_may_record(ap
 def test_a_guest_records_hands_of_the_night_joined_and_nothing_else(app, db, players, anon, table):
     evening, code = table
     other = start_night(db, players)
-    page = anon.get(f"/join/{code.lower()}")
-    assert page.status_code == 200 and "Matzlfangen" in flat(page)
+    page = anon.get(f"/join/{code.lower()}")  # the QR code's address: the code filled in, one button
+    assert page.status_code == 200 and f'value="{code.lower()}"' in page.get_data(as_text=True)
+    assert "Matzlfangen" not in flat(page)  # a GET tells nothing about a code (only counted POSTs do)
     answer = anon.post("/join", data={"code": f" {code[:3].lower()}-{code[3:]} "})
     assert answer.headers["Location"] == f"/nights/{evening.id}"
     assert anon.post(f"/api/v1/sessions/{evening.id}/hands", json=HAND).status_code == 401  # no token: no API
@@ -328,6 +352,31 @@ def test_a_token_is_shown_once_works_for_the_api_and_stops_when_revoked(app, cli
     assert record.digest != token
     assert client.post(f"/users/{admin.id}/tokens/{record.id}/revoke").status_code == 302
     assert api.get("/api/v1/players").status_code == 401
+
+
+def test_a_new_password_or_disabling_an_account_revokes_its_tokens(app, client, db):
+    user = make_user(app, "Tablet", "scorer")
+    api = signed_in(app, user)
+    assert api.get("/api/v1/players").status_code == 200
+    client.post(f"/users/{user.id}/password", data={"password": "neu-und-lang", "confirm": "neu-und-lang"})
+    assert api.get("/api/v1/players").status_code == 401
+    api = signed_in(app, accounts.get_user(db, user.id))
+    client.post(f"/users/{user.id}/role", data={"role": "scorer", "active": "0"})
+    client.post(f"/users/{user.id}/role", data={"role": "scorer", "active": "1"})
+    assert api.get("/api/v1/players").status_code == 401  # enabled again, but the token stays revoked
+
+
+def test_the_page_showing_a_new_token_is_not_cached(app, client, admin):
+    answer = client.post(f"/users/{admin.id}/tokens", data={"label": "Tablet"})
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_a_guest_who_closes_the_night_sees_its_settlement(app, db, anon, table):
+    evening, code = table
+    anon.post("/join", data={"code": code})
+    answer = anon.post(f"/nights/{evening.id}/close")
+    assert answer.status_code == 200 and "Abrechnung" in flat(answer)
+    assert anon.get(f"/nights/{evening.id}/summary").status_code == 302  # and then the code is spent
 
 
 def test_a_viewers_token_reads_but_does_not_write(app, db, night):

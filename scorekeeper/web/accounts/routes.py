@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 
 from ... import accounts, config, repository
-from .. import get_db
+from .. import get_db, read_db
 from ..auth import ADMIN, NIGHT_WRITE, PUBLIC, VIEWER, access, identity, join, safe_next
 from ..errors import message
 from .forms import (
@@ -51,19 +51,17 @@ def login():
     target = safe_next(request.args.get("next")) or url_for("history.nights")
     status = 200
     if form.validate_on_submit():
-        db = get_db()
-        name = accounts.find_user(db, form.name.data)
-        keys = {"addr": _addr()} | ({"name": str(name.id)} if name is not None else {})
-        if accounts.limited(db, **keys):
+        keys = {"addr": _addr(), "name": accounts.attempt_key(form.name.data)}  # known names or not: the same
+        if accounts.limited(read_db(), **keys):
             form.form_errors.append(_("Too many wrong attempts. Wait a quarter of an hour and try again."))
             status = 429
         else:
-            user = accounts.authenticate(db, form.name.data, form.password.data)
+            user = accounts.authenticate(read_db(), form.name.data, form.password.data)
             if user is not None:
-                accounts.clear_failures(db, name=str(user.id))
+                accounts.clear_failures(get_db(), name=keys["name"])
                 _sign_in(user)
                 return redirect(target)
-            accounts.record_failure(db, **keys)
+            accounts.record_failure(get_db(), **keys)
             form.form_errors.append(_("The name or the password is not right."))
             status = 400
     elif request.method == "POST":
@@ -78,6 +76,9 @@ def logout():
     """Sign out (and leave every night joined as a guest)."""
     if not ConfirmForm().validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
+    user = identity().user
+    if user is not None:
+        accounts.end_sessions(get_db(), user.id)  # also a copy of this cookie stops working
     logout_user()
     session.clear()
     flash(_("You are signed out."))
@@ -116,7 +117,7 @@ def setup(token: str):
 
 def _join_refused(form: JoinForm, text: str):
     form.code.errors.append(text)
-    return render_template("accounts/join.html", form=form, evening=None), 400
+    return render_template("accounts/join.html", form=form), 400
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -126,14 +127,13 @@ def join_night(code: str | None = None):
     """Join an open night from another phone: the code (or the QR code) from its table page."""
     db = get_db()
     form = JoinForm(data={"code": code} if code and request.method == "GET" else None)
-    if request.method == "GET":
-        evening = accounts.night_for_code(db, code) if code else None
-        return render_template("accounts/join.html", form=form, evening=evening)
+    if request.method == "GET":  # tells nothing about the code: only a counted POST does
+        return render_template("accounts/join.html", form=form)
     if not form.validate_on_submit():
-        return render_template("accounts/join.html", form=form, evening=None), 400
+        return render_template("accounts/join.html", form=form), 400
     if accounts.limited(db, join=_addr()):
         form.code.errors.append(_("Too many wrong codes. Wait a quarter of an hour and try again."))
-        return render_template("accounts/join.html", form=form, evening=None), 429
+        return render_template("accounts/join.html", form=form), 429
     evening = accounts.night_for_code(db, form.code.data)
     if evening is None:
         accounts.record_failure(db, join=_addr())
@@ -175,8 +175,12 @@ def account():
     user = identity().user
     form = PasswordForm()
     status = 200
+    key = {"name": accounts.attempt_key(user.name)}
     if form.validate_on_submit():
-        if accounts.authenticate(db, user.name, form.current.data) is None:
+        if accounts.limited(read_db(), **key):
+            form.current.errors.append(_("Too many wrong attempts. Wait a quarter of an hour and try again."))
+        elif accounts.authenticate(read_db(), user.name, form.current.data) is None:
+            accounts.record_failure(db, **key)
             form.current.errors.append(_("This is not your password."))
         else:
             try:
@@ -292,7 +296,8 @@ def user_token(user_id: int):
         except repository.InvalidInput as exc:
             _field_error(form, exc)
         else:
-            return _user_page(user, new_token=token)
+            page, status = _user_page(user, new_token=token)
+            return page, status, {"Cache-Control": "no-store"}
     return _user_page(user, 400, token_form=form)
 
 

@@ -14,7 +14,7 @@ from wtforms.validators import InputRequired
 from ... import exports, repository
 from ...reports import context, summary_pdf
 from .. import get_db
-from ..auth import ADMIN, NIGHT_READ, NIGHT_WRITE, access
+from ..auth import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
 from ..errors import message
 
 bp = Blueprint("reports", __name__, url_prefix="/nights/<int:evening_id>")
@@ -65,6 +65,8 @@ def close(evening_id: int):
         except repository.Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")
+        if not identity().at_least(VIEWER):  # a guest: the closed night's code lets nobody in, so show it now
+            return summary(evening_id)
         return redirect(url_for(".summary", evening_id=evening_id))
     status = 400 if request.method == "POST" else 200
     return render_template("reports/close.html", table=table, form=form), status
