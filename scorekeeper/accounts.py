@@ -117,14 +117,18 @@ def setup_token_matches(expected: str, given: str) -> bool:
     return secrets.compare_digest(expected.encode(), given.encode())
 
 
-def _active_admins(db: Session) -> int:
+def _active_admins(db: Session, lock: bool = False) -> int:
+    """How many admins can sign in (``lock``: their rows locked to the end of the transaction on
+    PostgreSQL, so that two admins demoting each other at once can't both pass the check)."""
+    if lock:
+        return len(db.exec(select(User.id).where(User.role == "admin", User.active).with_for_update()).all())
     return db.exec(select(func.count()).select_from(User).where(User.role == "admin", User.active)).one()
 
 
 def attempt_key(name: Any) -> str:
     """The rate limit's key of a sign-in name as typed, whether an account has it or not
     (a pause only for names that exist would tell which ones do)."""
-    text = name if isinstance(name, str) else ""
+    text = "".join(c for c in name if c.isprintable()) if isinstance(name, str) else ""  # no NUL for PostgreSQL
     return name_key(unicodedata.normalize("NFC", text).strip())[:100]
 
 
@@ -145,6 +149,8 @@ def update_user(
     :raises Conflict: when the change would leave the club without an active admin.
     """
     user = get_user(db, user_id)
+    _active_admins(db, lock=True)
+    db.refresh(user)  # as the lock found it
     was_admin = user.role == "admin" and user.active
     if role is not None:
         user.role = check_role(role)

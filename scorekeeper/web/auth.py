@@ -219,6 +219,7 @@ def init_app(app: Flask) -> None:
         return identity().may(level, evening_id)
 
     from .accounts.forms import ROLE_NAMES
+
     app.jinja_env.globals.update(
         can=can,
         identity=identity,
