@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import text
-from sqlmodel import SQLModel
 
 from scorekeeper import accounts, create_app
 from scorekeeper.web.auth import ADMIN, NIGHT_READ, NIGHT_WRITE, PUBLIC, SAFE_METHODS, SCORER, VIEWER, level_of
 
-from ..conftest import make_user, signed_in, start_night
+from ..conftest import make_user, signed_in, snapshot, start_night
 
 #: Who lacks each access (guest: of another night than the one asked for).
 LACKING = {
@@ -30,19 +29,6 @@ LACKING = {
 #: Somebody who has it.
 HAVING = {PUBLIC: "nobody", VIEWER: "viewer", SCORER: "scorer", ADMIN: "admin", NIGHT_READ: "own guest"}
 HAVING[NIGHT_WRITE] = "own guest"
-
-IGNORED_TABLES = {"login_failure"}  # failed sign-ins are counted on purpose
-
-
-def snapshot(db) -> dict[str, list]:
-    """Every row of every table (what "nothing changed" compares)."""
-    db.rollback()  # a fresh snapshot: see what other sessions committed
-    out = {}
-    for table in SQLModel.metadata.sorted_tables:
-        if table.name not in IGNORED_TABLES:
-            out[table.name] = sorted(map(repr, db.connection().execute(table.select()).all()))
-    db.rollback()
-    return out
 
 
 def routes(app):

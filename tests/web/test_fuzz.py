@@ -33,11 +33,10 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlmodel import SQLModel
 from wtforms.fields.core import UnboundField
 
 from scorekeeper import accounts, repository
-from scorekeeper.engine import GAMES
+from scorekeeper.engine import GAMES, konter_a_matt, matt, matzlfangen, schafkopf
 from scorekeeper.models import Evening
 from scorekeeper.web.accounts import forms as account_forms
 from scorekeeper.web.hands.forms import FORMS as HAND_FORMS
@@ -45,12 +44,11 @@ from scorekeeper.web.players import forms as player_forms
 from scorekeeper.web.reports.routes import ReopenForm
 from scorekeeper.web.tables.forms import NightForm
 
-from ..conftest import PASSWORD, make_user, signed_in, start_night
+from ..conftest import PASSWORD, make_user, signed_in, snapshot, start_night
 
 EXAMPLES = 40  # per state-changing form route and backend
 API_EXAMPLES = 100  # per API route (they are quick)
 GET_EXAMPLES = 6  # each example asks every page and API read once
-IGNORED_TABLES = {"login_failure"}  # failed sign-ins and joins are counted on purpose
 
 
 #: ``SCOREKEEPER_FUZZ_SCALE=20``: twenty times the examples, new ones on every run (a deeper search, by hand).
@@ -78,38 +76,8 @@ def fields_of(*form_classes: type) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-#: Every field of the JSON hands of RULES.md, of all four games.
-HAND_FIELDS = (
-    "contract",
-    "declarer",
-    "dealer",
-    "partner",
-    "raises",
-    "points",
-    "schwarz",
-    "won",
-    "matzl",
-    "matzl_claimed",
-    "trump",
-    "suit",
-    "laufende",
-    "tout",
-    "kontra",
-    "re",
-    "klopfen",
-    "jungfrau",
-    "durchmarsch",
-    "loser",
-    "trump_team",
-    "points_a",
-    "matt",
-    "konter",
-    "mated_by",
-    "move",
-    "card",
-    "vorablegen",
-    "uebermatt",
-)
+#: Every field of the JSON hands of RULES.md, of all four games (as the engines know them).
+HAND_FIELDS = tuple(sorted(matzlfangen.FIELDS | schafkopf.FIELDS | konter_a_matt.FIELDS | matt.FIELDS))
 RULE_OPTIONS = sorted({f.name for game in GAMES.values() for f in game.options()})
 SESSION_FIELDS = ("game", "rules", "stake_cents", "players", "first_dealer", "currency", "date", "place")
 
@@ -552,18 +520,6 @@ def mutate(data, base: dict[str, Any], fields: tuple[str, ...], value: st.Search
 
 
 # --- the checks ---------------------------------------------------------------------------------
-
-
-def snapshot(db) -> dict[str, list[str]]:
-    """Every row of every table, but the counted sign-in failures (what "nothing changed" compares)."""
-    db.rollback()  # a fresh read: see what the requests committed
-    rows = {
-        table.name: sorted(map(repr, db.connection().execute(table.select()).all()))
-        for table in SQLModel.metadata.sorted_tables
-        if table.name not in IGNORED_TABLES
-    }
-    db.rollback()
-    return rows
 
 
 def changes(before: dict[str, list[str]], after: dict[str, list[str]]) -> str:
