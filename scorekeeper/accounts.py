@@ -20,7 +20,17 @@ from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .models import ApiToken, Evening, LoginFailure, User, utcnow
-from .repository import JOIN_ALPHABET, JOIN_LENGTH, Conflict, InvalidInput, NotFound, clean_name, has_control, name_key
+from .repository import (
+    ID_MAX,
+    JOIN_ALPHABET,
+    JOIN_LENGTH,
+    Conflict,
+    InvalidInput,
+    NotFound,
+    clean_name,
+    has_control,
+    name_key,
+)
 
 ROLES = ("viewer", "scorer", "admin")  # each may do what the ones before it may
 PASSWORD_MIN = 8
@@ -71,7 +81,7 @@ def find_user(db: Session, name: Any) -> User | None:
 
 
 def get_user(db: Session, user_id: int) -> User:
-    user = db.get(User, user_id) if 0 < user_id <= 2**31 - 1 else None
+    user = db.get(User, user_id) if 0 < user_id <= ID_MAX else None
     if user is None:
         raise NotFound(f"no user {user_id}")
     return user
@@ -176,7 +186,7 @@ def user_for_session(db: Session, value: str) -> User | None:
     user_id, _, stamp = str(value).partition(".")
     if not user_id.isdigit() or not stamp:
         return None
-    user = db.get(User, int(user_id)) if int(user_id) <= 2**31 - 1 else None
+    user = db.get(User, int(user_id)) if int(user_id) <= ID_MAX else None
     if user is None or not user.active or not secrets.compare_digest(user.stamp, stamp):
         return None
     return user
@@ -220,7 +230,7 @@ def tokens(db: Session, user_id: int | None = None) -> list[ApiToken]:
 
 def revoke_token(db: Session, token_id: int, user_id: int | None = None) -> ApiToken:
     """Revoke a token (for good); with ``user_id``, only a token of that account."""
-    record = db.get(ApiToken, token_id) if 0 < token_id <= 2**31 - 1 else None
+    record = db.get(ApiToken, token_id) if 0 < token_id <= ID_MAX else None
     if record is None or (user_id is not None and record.user_id != user_id):
         raise NotFound(f"no token {token_id}")
     if record.revoked_at is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import text
@@ -149,6 +150,57 @@ def snapshot(db) -> dict[str, list[str]]:
     }
     db.rollback()
     return rows
+
+
+class FormReader(HTMLParser):
+    """The values a browser posts for the first ``<form method="post">`` of a page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, str] = {}
+        self.in_form = False
+        self.done = False
+        self.select: str | None = None
+        self.select_first: str | None = None
+        self.select_chosen: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and not self.done and (a.get("method") or "").lower() == "post":
+            self.in_form = True
+        if not self.in_form:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.values[name] = a["value"] if a.get("value") is not None else "on"
+            elif kind not in ("submit", "button", "reset"):
+                self.values[name] = a.get("value") or ""
+        elif tag == "select" and name:
+            self.select, self.select_first, self.select_chosen = name, None, None
+        elif tag == "option" and self.select:
+            value = a.get("value") or ""
+            if self.select_first is None:
+                self.select_first = value
+            if "selected" in a:
+                self.select_chosen = value
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self.select:
+            chosen = self.select_chosen if self.select_chosen is not None else self.select_first
+            self.values[self.select] = chosen or ""
+            self.select = None
+        elif tag == "form" and self.in_form:
+            self.in_form = False
+            self.done = True
+
+
+def form_values(page: str) -> dict[str, str]:
+    reader = FormReader()
+    reader.feed(page)
+    return reader.values
 
 
 def set_at(path, value):

@@ -18,7 +18,7 @@ def get_db() -> Session:
     so its reads and its write are one transaction that no other write can come between.
     """
     if "db" not in g:
-        write = request.method not in ("GET", "HEAD", "OPTIONS")
+        write = request.method not in SAFE_METHODS
         g.db = database.session(current_app.extensions["sk_engine"], write=write)
     return g.db
 
@@ -42,13 +42,17 @@ def _close_db(exc: BaseException | None) -> None:
         session.close()
 
 
-def _wants_json() -> bool:
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})  # requests that change nothing
+
+
+def is_api() -> bool:
+    """Whether the request is for the JSON API (tokens, JSON errors) rather than a page."""
     return request.path.startswith("/api/")
 
 
 def _http_error(exc: HTTPException):
     """Error pages in the user's language; JSON for the API."""
-    if _wants_json():
+    if is_api():
         return {"error": {"field": "", "message": exc.description or exc.name}}, exc.code
     return render_template("errors/error.html", code=exc.code, title=exc.name, message=exc.description), exc.code
 
@@ -64,7 +68,7 @@ def _server_error(exc: Exception):
         session.rollback()
         session.close()
     current_app.logger.exception("unhandled error")
-    if _wants_json():
+    if is_api():
         return {"error": {"field": "", "message": "internal error"}}, 500
     return render_template("errors/error.html", code=500, title=_("Something went wrong"), message=""), 500
 
@@ -91,7 +95,7 @@ def _forms_only():
     (Flask-WTF would read a JSON body as the form's data, where a list, a null or a number
     isn't text any more.) The API under ``/api/`` takes JSON and checks it itself.
     """
-    if request.method in ("GET", "HEAD", "OPTIONS") or _wants_json():
+    if request.method in SAFE_METHODS or is_api():
         return None
     if request.mimetype and request.mimetype not in FORM_TYPES:
         abort(400, _("Send this form from its page."))

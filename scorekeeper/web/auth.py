@@ -24,7 +24,8 @@ from flask_login import LoginManager, current_user
 
 from .. import accounts
 from ..models import Evening, User
-from . import get_db
+from ..repository import ID_MAX
+from . import SAFE_METHODS, get_db, is_api
 
 PUBLIC = "public"  # anyone: sign in, join with a code, static files
 VIEWER = "viewer"  # any account: the history
@@ -35,7 +36,6 @@ NIGHT_WRITE = "night_write"  # a scorer, or a guest of this night (while it is o
 
 LEVELS = (PUBLIC, VIEWER, SCORER, ADMIN, NIGHT_READ, NIGHT_WRITE)
 PUBLIC_ENDPOINTS = frozenset({"static"})
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 login_manager = LoginManager()
 
@@ -91,10 +91,6 @@ class Identity:
         return False
 
 
-def _is_api() -> bool:
-    return request.path.startswith("/api/")
-
-
 def _bearer_user() -> User | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
@@ -113,7 +109,7 @@ def _guest_nights() -> frozenset[int]:
     valid = set()
     db = get_db()
     for key, code in joined.items():
-        evening = db.get(Evening, int(key)) if str(key).isdigit() and int(key) <= 2**31 - 1 else None
+        evening = db.get(Evening, int(key)) if str(key).isdigit() and int(key) <= ID_MAX else None
         if evening is not None and accounts.code_valid(evening, code):
             valid.add(evening.id)
     return frozenset(valid)
@@ -122,7 +118,7 @@ def _guest_nights() -> frozenset[int]:
 def identity() -> Identity:
     """Who is asking in this request (worked out once)."""
     if "identity" not in g:
-        if _is_api():
+        if is_api():
             g.identity = Identity.of(_bearer_user())
         else:
             user = current_user._get_current_object() if current_user.is_authenticated else None
@@ -152,7 +148,7 @@ def _enforce():
     evening_id = (request.view_args or {}).get("evening_id")
     if who.may(level, evening_id):
         return None
-    if _is_api():
+    if is_api():
         if who.user is None:
             return (
                 {"error": {"field": "", "message": "a valid API token is needed: Authorization: Bearer <token>"}},

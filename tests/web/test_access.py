@@ -27,8 +27,14 @@ LACKING = {
     NIGHT_WRITE: ["nobody", "guest", "viewer"],
 }
 #: Somebody who has it.
-HAVING = {PUBLIC: "nobody", VIEWER: "viewer", SCORER: "scorer", ADMIN: "admin", NIGHT_READ: "own guest"}
-HAVING[NIGHT_WRITE] = "own guest"
+HAVING = {
+    PUBLIC: "nobody",
+    VIEWER: "viewer",
+    SCORER: "scorer",
+    ADMIN: "admin",
+    NIGHT_READ: "own guest",
+    NIGHT_WRITE: "own guest",
+}
 
 
 def routes(app):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import re
 from datetime import date
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -21,42 +20,9 @@ from scorekeeper import repository
 from scorekeeper.engine import settle_json
 from scorekeeper.models import AuditEntry, Evening, HandRecord
 
-from ..conftest import start_night
+from ..conftest import form_values, start_night
 
 # --- a small browser ------------------------------------------------------------------
-
-
-class _FormReader(HTMLParser):
-    """The values a browser posts for the first ``<form method="post">`` of a page, untouched."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.values: dict[str, str] = {}
-        self.in_form = False
-        self.done = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and not self.done and (a.get("method") or "").lower() == "post":
-            self.in_form = True
-        if not self.in_form or tag != "input" or not a.get("name"):
-            return
-        kind = (a.get("type") or "text").lower()
-        if kind in ("radio", "checkbox"):
-            if "checked" in a:
-                self.values[a["name"]] = a["value"] if a.get("value") is not None else "on"
-        elif kind not in ("submit", "button", "reset"):
-            self.values[a["name"]] = a.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form" and self.in_form:
-            self.in_form, self.done = False, True
-
-
-def form_values(page: str) -> dict[str, str]:
-    reader = _FormReader()
-    reader.feed(page)
-    return reader.values
 
 
 def open_form(client, path: str) -> dict[str, str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import func
@@ -15,58 +14,9 @@ from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
 from scorekeeper.models import Evening, Seat
 
+from ..conftest import form_values, start_night
+
 # --- a small browser: read a form's fields as a browser would post them ---------
-
-
-class _FormReader(HTMLParser):
-    """The values a browser posts for the first ``<form method="post">`` of a page."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.values: dict[str, str] = {}
-        self.in_form = False
-        self.done = False
-        self.select: str | None = None
-        self.select_first: str | None = None
-        self.select_chosen: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and not self.done and (a.get("method") or "").lower() == "post":
-            self.in_form = True
-        if not self.in_form:
-            return
-        name = a.get("name")
-        if tag == "input" and name:
-            kind = (a.get("type") or "text").lower()
-            if kind in ("radio", "checkbox"):
-                if "checked" in a:
-                    self.values[name] = a["value"] if a.get("value") is not None else "on"
-            elif kind not in ("submit", "button", "reset"):
-                self.values[name] = a.get("value") or ""
-        elif tag == "select" and name:
-            self.select, self.select_first, self.select_chosen = name, None, None
-        elif tag == "option" and self.select:
-            value = a.get("value") or ""
-            if self.select_first is None:
-                self.select_first = value
-            if "selected" in a:
-                self.select_chosen = value
-
-    def handle_endtag(self, tag):
-        if tag == "select" and self.select:
-            chosen = self.select_chosen if self.select_chosen is not None else self.select_first
-            self.values[self.select] = chosen or ""
-            self.select = None
-        elif tag == "form" and self.in_form:
-            self.in_form = False
-            self.done = True
-
-
-def form_values(page: str) -> dict[str, str]:
-    reader = _FormReader()
-    reader.feed(page)
-    return reader.values
 
 
 def night_form(client, lang: str = "en") -> dict[str, str]:
@@ -115,18 +65,6 @@ def the_night(db) -> Evening:
     db.rollback()
     db.expire_all()
     return db.exec(select(Evening)).one()
-
-
-def start_night(db, players, game="matzlfangen", seats=4, stake_cents=10):
-    """A night made directly through the repository (as tests/conftest.py's helper of the same name)."""
-    return repository.create_evening(
-        db=db,
-        game=game,
-        rules=None,
-        stake_cents=stake_cents,
-        player_ids=[p.id for p in players[:seats]],
-        first_dealer=1,
-    )
 
 
 def defaults(game: str, preset: str = "seed") -> dict:

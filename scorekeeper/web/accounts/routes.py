@@ -8,7 +8,7 @@ from flask_login import login_user, logout_user
 
 from ... import accounts, config, repository
 from .. import get_db, read_db
-from ..auth import ADMIN, NIGHT_WRITE, PUBLIC, VIEWER, access, identity, join, safe_next
+from ..auth import ADMIN, GUESTS, NIGHT_WRITE, PUBLIC, VIEWER, access, identity, join, safe_next
 from ..errors import message
 from .forms import (
     ConfirmForm,
@@ -30,10 +30,10 @@ def _addr() -> str:
 
 
 def _sign_in(user) -> None:
-    guests = session.get("joined")
+    guests = session.get(GUESTS)
     session.clear()  # a new session on sign-in: nothing of the one before carries over
     if guests:
-        session["joined"] = guests
+        session[GUESTS] = guests
     login_user(user)
     session.permanent = True
 

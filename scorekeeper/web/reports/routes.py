@@ -40,17 +40,18 @@ def summary(evening_id: int):
     return render_template("reports/summary.html", **context(table), show_bank=show_bank)
 
 
+def _file(table: repository.Table, body, suffix: str, mimetype: str, disposition: str = "attachment") -> Response:
+    """A night's file for download: ``scorekeeper-DATE-ID.SUFFIX``."""
+    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.{suffix}"
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'{disposition}; filename="{name}"'})
+
+
 @bp.get("/summary.pdf")
 @access(NIGHT_READ)
 def pdf(evening_id: int):
     """The summary on A4, to take home or pin up at the club."""
     table = _table(evening_id)
-    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.pdf"
-    return Response(
-        summary_pdf(table),
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="{name}"'},
-    )
+    return _file(table, summary_pdf(table), "pdf", "application/pdf", "inline")
 
 
 @bp.route("/close", methods=["GET", "POST"])
@@ -100,12 +101,7 @@ def reopen(evening_id: int):
 def export_csv(evening_id: int):
     """The hands as CSV: one row per hand, one column per player's units."""
     table = _table(evening_id)
-    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.csv"
-    return Response(
-        exports.night_csv(table),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    return _file(table, exports.night_csv(table), "csv", "text/csv")
 
 
 @bp.get("/export.json")
@@ -113,9 +109,5 @@ def export_csv(evening_id: int):
 def export_json(evening_id: int):
     """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
     table = _table(evening_id)
-    name = f"scorekeeper-{table.evening.played_on.isoformat()}-{table.evening.id}.json"
-    return Response(
-        json.dumps(exports.night_json(get_db(), evening_id), ensure_ascii=False, indent=2),
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    body = json.dumps(exports.night_json(get_db(), evening_id), ensure_ascii=False, indent=2)
+    return _file(table, body, "json", "application/json")
