@@ -67,6 +67,7 @@ class PasswordForm(NewPasswordMixin, FlaskForm):
     """Change one's own password."""
 
     current = PasswordField(_l("Your password now"), validators=[InputRequired(message=_l("Enter your password."))])
+    password = PasswordField(_l("New password"), validators=[InputRequired(message=_l("Enter a password."))])
 
 
 class TokenForm(FlaskForm):
