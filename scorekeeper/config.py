@@ -1,37 +1,69 @@
-"""Configuration defaults; environment variables override them."""
+"""The settings: every ``SCOREKEEPER_*`` environment variable is read here and only here.
+
+:class:`Settings` is read once (``Settings.from_env()``); the application factory and the
+command line take what they need from it. Secrets (the session key, the first admin's setup
+token) are generated into the instance folder, private, on first use.
+"""
 
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-
-def instance_path() -> Path:
-    """Where the database and the secret key live: ``SCOREKEEPER_INSTANCE`` or ``./instance``."""
-    return Path(os.environ.get("SCOREKEEPER_INSTANCE", Path(__file__).resolve().parent.parent / "instance"))
+#: The instance folder of a checkout: the database and the secret key (git-ignored).
+DEFAULT_INSTANCE = Path(__file__).resolve().parent.parent / "instance"
 
 
-def database_url(instance: Path) -> str:
-    """``SCOREKEEPER_DATABASE_URL`` (any SQLAlchemy URL), else SQLite in the instance folder."""
-    return os.environ.get("SCOREKEEPER_DATABASE_URL") or f"sqlite:///{instance / 'scorekeeper.db'}"
+@dataclass(frozen=True)
+class Settings:
+    """What the environment says, with the defaults a club needs no variable for."""
 
+    instance: Path  # SCOREKEEPER_INSTANCE: the database and the secrets
+    database_url: str | None  # SCOREKEEPER_DATABASE_URL: any SQLAlchemy URL (None: SQLite in the instance)
+    secret_key: str | None  # SECRET_KEY (None: generated into the instance)
+    secure_cookies: bool | str  # SCOREKEEPER_SECURE_COOKIES: 1, 0 or auto (Secure when over HTTPS)
+    proxy_fix: bool  # SCOREKEEPER_PROXY_FIX=1: behind one reverse proxy
+    club_name: str  # SCOREKEEPER_CLUB_NAME: on the printed summary
+    season_start: str  # SCOREKEEPER_SEASON_START: MM-DD, the day the club's seasons begin
+    currency: str  # SCOREKEEPER_CURRENCY: the history adds up money in this currency
+    min_declared: int  # SCOREKEEPER_MIN_DECLARED: hands declared before a win rate is ranked
+    admin_password: str | None  # SCOREKEEPER_ADMIN_PASSWORD: create-admin without asking
 
-def secure_cookies() -> bool | str:
-    """``SCOREKEEPER_SECURE_COOKIES``: ``1`` always Secure, ``0`` never, ``auto`` (default) when over HTTPS."""
-    value = os.environ.get("SCOREKEEPER_SECURE_COOKIES", "auto").strip().lower()
-    return {"1": True, "true": True, "0": False, "false": False}.get(value, "auto")
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        cookies = env.get("SCOREKEEPER_SECURE_COOKIES", "auto").strip().lower()
+        min_declared = env.get("SCOREKEEPER_MIN_DECLARED", "20").strip()
+        return cls(
+            instance=Path(env.get("SCOREKEEPER_INSTANCE") or DEFAULT_INSTANCE),
+            database_url=env.get("SCOREKEEPER_DATABASE_URL") or None,
+            secret_key=env.get("SECRET_KEY") or None,
+            secure_cookies={"1": True, "true": True, "0": False, "false": False}.get(cookies, "auto"),
+            proxy_fix=env.get("SCOREKEEPER_PROXY_FIX") == "1",
+            club_name=env.get("SCOREKEEPER_CLUB_NAME", "Kartenrunde"),
+            season_start=env.get("SCOREKEEPER_SEASON_START", "01-01"),
+            currency=env.get("SCOREKEEPER_CURRENCY", "EUR"),
+            min_declared=int(min_declared) if min_declared.isascii() and min_declared.isdigit() else 20,
+            admin_password=env.get("SCOREKEEPER_ADMIN_PASSWORD") or None,
+        )
 
+    def database(self, instance: Path | None = None) -> str:
+        """The database URL: the one set, else SQLite in the instance folder."""
+        return self.database_url or f"sqlite:///{(instance or self.instance) / 'scorekeeper.db'}"
 
-def secret_key(instance: Path) -> str:
-    """``SECRET_KEY`` from the environment, else one generated into ``instance/secret_key`` on first start."""
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    path = instance / "secret_key"
-    if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
-        _write_private(path, secrets.token_hex(32))
-    return path.read_text().strip()
+    def key(self, instance: Path | None = None) -> str:
+        """The session key: the one set, else one generated into ``instance/secret_key`` on first start."""
+        if self.secret_key:
+            return self.secret_key
+        folder = instance or self.instance
+        path = folder / "secret_key"
+        if not path.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            _write_private(path, secrets.token_hex(32))
+        return path.read_text().strip()
 
 
 SETUP_TOKEN = "setup_token"

@@ -5,7 +5,7 @@
   var form = document.getElementById("night-form");
   if (!form) return;
   var presets = JSON.parse(form.dataset.presets);
-  var sizes = JSON.parse(form.dataset.sizes);  // game -> table sizes allowed (repository.TABLE_SIZES)
+  var sizes = JSON.parse(form.dataset.sizes);  // game -> table sizes allowed (the engine's Game.table_sizes)
   function game() {
     var c = form.querySelector('input[name="game"]:checked');
     return c ? c.value : "matzlfangen";

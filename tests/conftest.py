@@ -10,10 +10,12 @@ from sqlalchemy import text
 from sqlmodel import SQLModel
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import create_app, repository
-from scorekeeper import db as database
-from scorekeeper.models import User
-from scorekeeper.web.auth import client_for
+from scorekeeper import create_app
+from scorekeeper.core import db as database
+from scorekeeper.core.models import User
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.players import create_player
+from scorekeeper.web.access import client_for
 
 BACKENDS = ["sqlite"]
 if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):
@@ -104,12 +106,12 @@ def db(app):
 @pytest.fixture
 def players(db):
     """Five players on the roster: Anna, Bernd, Clara, Dieter, Eva (ids in that order)."""
-    return [repository.create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
+    return [create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
 
 
 def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1, played_on=None):
-    """An evening of ``game`` with the first ``seats`` players."""
-    return repository.create_evening(
+    """An night of ``game`` with the first ``seats`` players."""
+    return create_night(
         db=db,
         game=game,
         rules=rules,

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import accounts, config, create_app
-from scorekeeper import db as database
+from scorekeeper import config, create_app
 from scorekeeper.cli import main
-from scorekeeper.web.auth import client_for
-
-from .test_cli import run_manage
+from scorekeeper.core import accounts
+from scorekeeper.core import db as database
+from scorekeeper.web.access import client_for
+from tests.test_cli import run_manage
 
 
 @pytest.fixture

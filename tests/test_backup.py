@@ -16,15 +16,17 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, delete
 from sqlmodel import select
 
-from scorekeeper import backup, create_app, repository
-from scorekeeper import db as database
-from scorekeeper.backup import BackupError, NotSQLite
+from scorekeeper import create_app
+from scorekeeper.core import backup
+from scorekeeper.core import db as database
+from scorekeeper.core.backup import BackupError, NotSQLite
+from scorekeeper.core.exports import club_json
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import AuditEntry, Night, NightResult, Player
+from scorekeeper.core.players import create_player, rename_player, retire_player
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from scorekeeper.exports import club_json
-from scorekeeper.models import AuditEntry, Evening, NightResult, Player
-
-from .conftest import start_night
+from tests.conftest import start_night
 
 HEAD = ScriptDirectory.from_config(database.alembic_config(None)).get_current_head()  # the newest migration
 DURCH = {"contract": "durch", "declarer": 1, "won": True}  # any dealer, any number of times: 6 from each
@@ -59,8 +61,8 @@ def club(db, players):
     """A night of three hands and a renamed player."""
     night = start_night(db, players)
     for _ in range(3):
-        repository.record_hand(db=db, evening_id=night.id, hand=DURCH)
-    repository.rename_player(db=db, player_id=players[4].id, name="Eva-Maria")
+        record_hand(db=db, night_id=night.id, hand=DURCH)
+    rename_player(db=db, player_id=players[4].id, name="Eva-Maria")
     return night
 
 
@@ -129,7 +131,7 @@ def test_backups_taken_while_hands_are_recorded_each_hold_one_moment(app, url, d
         try:
             with database.session(app.extensions["sk_engine"]) as session:
                 for _ in range(400):
-                    repository.record_hand(db=session, evening_id=night.id, hand=DURCH)
+                    record_hand(db=session, night_id=night.id, hand=DURCH)
                     started.set()
                     if stop.is_set():
                         break
@@ -194,9 +196,9 @@ def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(
 ):
     before = club_json(db)
     saved = backup.backup(url, tmp_path / "saved.db")
-    repository.record_hand(db=db, evening_id=club.id, hand=DURCH)
-    repository.create_player(db=db, name="Zenzi")
-    repository.retire_player(db=db, player_id=players[0].id)
+    record_hand(db=db, night_id=club.id, hand=DURCH)
+    create_player(db=db, name="Zenzi")
+    retire_player(db=db, player_id=players[0].id)
     start_night(db, players[1:], game="konter_a_matt")
     assert current(app) != before
     assert len(client.get(f"/api/v1/sessions/{club.id}").get_json()["hands"]) == 4
@@ -241,7 +243,7 @@ def test_an_older_backup_is_brought_to_the_newest_schema_with_its_history_after_
     with database.session(app.extensions["sk_engine"]) as session:
         assert [p.retired for p in session.exec(select(Player))] == [False, False]
         assert [(r.player_id, r.hands) for r in session.exec(select(NightResult))] == [(1, 1), (2, 1)]
-        assert session.exec(select(Evening.place)).all() == ["Post"]
+        assert session.exec(select(Night.place)).all() == ["Post"]
 
 
 def _not_a_database(path: Path) -> None:

@@ -915,16 +915,19 @@ def run_manage(*args: str, env: dict[str, str], stdin: str = "") -> subprocess.C
 
 def _make_instance(folder: Path, names: tuple[str, ...]) -> None:
     """The app's database in ``folder`` with the players ``names`` and, with four of them, a night of two hands."""
-    from scorekeeper import create_app, repository
-    from scorekeeper import db as database
+    from scorekeeper import create_app
+    from scorekeeper.core import db as database
+    from scorekeeper.core.hands import record_hand
+    from scorekeeper.core.nights import create_night
+    from scorekeeper.core.players import create_player
 
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(folder)})
     engine = app.extensions["sk_engine"]
     try:
         with database.session(engine) as db:
-            people = [repository.create_player(db=db, name=name) for name in names]
+            people = [create_player(db=db, name=name) for name in names]
             if len(people) >= 4:
-                night = repository.create_evening(
+                night = create_night(
                     db=db,
                     game="matzlfangen",
                     rules=None,
@@ -936,7 +939,7 @@ def _make_instance(folder: Path, names: tuple[str, ...]) -> None:
                     {"contract": "rufen", "partner": 3, "points": 70},
                     {"contract": "durch", "declarer": 1, "won": True},
                 ):
-                    repository.record_hand(db=db, evening_id=night.id, hand=hand)
+                    record_hand(db=db, night_id=night.id, hand=hand)
     finally:
         engine.dispose()
 
@@ -1114,8 +1117,8 @@ def test_demo_nights_makes_a_busy_club_whose_history_adds_up(tmp_path, monkeypat
     from sqlmodel import func, select
 
     from scorekeeper import create_app
-    from scorekeeper import db as database
-    from scorekeeper.models import Evening, HandRecord, NightResult
+    from scorekeeper.core import db as database
+    from scorekeeper.core.models import HandRecord, Night, NightResult
 
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.delenv("SCOREKEEPER_DATABASE_URL", raising=False)
@@ -1124,11 +1127,11 @@ def test_demo_nights_makes_a_busy_club_whose_history_adds_up(tmp_path, monkeypat
     app = create_app({"TESTING": True, "SECRET_KEY": "test"})
     try:
         with database.session(app.extensions["sk_engine"]) as db:
-            assert db.exec(select(func.count()).select_from(Evening)).one() == 12
+            assert db.exec(select(func.count()).select_from(Night)).one() == 12
             hands = db.exec(select(func.count()).select_from(HandRecord)).one()
             assert 12 * 120 <= hands <= 12 * 260
             sums = db.exec(
-                select(NightResult.game, func.sum(NightResult.cents)).group_by(NightResult.evening_id, NightResult.game)
+                select(NightResult.game, func.sum(NightResult.cents)).group_by(NightResult.night_id, NightResult.game)
             ).all()
             assert {game for game, _ in sums} == {"schafkopf", "matzlfangen", "konter_a_matt", "matt"}
             # the money of a night adds up to zero but in Schafkopf, whose pot may keep some

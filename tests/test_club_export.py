@@ -11,13 +11,23 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import exports, repository
-from scorekeeper.exports import ClubImport, InvalidExport, club_json, import_club, night_json
-from scorekeeper.models import AuditEntry, Evening, HandRecord, NightResult, Player, RosterChange, Seat
+from scorekeeper.core import exports
+from scorekeeper.core.exports import ClubImport, InvalidExport, club_json, import_club, night_json
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, RosterChange, Seat
+from scorekeeper.core.nights import close_night
+from scorekeeper.core.players import (
+    create_player,
+    list_players,
+    merge_players,
+    rename_player,
+    retire_player,
+    roster_changes,
+)
+from scorekeeper.core.table import load_table
+from tests.conftest import drop_at, set_at, start_night
 
-from .conftest import drop_at, set_at, start_night
-
-MODELS = (Player, RosterChange, Evening, Seat, HandRecord, AuditEntry, NightResult)
+MODELS = (Player, RosterChange, Night, Seat, HandRecord, AuditEntry, NightResult)
 NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
 
 
@@ -33,10 +43,10 @@ def as_file(data: dict) -> dict:
     return json.loads(json.dumps(data, ensure_ascii=False))
 
 
-def record(db, evening, *hands, key_prefix=None):
+def record(db, night, *hands, key_prefix=None):
     for i, hand in enumerate(hands, start=1):
         key = None if key_prefix is None else f"{key_prefix}-{i}"
-        repository.record_hand(db=db, evening_id=evening.id, hand=hand, idempotency_key=key)
+        record_hand(db=db, night_id=night.id, hand=hand, idempotency_key=key)
 
 
 def by_name(db, name):
@@ -47,7 +57,7 @@ def by_name(db, name):
 def club(db):
     """A club with three nights, players without a night, a retired player, renames and a merge."""
     anna, bernd, clara, dieter, eva, zenzl, _, _ = [
-        repository.create_player(db=db, name=n)
+        create_player(db=db, name=n)
         for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva", "Zenzl", "Sepp 🍺", "Resi")  # Sepp and Resi never played
     ]
     first = start_night(db, [anna, bernd, clara, dieter], played_on=date(2026, 1, 9))
@@ -58,7 +68,7 @@ def club(db):
         {"contract": "treiben", "declarer": 1, "points": 80},
         key_prefix="k",
     )
-    repository.close_evening(db=db, evening_id=first.id)
+    close_night(db=db, night_id=first.id)
     second = start_night(db, [anna, bernd, zenzl, dieter, eva], game="schafkopf", seats=5, played_on=date(2026, 1, 16))
     record(
         db,
@@ -66,12 +76,12 @@ def club(db):
         {"contract": "rundpass"},
         {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70},
     )
-    repository.rename_player(db=db, player_id=zenzl.id, name="Zenzi")  # a change of a record merged away below
-    repository.merge_players(db=db, keep_id=clara.id, merge_id=zenzl.id)  # Zenzi was Clara all along
-    repository.rename_player(db=db, player_id=bernd.id, name="Bernhard")
-    repository.retire_player(db=db, player_id=by_name(db, "Resi").id)
-    repository.retire_player(db=db, player_id=eva.id)
-    repository.retire_player(db=db, player_id=eva.id, retired=False)
+    rename_player(db=db, player_id=zenzl.id, name="Zenzi")  # a change of a record merged away below
+    merge_players(db=db, keep_id=clara.id, merge_id=zenzl.id)  # Zenzi was Clara all along
+    rename_player(db=db, player_id=bernd.id, name="Bernhard")
+    retire_player(db=db, player_id=by_name(db, "Resi").id)
+    retire_player(db=db, player_id=eva.id)
+    retire_player(db=db, player_id=eva.id, retired=False)
     third = start_night(db, [anna, bernd], game="matt", played_on=date(2026, 1, 23))
     record(db, third, {"mated_by": 1, "move": 3, "card": "A"})
     return [first, second, third]
@@ -140,16 +150,16 @@ def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, o
     )
     assert club_json(other_db) == original
     for night in club:  # settled the same, and the club's history rows are written
-        table = repository.load_table(db=db, evening_id=night.id)
-        new_id = other_db.exec(select(Evening.id).where(Evening.uid == night.uid)).one()
-        again = repository.load_table(db=other_db, evening_id=new_id)
+        table = load_table(db=db, night_id=night.id)
+        new_id = other_db.exec(select(Night.id).where(Night.uid == night.uid)).one()
+        again = load_table(db=other_db, night_id=new_id)
         assert (again.rows, again.balance) == (table.rows, table.balance)
     assert counts(other_db)["NightResult"] == counts(db)["NightResult"] == 4 + 5 + 2
 
 
 def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, other_db, club):
     import_club(other_db, as_file(club_json(db)))
-    assert {p.name: p.retired for p in repository.list_players(db=other_db)} == {
+    assert {p.name: p.retired for p in list_players(db=other_db)} == {
         "Anna": False,
         "Bernhard": False,
         "Clara": False,
@@ -159,7 +169,7 @@ def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, oth
         "Sepp 🍺": False,
     }
     assert by_name(other_db, "Resi").created_at == by_name(db, "Resi").created_at
-    assert [p.name for p in repository.list_players(db=other_db, active=True)] == [
+    assert [p.name for p in list_players(db=other_db, active=True)] == [
         "Anna",
         "Bernhard",
         "Clara",
@@ -172,7 +182,7 @@ def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, oth
 def test_renames_and_merges_survive_the_round_trip_on_their_players(db, other_db, club):
     import_club(other_db, as_file(club_json(db)))
     clara = by_name(other_db, "Clara")
-    [zenzi_renamed, merge] = repository.roster_changes(db=other_db, player_id=clara.id)  # Zenzi's history came along
+    [zenzi_renamed, merge] = roster_changes(db=other_db, player_id=clara.id)  # Zenzi's history came along
     assert zenzi_renamed.detail == {"before": "Zenzl", "after": "Zenzi"}
     assert (merge.action, merge.detail["kept"], merge.detail["merged"], merge.detail["nights"]) == (
         "merge",
@@ -180,10 +190,10 @@ def test_renames_and_merges_survive_the_round_trip_on_their_players(db, other_db
         "Zenzi",
         1,
     )
-    [rename] = repository.roster_changes(db=other_db, player_id=by_name(other_db, "Bernhard").id)
+    [rename] = roster_changes(db=other_db, player_id=by_name(other_db, "Bernhard").id)
     assert rename.detail == {"before": "Bernd", "after": "Bernhard"}
-    original = {c.uid: c for c in repository.roster_changes(db=db)}
-    for change in repository.roster_changes(db=other_db):
+    original = {c.uid: c for c in roster_changes(db=db)}
+    for change in roster_changes(db=other_db):
         assert (change.action, change.detail, change.at) == (
             original[change.uid].action,
             original[change.uid].detail,
@@ -215,16 +225,16 @@ def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, other
 
 def test_a_club_import_finds_players_by_name_ignoring_case_and_keeps_their_retired_flag(db, other_db, club):
     data = as_file(club_json(db))
-    resi = repository.create_player(db=other_db, name="RESI")  # playing here, retired in the file
-    repository.create_player(db=other_db, name="anna")
+    resi = create_player(db=other_db, name="RESI")  # playing here, retired in the file
+    create_player(db=other_db, name="anna")
 
     done = import_club(other_db, data)
 
     assert (done.players_created, done.players_present) == (5, 2)
     assert other_db.get(Player, resi.id).retired is False  # only a player the import creates takes the file's flag
-    names = [p.name for p in repository.list_players(db=other_db)]  # by name, ignoring case
+    names = [p.name for p in list_players(db=other_db)]  # by name, ignoring case
     assert names == ["anna", "Bernhard", "Clara", "Dieter", "Eva", "RESI", "Sepp 🍺"]
-    assert night_json(other_db, other_db.exec(select(Evening.id).order_by(Evening.id)).first())["players"][0] == {
+    assert night_json(other_db, other_db.exec(select(Night.id).order_by(Night.id)).first())["players"][0] == {
         "position": 1,
         "name": "anna",
     }
@@ -329,7 +339,7 @@ def test_a_night_file_is_not_a_club_file(db, other_db, club):
 
 
 def test_a_bad_last_night_leaves_the_nights_before_it_unwritten_too(db, other_db, club):
-    repository.create_player(db=other_db, name="Anna")
+    create_player(db=other_db, name="Anna")
     before = counts(other_db)
     data = as_file(club_json(db))
     data["nights"][2]["hands"][0]["dealer"] = 2

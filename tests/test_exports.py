@@ -14,13 +14,17 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import exports, repository
-from scorekeeper.exports import InvalidExport, import_night, night_csv, night_json
-from scorekeeper.models import AuditEntry, Evening, HandRecord, Player, Seat
+from scorekeeper.core import nights as nights_module
+from scorekeeper.core.errors import Conflict, NotFound
+from scorekeeper.core.exports import InvalidExport, import_night, night_csv, night_json
+from scorekeeper.core.hands import edit_hand, record_hand, undo_last
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
+from scorekeeper.core.nights import close_night, create_night, reopen_night
+from scorekeeper.core.players import create_player
+from scorekeeper.core.table import load_table
+from tests.conftest import drop_at, set_at
 
-from .conftest import drop_at, set_at
-
-MODELS = (Player, Evening, Seat, HandRecord, AuditEntry)
+MODELS = (Player, Night, Seat, HandRecord, AuditEntry)
 
 
 # --- helpers -------------------------------------------------------------------
@@ -29,21 +33,21 @@ MODELS = (Player, Evening, Seat, HandRecord, AuditEntry)
 def start(db, players, game="matzlfangen", seats=4, first_dealer=1, **fields):
     """A night of ``game`` with the first ``seats`` of ``players``, on 14 March 2026 unless told."""
     fields = {"rules": None, "stake_cents": 10, "played_on": date(2026, 3, 14), **fields}
-    return repository.create_evening(
+    return create_night(
         db=db, game=game, player_ids=[p.id for p in players[:seats]], first_dealer=first_dealer, **fields
     )
 
 
-def record(db, evening, *hands, key_prefix=None):
+def record(db, night, *hands, key_prefix=None):
     """Record ``hands`` in order (with idempotency keys ``<prefix>-1``, ... when a prefix is given)."""
     for i, hand in enumerate(hands, start=1):
         key = None if key_prefix is None else f"{key_prefix}-{i}"
-        _, created, _ = repository.record_hand(db=db, evening_id=evening.id, hand=hand, idempotency_key=key)
+        _, created, _ = record_hand(db=db, night_id=night.id, hand=hand, idempotency_key=key)
         assert created
 
 
 def roster(db, *names):
-    return [repository.create_player(db=db, name=n) for n in names]
+    return [create_player(db=db, name=n) for n in names]
 
 
 def csv_rows(text: str) -> list[list[str]]:
@@ -66,15 +70,15 @@ def as_file(data: dict) -> dict:
 
 
 def test_the_csv_of_a_matzlfangen_night_has_a_row_per_hand_with_each_players_units(db, players):
-    evening = start(db, players)  # Anna deals first; forehand declares a rufen
+    night = start(db, players)  # Anna deals first; forehand declares a rufen
     record(
         db,
-        evening,
+        night,
         {"contract": "rufen", "partner": 4, "points": 70},  # Bernd + Dieter win 1
         {"contract": "durch", "declarer": 1, "won": True},  # Anna alone wins 6 from each
         {"contract": "treiben", "declarer": 4, "points": 20, "raises": 2},  # Dieter loses: kein Wasser 2, raised 2: 4
     )
-    text = night_csv(repository.load_table(db=db, evening_id=evening.id))
+    text = night_csv(load_table(db=db, night_id=night.id))
     assert text == (
         "hand,dealer,contract,value,Anna,Bernd,Clara,Dieter\r\n"
         "1,Anna,rufen,1,-1,1,-1,1\r\n"
@@ -84,16 +88,16 @@ def test_the_csv_of_a_matzlfangen_night_has_a_row_per_hand_with_each_players_uni
 
 
 def test_the_csv_of_a_schafkopf_night_with_the_pot_ends_with_what_each_hand_put_into_the_pot(db, players):
-    evening = start(db, players, game="schafkopf", seats=5)  # five at the table: the dealer sits out
+    night = start(db, players, game="schafkopf", seats=5)  # five at the table: the dealer sits out
     record(
         db,
-        evening,
+        night,
         {"contract": "rundpass"},  # Anna deals; the other four pay 2 each into the pot
         {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70},  # Anna + Dieter: 2 + 4
         {"contract": "solo", "suit": "herz", "declarer": 2, "points": 40, "laufende": 3},  # Bernd loses 5 + 3 to each
         {"contract": "rundpass"},  # Dieter deals
     )
-    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     assert rows == [
         ["hand", "dealer", "contract", "value", "Anna", "Bernd", "Clara", "Dieter", "Eva", "pot"],
         ["1", "Anna", "rundpass", "2", "0", "-2", "-2", "-2", "-2", "8"],
@@ -105,20 +109,20 @@ def test_the_csv_of_a_schafkopf_night_with_the_pot_ends_with_what_each_hand_put_
 
 
 def test_the_csv_shares_the_pot_the_night_started_with(db, players):
-    evening = start(db, players, game="schafkopf")
-    evening.pot_start = 4  # carried from the club's last night
-    db.add(evening)
+    night = start(db, players, game="schafkopf")
+    night.pot_start = 4  # carried from the club's last night
+    db.add(night)
     db.commit()
-    record(db, evening, {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "eichel", "points": 61})
-    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    record(db, night, {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "eichel", "points": 61})
+    rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     # The Sauspiel is worth 2; its winners take the pot of 4 too, half each.
     assert rows[1] == ["1", "Anna", "sauspiel", "2", "4", "-2", "4", "-2", "-4"]
 
 
 def test_a_schafkopf_night_without_the_pot_has_no_pot_column(db, players):
-    evening = start(db, players, game="schafkopf", rules={"preset": "seed-variant"})  # all_pass none
-    record(db, evening, {"contract": "rundpass"})
-    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    night = start(db, players, game="schafkopf", rules={"preset": "seed-variant"})  # all_pass none
+    record(db, night, {"contract": "rundpass"})
+    rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     assert rows == [
         ["hand", "dealer", "contract", "value", "Anna", "Bernd", "Clara", "Dieter"],
         ["1", "Anna", "rundpass", "0", "0", "0", "0", "0"],
@@ -128,9 +132,9 @@ def test_a_schafkopf_night_without_the_pot_has_no_pot_column(db, players):
 def test_hostile_names_are_quoted_and_never_start_a_formula_while_numbers_stay_numbers(db):
     names = ["Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "<b>x</b>", "=1+1"]
     people = roster(db, *names)
-    evening = start(db, people, seats=5, first_dealer=5)  # "=1+1" deals and sits out
-    record(db, evening, {"contract": "rufen", "declarer": 1, "partner": 2, "points": 80})
-    text = night_csv(repository.load_table(db=db, evening_id=evening.id))
+    night = start(db, people, seats=5, first_dealer=5)  # "=1+1" deals and sits out
+    record(db, night, {"contract": "rufen", "declarer": 1, "partner": 2, "points": 80})
+    text = night_csv(load_table(db=db, night_id=night.id))
     assert text.splitlines()[0] == 'hand,dealer,contract,value,"Kräuter, Sepp","Der ""Wirt""",🂡 Ass 🍺,<b>x</b>,\'=1+1'
     assert text.splitlines()[1] == "1,'=1+1,rufen,1,1,1,-1,-1,0"
     rows = csv_rows(text)
@@ -141,15 +145,15 @@ def test_hostile_names_are_quoted_and_never_start_a_formula_while_numbers_stay_n
 @pytest.mark.parametrize("name", ["+49 Hans", "-Resi-", "@Wirt", "=SUM(A1)"])
 def test_a_name_starting_with_a_formula_character_gets_a_quote_before_it(db, name):
     people = roster(db, name, "Bernd", "Clara", "Dieter")
-    evening = start(db, people)
-    text = night_csv(repository.load_table(db=db, evening_id=evening.id))
+    night = start(db, people)
+    text = night_csv(load_table(db=db, night_id=night.id))
     assert csv_rows(text) == [["hand", "dealer", "contract", "value", "'" + name, "Bernd", "Clara", "Dieter"]]
 
 
 def test_the_csv_of_konter_a_matt_says_the_trump_team_and_the_points_of_both_teams(db, players):
-    evening = start(db, players, game="konter_a_matt")
-    record(db, evening, {"trump_team": "A", "points_a": 25}, {"trump_team": "B", "points_a": 10})
-    table = repository.load_table(db=db, evening_id=evening.id)
+    night = start(db, players, game="konter_a_matt")
+    record(db, night, {"trump_team": "A", "points_a": 25}, {"trump_team": "B", "points_a": 10})
+    table = load_table(db=db, night_id=night.id)
     rows = csv_rows(night_csv(table))
     assert rows[0][:4] == ["hand", "dealer", "trumps, points A:B", "value"]
     assert [row[2] for row in rows[1:]] == ["A, 25:15", "B, 10:30"]
@@ -158,32 +162,30 @@ def test_the_csv_of_konter_a_matt_says_the_trump_team_and_the_points_of_both_tea
 
 def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
     people = roster(db, "=1+1", "Bernd")
-    evening = start(db, people, game="matt", seats=2)
-    record(db, evening, {"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"})
-    record(db, evening, {"mated_by": None})
-    rows = csv_rows(night_csv(repository.load_table(db=db, evening_id=evening.id)))
+    night = start(db, people, game="matt", seats=2)
+    record(db, night, {"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"})
+    record(db, night, {"mated_by": None})
+    rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     assert rows[0] == ["hand", "dealer", "mated by", "value", "'=1+1", "Bernd"]
     assert [row[2] for row in rows[1:]] == ["'=1+1", "Bernd", "draw"]
     assert [row[1] for row in rows[1:]] == ["'=1+1", "Bernd", "'=1+1"]
 
 
 def test_the_csv_of_a_night_without_hands_is_its_header(db, players, night):
-    assert night_csv(repository.load_table(db=db, evening_id=night.id)) == (
-        "hand,dealer,contract,value,Anna,Bernd,Clara,Dieter\r\n"
-    )
+    assert night_csv(load_table(db=db, night_id=night.id)) == ("hand,dealer,contract,value,Anna,Bernd,Clara,Dieter\r\n")
 
 
 # --- JSON export ---------------------------------------------------------------
 
 
-def test_the_json_export_holds_the_format_marker_the_evening_the_players_in_seat_order_and_the_hands(db, players):
-    evening = start(db, players[::-1], seats=4, place="Gasthaus Post", currency="CHF", stake_cents=20)
-    record(db, evening, {"contract": "durch", "declarer": 2, "won": False}, key_prefix="k")
-    data = night_json(db, evening.id)
+def test_the_json_export_holds_the_format_marker_the_night_the_players_in_seat_order_and_the_hands(db, players):
+    night = start(db, players[::-1], seats=4, place="Gasthaus Post", currency="CHF", stake_cents=20)
+    record(db, night, {"contract": "durch", "declarer": 2, "won": False}, key_prefix="k")
+    data = night_json(db, night.id)
     assert (data["format"], data["version"]) == ("scorekeeper-night", 1)
     assert set(data) == {"format", "version", "evening", "players", "hands", "audit"}
     e = data["evening"]
-    assert e["uid"] == evening.uid and len(e["uid"]) == 32
+    assert e["uid"] == night.uid and len(e["uid"]) == 32
     assert (e["game"], e["stake_cents"], e["currency"], e["played_on"], e["place"]) == (
         "matzlfangen",
         20,
@@ -210,7 +212,7 @@ def test_the_json_export_holds_the_format_marker_the_evening_the_players_in_seat
 
 
 def test_the_json_export_of_an_unknown_night_is_not_found(db):
-    with pytest.raises(repository.NotFound):
+    with pytest.raises(NotFound):
         night_json(db, 999)
 
 
@@ -219,45 +221,45 @@ def test_the_json_export_of_an_unknown_night_is_not_found(db):
 
 def test_a_night_exported_and_imported_into_an_empty_database_exports_exactly_the_same(db, other_db):
     people = roster(db, "Anna", "Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "=1+1")
-    evening = start(db, people, game="schafkopf", seats=5, first_dealer=2, place="Zum Löwen", currency="CHF")
+    night = start(db, people, game="schafkopf", seats=5, first_dealer=2, place="Zum Löwen", currency="CHF")
     record(
         db,
-        evening,
+        night,
         {"contract": "rundpass"},
         {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70, "kontra": True},
         {"contract": "wenz", "declarer": 4, "points": 95, "laufende": 2},
         key_prefix="phone-a",
     )
-    record(db, evening, {"contract": "rundpass"})  # recorded without a key
-    original = night_json(db, evening.id)
+    record(db, night, {"contract": "rundpass"})  # recorded without a key
+    original = night_json(db, night.id)
 
     new_id, created = import_night(other_db, as_file(original))
 
     assert created
     assert night_json(other_db, new_id) == original
     assert json.dumps(night_json(other_db, new_id), sort_keys=True) == json.dumps(original, sort_keys=True)
-    again = repository.load_table(db=other_db, evening_id=new_id)
-    table = repository.load_table(db=db, evening_id=evening.id)
+    again = load_table(db=other_db, night_id=new_id)
+    table = load_table(db=db, night_id=night.id)
     assert (again.rows, again.balance, again.settlement.pot) == (table.rows, table.balance, table.settlement.pot)
     assert night_csv(again) == night_csv(table)
 
 
 def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(db, other_db, players):
-    evening = start(db, players)
+    night = start(db, players)
     record(
         db,
-        evening,
+        night,
         {"contract": "rufen", "partner": 3, "points": 70},
         {"contract": "rufen", "partner": 4, "points": 50},
         {"contract": "durch", "declarer": 1, "won": True},
         key_prefix="k",
     )
-    repository.edit_hand(db=db, evening_id=evening.id, number=1, hand={"contract": "rufen", "partner": 4, "points": 90})
-    repository.undo_last(db=db, evening_id=evening.id)
-    repository.close_evening(db=db, evening_id=evening.id)
-    repository.reopen_evening(db=db, evening_id=evening.id, reason="Hand 2 war ein Treiben, kein Rufen")
-    closed = repository.close_evening(db=db, evening_id=evening.id)
-    original = night_json(db, evening.id)
+    edit_hand(db=db, night_id=night.id, number=1, hand={"contract": "rufen", "partner": 4, "points": 90})
+    undo_last(db=db, night_id=night.id)
+    close_night(db=db, night_id=night.id)
+    reopen_night(db=db, night_id=night.id, reason="Hand 2 war ein Treiben, kein Rufen")
+    closed = close_night(db=db, night_id=night.id)
+    original = night_json(db, night.id)
     assert [(a["hand_number"], a["action"]) for a in original["audit"]] == [
         (1, "record"),
         (2, "record"),
@@ -278,19 +280,19 @@ def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(
 
     assert created
     assert night_json(other_db, new_id) == original
-    imported = other_db.get(Evening, new_id)
+    imported = other_db.get(Night, new_id)
     assert (imported.status, imported.closed_at) == ("closed", closed.closed_at)
-    hands = other_db.exec(select(HandRecord).where(HandRecord.evening_id == new_id).order_by(HandRecord.number)).all()
+    hands = other_db.exec(select(HandRecord).where(HandRecord.night_id == new_id).order_by(HandRecord.number)).all()
     assert [h.idempotency_key for h in hands] == ["k-1", "k-2"]
     assert hands[0].updated_at > hands[0].created_at  # the edit's time is kept
-    with pytest.raises(repository.Conflict):  # still closed after the import
-        repository.record_hand(db=other_db, evening_id=new_id, hand={"contract": "durch", "declarer": 1, "won": True})
+    with pytest.raises(Conflict):  # still closed after the import
+        record_hand(db=other_db, night_id=new_id, hand={"contract": "durch", "declarer": 1, "won": True})
 
 
 def test_importing_the_same_night_twice_gives_its_id_and_changes_nothing(db, other_db, players):
-    evening = start(db, players)
-    record(db, evening, {"contract": "rufen", "partner": 3, "points": 70})
-    data = as_file(night_json(db, evening.id))
+    night = start(db, players)
+    record(db, night, {"contract": "rufen", "partner": 3, "points": 70})
+    data = as_file(night_json(db, night.id))
 
     first_id, first_created = import_night(other_db, data)
     after_first = counts(other_db)
@@ -298,15 +300,15 @@ def test_importing_the_same_night_twice_gives_its_id_and_changes_nothing(db, oth
 
     assert (first_created, second_created) == (True, False)
     assert second_id == first_id
-    assert counts(other_db) == after_first == {"Player": 4, "Evening": 1, "Seat": 4, "HandRecord": 1, "AuditEntry": 1}
+    assert counts(other_db) == after_first == {"Player": 4, "Night": 1, "Seat": 4, "HandRecord": 1, "AuditEntry": 1}
     before = counts(db)
-    assert import_night(db, data) == (evening.id, False)  # back into the database it came from
+    assert import_night(db, data) == (night.id, False)  # back into the database it came from
     assert counts(db) == before
 
 
 def test_an_imported_night_seats_the_roster_players_of_the_same_name_ignoring_case(db, other_db, players):
-    evening = start(db, players)
-    data = as_file(night_json(db, evening.id))
+    night = start(db, players)
+    data = as_file(night_json(db, night.id))
     roster(other_db, "anna", "CLARA", "Zenzi")
 
     new_id, created = import_night(other_db, data)
@@ -436,15 +438,15 @@ BAD_FILES = {
 @pytest.fixture
 def good_file(db, players):
     """The export of a Matzlfangen night of two hands with idempotency keys."""
-    evening = start(db, players)
+    night = start(db, players)
     record(
         db,
-        evening,
+        night,
         {"contract": "rufen", "partner": 3, "points": 70},
         {"contract": "treiben", "declarer": 1, "points": 80},
         key_prefix="k",
     )
-    return as_file(night_json(db, evening.id))
+    return as_file(night_json(db, night.id))
 
 
 def test_the_good_file_of_the_bad_file_tests_imports(other_db, good_file):
@@ -466,7 +468,7 @@ def test_a_bad_file_is_refused_naming_the_place_and_nothing_is_written(other_db,
 def test_a_file_that_is_not_a_json_object_is_refused(other_db, data):
     with pytest.raises(InvalidExport, match="must be a JSON object"):
         import_night(other_db, data)
-    assert counts(other_db)["Evening"] == 0
+    assert counts(other_db)["Night"] == 0
 
 
 def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(other_db, good_file, monkeypatch):
@@ -476,7 +478,9 @@ def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(ot
     def broken(**_fields):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(exports, "AuditEntry", broken)  # fails after players, evening, seats and hands are flushed
+    monkeypatch.setattr(
+        nights_module, "AuditEntry", broken
+    )  # fails after players, night, seats, hands
     with pytest.raises(RuntimeError, match="the disk is full"):
         import_night(other_db, good_file)
     assert counts(other_db) == before

@@ -16,7 +16,7 @@ from contextlib import closing
 
 import pytest
 
-from scorekeeper import loadtest
+from tools import loadtest
 
 pytestmark = pytest.mark.slow
 

@@ -33,9 +33,20 @@ import pytest
 from sqlalchemy import delete, func
 from sqlmodel import select
 
-from scorekeeper import exports, history, repository
-from scorekeeper.history import NightFilter, NightLine, Season, Tally
-from scorekeeper.models import ContractResult, Evening, NightResult, Player, RosterChange, Seat
+from scorekeeper.core import exports, history
+from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
+from scorekeeper.core.history import NightFilter, NightLine, Season, Tally
+from scorekeeper.core.models import ContractResult, Night, NightResult, Player, RosterChange, Seat
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.players import (
+    create_player,
+    list_players,
+    merge_players,
+    rename_player,
+    retire_player,
+    roster_changes,
+)
 
 OCHSEN = "Gasthof Ochsen"
 CLARAS = "Bei Clara"
@@ -182,7 +193,7 @@ N7_HANDS = [
 @dataclass
 class Club:
     people: dict[str, Player]
-    nights: dict[str, Evening]
+    nights: dict[str, Night]
 
     def id(self, name: str) -> int:
         return self.people[name].id
@@ -191,8 +202,8 @@ class Club:
         return self.nights[key].id
 
 
-def open_night(db, people, game, played_on, place, *, stake=10, first_dealer=1, rules=None) -> Evening:
-    return repository.create_evening(
+def open_night(db, people, game, played_on, place, *, stake=10, first_dealer=1, rules=None) -> Night:
+    return create_night(
         db=db,
         game=game,
         rules=rules,
@@ -204,9 +215,9 @@ def open_night(db, people, game, played_on, place, *, stake=10, first_dealer=1, 
     )
 
 
-def play(db, evening, hands) -> None:
+def play(db, night, hands) -> None:
     for hand in hands:
-        repository.record_hand(db=db, evening_id=evening.id, hand=hand)
+        record_hand(db=db, night_id=night.id, hand=hand)
 
 
 def build_club(db, players) -> Club:
@@ -250,31 +261,31 @@ def club(db, players) -> Club:
 # --- reading the rows ---------------------------------------------------------------------------
 
 
-def results(db, evening_id: int) -> dict[str, NightResult]:
+def results(db, night_id: int) -> dict[str, NightResult]:
     """The night's result rows by player name."""
     db.rollback()
     db.expire_all()
     query = (
         select(NightResult, Player.name)
         .join(Player, Player.id == NightResult.player_id)
-        .where(NightResult.evening_id == evening_id)
+        .where(NightResult.night_id == night_id)
     )
     return {name: row for row, name in db.exec(query)}
 
 
-def money(db, evening_id: int) -> dict[str, tuple[int, int, int]]:
+def money(db, night_id: int) -> dict[str, tuple[int, int, int]]:
     """name -> (units, cents, hands)."""
-    return {name: (r.units, r.cents, r.hands) for name, r in results(db, evening_id).items()}
+    return {name: (r.units, r.cents, r.hands) for name, r in results(db, night_id).items()}
 
 
-def contracts(db, evening_id: int) -> dict[tuple[str, str], tuple[int, int]]:
+def contracts(db, night_id: int) -> dict[tuple[str, str], tuple[int, int]]:
     """(name, contract) -> (declared, won)."""
     db.rollback()
     db.expire_all()
     query = (
         select(ContractResult, Player.name)
         .join(Player, Player.id == ContractResult.player_id)
-        .where(ContractResult.evening_id == evening_id)
+        .where(ContractResult.night_id == night_id)
     )
     return {(name, row.contract): (row.declared, row.won) for row, name in db.exec(query)}
 
@@ -285,7 +296,7 @@ def all_rows(db) -> tuple[list[tuple], list[tuple]]:
     db.expire_all()
     nights = sorted(
         (
-            r.evening_id,
+            r.night_id,
             r.player_id,
             r.game,
             r.played_on,
@@ -305,7 +316,7 @@ def all_rows(db) -> tuple[list[tuple], list[tuple]]:
         for r in db.exec(select(NightResult))
     )
     per_contract = sorted(
-        (c.evening_id, c.player_id, c.contract, c.game, c.declared, c.won) for c in db.exec(select(ContractResult))
+        (c.night_id, c.player_id, c.contract, c.game, c.declared, c.won) for c in db.exec(select(ContractResult))
     )
     return nights, per_contract
 
@@ -320,8 +331,8 @@ def count_rows(db) -> dict[str, int]:
 
 
 def line(club: Club, key: str, cents: int) -> NightLine:
-    evening = club.nights[key]
-    return NightLine(evening.id, evening.played_on, evening.game, cents)
+    night = club.nights[key]
+    return NightLine(night.id, night.played_on, night.game, cents)
 
 
 # --- night rows -------------------------------------------------------------------------------
@@ -482,16 +493,16 @@ def test_every_night_has_a_row_per_player_and_its_money_adds_up_to_zero(db, club
 
 
 def test_a_night_without_hands_has_zero_rows_for_every_player(db, players):
-    evening = open_night(db, players[:4], "schafkopf", date(2026, 5, 1), OCHSEN)
-    assert money(db, evening.id) == {n: (0, 0, 0) for n in ("Anna", "Bernd", "Clara", "Dieter")}
-    assert contracts(db, evening.id) == {}
+    night = open_night(db, players[:4], "schafkopf", date(2026, 5, 1), OCHSEN)
+    assert money(db, night.id) == {n: (0, 0, 0) for n in ("Anna", "Bernd", "Clara", "Dieter")}
+    assert contracts(db, night.id) == {}
 
 
 # --- the rows follow every change -------------------------------------------------------------
 
 
 def test_each_recorded_hand_updates_the_rows_at_once(db, players):
-    evening = open_night(db, players[:4], "matzlfangen", date(2025, 3, 10), OCHSEN)
+    night = open_night(db, players[:4], "matzlfangen", date(2025, 3, 10), OCHSEN)
     running = [
         # after hand 1: Bernd, Dieter +6; Anna, Clara -6
         {"Anna": -6, "Bernd": 6, "Clara": -6, "Dieter": 6},
@@ -505,15 +516,15 @@ def test_each_recorded_hand_updates_the_rows_at_once(db, players):
         {"Anna": 4, "Bernd": -12, "Clara": -4, "Dieter": 12},
     ]
     for number, (hand, units) in enumerate(zip(N1_HANDS, running, strict=True), start=1):
-        repository.record_hand(db=db, evening_id=evening.id, hand=hand)
-        assert money(db, evening.id) == {n: (u, u * 10, number) for n, u in units.items()}, number
-    assert contracts(db, evening.id)[("Bernd", "rufen")] == (2, 1)
+        record_hand(db=db, night_id=night.id, hand=hand)
+        assert money(db, night.id) == {n: (u, u * 10, number) for n, u in units.items()}, number
+    assert contracts(db, night.id)[("Bernd", "rufen")] == (2, 1)
 
 
 def test_an_edited_hand_changes_the_rows_and_the_contracts(db, club):
     n1 = club.night("n1")
     # Hand 4: Bernd's durch was won after all: +18 for Bernd instead of -18, -6 instead of +6 for the others.
-    repository.edit_hand(db=db, evening_id=n1, number=4, hand={"contract": "durch", "declarer": 2, "won": True})
+    edit_hand(db=db, night_id=n1, number=4, hand={"contract": "durch", "declarer": 2, "won": True})
     assert money(db, n1) == {
         "Anna": (4 - 12, -80, 5),
         "Bernd": (-12 + 36, 240, 5),
@@ -523,7 +534,7 @@ def test_an_edited_hand_changes_the_rows_and_the_contracts(db, club):
     assert contracts(db, n1)[("Bernd", "durch")] == (1, 1)
     assert (results(db, n1)["Bernd"].declared, results(db, n1)["Bernd"].won) == (3, 2)
     # Hand 3 was Clara's neidspiel, not Anna's treiben: Clara +6, the others -2 (instead of Anna +6, others -2).
-    repository.edit_hand(db=db, evening_id=n1, number=3, hand={"contract": "neidspiel", "declarer": 3, "points": 105})
+    edit_hand(db=db, night_id=n1, number=3, hand={"contract": "neidspiel", "declarer": 3, "points": 105})
     assert money(db, n1) == {
         "Anna": (-8 - 8, -160, 5),
         "Bernd": (24, 240, 5),
@@ -541,7 +552,7 @@ def test_an_edited_hand_changes_the_rows_and_the_contracts(db, club):
 
 def test_undoing_hands_takes_their_numbers_out_of_the_rows(db, club):
     n1 = club.night("n1")
-    repository.undo_last(db=db, evening_id=n1)  # hand 5: worth 0, but Bernd's rufen and the Matzl go
+    undo_last(db=db, night_id=n1)  # hand 5: worth 0, but Bernd's rufen and the Matzl go
     assert money(db, n1) == {
         "Anna": (4, 40, 4),
         "Bernd": (-12, -120, 4),
@@ -556,7 +567,7 @@ def test_undoing_hands_takes_their_numbers_out_of_the_rows(db, club):
         "Clara": (0, 1),
         "Dieter": (1, 0),
     }
-    repository.undo_last(db=db, evening_id=n1)  # hand 4: Bernd's lost durch (-18, the others +6)
+    undo_last(db=db, night_id=n1)  # hand 4: Bernd's lost durch (-18, the others +6)
     assert money(db, n1) == {
         "Anna": (-2, -20, 3),
         "Bernd": (6, 60, 3),
@@ -565,24 +576,24 @@ def test_undoing_hands_takes_their_numbers_out_of_the_rows(db, club):
     }
     assert ("Bernd", "durch") not in contracts(db, n1)
     for _ in range(3):
-        repository.undo_last(db=db, evening_id=n1)
+        undo_last(db=db, night_id=n1)
     assert money(db, n1) == {n: (0, 0, 0) for n in ("Anna", "Bernd", "Clara", "Dieter")}
     assert contracts(db, n1) == {}
     assert all(r.matzl_caught == r.matzl_lost == 0 for r in results(db, n1).values())
 
 
 def test_hands_added_at_once_write_the_same_rows_as_hands_recorded_one_by_one(db, players):
-    evening = open_night(db, players[:5], "schafkopf", date(2025, 6, 20), CLARAS)
-    assert repository.add_hands(db=db, evening_id=evening.id, hands=N2_HANDS) == 6
-    assert money(db, evening.id) == {
+    night = open_night(db, players[:5], "schafkopf", date(2025, 6, 20), CLARAS)
+    assert add_hands(db=db, night_id=night.id, hands=N2_HANDS) == 6
+    assert money(db, night.id) == {
         "Anna": (-14, -124, 4),
         "Bernd": (23, 246, 5),
         "Clara": (-11, -94, 5),
         "Dieter": (-21, -194, 5),
         "Eva": (15, 166, 5),
     }
-    assert contracts(db, evening.id)[("Bernd", "solo")] == (1, 1)
-    assert results(db, evening.id)["Bernd"].touts_won == 1
+    assert contracts(db, night.id)[("Bernd", "solo")] == (1, 1)
+    assert results(db, night.id)["Bernd"].touts_won == 1
 
 
 def test_an_imported_night_brings_its_rows_into_the_other_database(db, club, other_db):
@@ -677,8 +688,8 @@ def test_with_a_season_start_of_august_first_the_seasons_are_labelled_2024_25_to
 def test_a_night_on_the_season_start_day_belongs_to_the_new_season(db, players):
     before = open_night(db, players[:2], "matt", date(2025, 7, 31), OCHSEN, rules=N4_RULES)
     on = open_night(db, players[:2], "matt", date(2025, 8, 1), OCHSEN, rules=N4_RULES)
-    repository.record_hand(db=db, evening_id=before.id, hand={"mated_by": 1, "move": 2, "card": "K"})  # 8 points
-    repository.record_hand(db=db, evening_id=on.id, hand={"mated_by": 2, "move": 3, "card": "Q"})  # 9 points
+    record_hand(db=db, night_id=before.id, hand={"mated_by": 1, "move": 2, "card": "K"})  # 8 points
+    record_hand(db=db, night_id=on.id, hand={"mated_by": 2, "move": 3, "card": "Q"})  # 9 points
     anna = history.player_history(db, players[0].id, season_start=AUGUST)
     assert [(s.label, games["matt"].units) for s, games in anna.seasons] == [("2025/26", -9), ("2024/25", 8)]
     assert [s.label for s in history.seasons(db, AUGUST)] == ["2025/26", "2024/25"]
@@ -779,7 +790,7 @@ def test_the_nights_for_the_chart_are_oldest_first_with_their_money(db, club):
 
 
 def test_a_player_with_no_nights_has_an_empty_history(db, club):
-    franz = repository.create_player(db=db, name="Franz")
+    franz = create_player(db=db, name="Franz")
     record = history.player_history(db, franz.id)
     assert record.player.name == "Franz"
     assert record.total == Tally(0, 0, 0, 0, 0, 0)
@@ -791,7 +802,7 @@ def test_a_player_with_no_nights_has_an_empty_history(db, club):
 
 @pytest.mark.parametrize("player_id", [999, 0, -1, 2**31])
 def test_an_unknown_player_has_no_history(db, club, player_id):
-    with pytest.raises(repository.NotFound):
+    with pytest.raises(NotFound):
         history.player_history(db, player_id)
 
 
@@ -800,7 +811,7 @@ def test_an_unknown_player_has_no_history(db, club, player_id):
 
 def keys(club: Club, page: history.NightsPage) -> list[str]:
     by_id = {e.id: k for k, e in club.nights.items()}
-    return [by_id[item.evening.id] for item in page.items]
+    return [by_id[item.night.id] for item in page.items]
 
 
 def test_the_nights_list_shows_every_night_newest_first_with_names_in_seat_order_hands_and_leader(db, club):
@@ -822,9 +833,9 @@ def test_a_night_nobody_won_has_no_leader(db, club, players):
     empty = open_night(db, players[:4], "matzlfangen", date(2026, 10, 1), OCHSEN)
     even = open_night(db, players[:4], "matzlfangen", date(2026, 10, 2), OCHSEN)
     # Bernd (forehand) calls Clara, 40 lost, the Matzl caught by the losers: worth 0
-    repository.record_hand(db=db, evening_id=even.id, hand=N1_HANDS[4])
+    record_hand(db=db, night_id=even.id, hand=N1_HANDS[4])
     page = history.nights_page(db, NightFilter(since=date(2026, 10, 1)))
-    assert [(i.evening.id, i.hands, i.leader) for i in page.items] == [(even.id, 1, None), (empty.id, 0, None)]
+    assert [(i.night.id, i.hands, i.leader) for i in page.items] == [(even.id, 1, None), (empty.id, 0, None)]
 
 
 @pytest.mark.parametrize(
@@ -995,7 +1006,7 @@ def snapshot(record: history.PlayerHistory) -> tuple:
 
 def test_renaming_a_player_keeps_every_number_and_shows_the_new_name(db, club):
     before = snapshot(history.player_history(db, club.id("Bernd")))
-    repository.rename_player(db=db, player_id=club.id("Bernd"), name="Bernhard")
+    rename_player(db=db, player_id=club.id("Bernd"), name="Bernhard")
     after = history.player_history(db, club.id("Bernd"))
     assert after.player.name == "Bernhard"
     assert snapshot(after) == before
@@ -1008,22 +1019,22 @@ def test_renaming_a_player_keeps_every_number_and_shows_the_new_name(db, club):
     ]
     rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026))
     assert [(s.name, s.tally.cents) for s in rows][:2] == [("Dieter", 300), ("Bernhard", 20)]
-    assert [(c.action, c.detail) for c in repository.roster_changes(db=db, player_id=club.id("Bernd"))] == [
+    assert [(c.action, c.detail) for c in roster_changes(db=db, player_id=club.id("Bernd"))] == [
         ("rename", {"before": "Bernd", "after": "Bernhard"})
     ]
 
 
 def second_record_of_bernd(db, club) -> Player:
     """'B. Huber': Bernd entered twice, at a Schafkopf night (20 Feb 2026) without the other Bernd."""
-    huber = repository.create_player(db=db, name="B. Huber")
+    huber = create_player(db=db, name="B. Huber")
     people = club.people
-    evening = open_night(
+    night = open_night(
         db, [huber, people["Anna"], people["Clara"], people["Dieter"]], "schafkopf", date(2026, 2, 20), CLARAS
     )
-    club.nights["n8"] = evening
+    club.nights["n8"] = night
     play(
         db,
-        evening,
+        night,
         [
             # Huber's schellen solo with 61: won, 5 from each: Huber +15, Anna, Clara, Dieter -5
             {"contract": "solo", "declarer": 1, "suit": "schellen", "points": 61},
@@ -1040,7 +1051,7 @@ def test_merge_moves_every_night_of_the_other_record(db, club):
     old_bernd = history.player_history(db, club.id("Bernd"))
     old_huber = history.player_history(db, huber_id)
     assert old_huber.total == Tally(1, 2, 17, 170, 1, 1)  # 15 + 2 units at 10 cents
-    kept = repository.merge_players(db=db, keep_id=club.id("Bernd"), merge_id=huber_id)
+    kept = merge_players(db=db, keep_id=club.id("Bernd"), merge_id=huber_id)
     assert kept.name == "Bernd"
     bernd = history.player_history(db, club.id("Bernd"))
     # the sum of both records before: nights 6 + 1, hands 27 + 2, units -3 + 17, cents -54 + 170, 11 + 1, 5 + 1
@@ -1070,24 +1081,24 @@ def test_merge_moves_every_night_of_the_other_record(db, club):
     assert nights == 3
     assert {s.name: (s.tally, s.attendance) for s in rows}["Bernd"] == (Tally(3, 9, 23, 190, 3, 2), 100)
     assert huber_id not in {s.player_id for s in rows}
-    with pytest.raises(repository.NotFound):
+    with pytest.raises(NotFound):
         history.player_history(db, huber_id)
 
 
 def test_merging_is_recorded_in_the_roster_changes(db, club):
     huber_id = second_record_of_bernd(db, club).id
-    repository.merge_players(db=db, keep_id=club.id("Bernd"), merge_id=huber_id)
-    changes = repository.roster_changes(db=db, player_id=club.id("Bernd"))
+    merge_players(db=db, keep_id=club.id("Bernd"), merge_id=huber_id)
+    changes = roster_changes(db=db, player_id=club.id("Bernd"))
     assert [(c.action, c.detail) for c in changes] == [
         ("merge", {"kept": "Bernd", "merged": "B. Huber", "merged_id": huber_id, "nights": 1})
     ]
-    assert "B. Huber" not in [p.name for p in repository.list_players(db=db)]
+    assert "B. Huber" not in [p.name for p in list_players(db=db)]
 
 
 def test_merging_a_record_with_itself_is_refused_and_changes_nothing(db, club):
     before, rows = count_rows(db), all_rows(db)
-    with pytest.raises(repository.InvalidInput) as refused:
-        repository.merge_players(db=db, keep_id=club.id("Eva"), merge_id=club.id("Eva"))
+    with pytest.raises(InvalidInput) as refused:
+        merge_players(db=db, keep_id=club.id("Eva"), merge_id=club.id("Eva"))
     assert refused.value.field == "other"
     assert (count_rows(db), all_rows(db)) == (before, rows)
     assert history.player_history(db, club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
@@ -1096,27 +1107,27 @@ def test_merging_a_record_with_itself_is_refused_and_changes_nothing(db, club):
 def test_merging_two_records_that_sat_at_the_same_night_is_refused_and_changes_nothing(db, club):
     before, rows = count_rows(db), all_rows(db)
     # Clara and Eva sat at n3, n4, n6 and n7 together (n4 is just the two of them)
-    with pytest.raises(repository.InvalidInput) as refused:
-        repository.merge_players(db=db, keep_id=club.id("Clara"), merge_id=club.id("Eva"))
+    with pytest.raises(InvalidInput) as refused:
+        merge_players(db=db, keep_id=club.id("Clara"), merge_id=club.id("Eva"))
     assert refused.value.field == "other"
     assert "Clara and Eva sat at the same night" in refused.value.message
     assert (count_rows(db), all_rows(db)) == (before, rows)
-    assert repository.roster_changes(db=db) == []
+    assert roster_changes(db=db) == []
     assert history.player_history(db, club.id("Clara")).total == Tally(6, 33, 19, -130, 5, 4)
     assert history.player_history(db, club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
 
 
 def test_a_retired_player_leaves_the_seat_pickers_but_keeps_the_history(db, club):
     before = snapshot(history.player_history(db, club.id("Eva")))
-    repository.retire_player(db=db, player_id=club.id("Eva"))
-    assert [p.name for p in repository.list_players(db=db, active=True)] == ["Anna", "Bernd", "Clara", "Dieter"]
-    assert [p.name for p in repository.list_players(db=db)] == ["Anna", "Bernd", "Clara", "Dieter", "Eva"]
+    retire_player(db=db, player_id=club.id("Eva"))
+    assert [p.name for p in list_players(db=db, active=True)] == ["Anna", "Bernd", "Clara", "Dieter"]
+    assert [p.name for p in list_players(db=db)] == ["Anna", "Bernd", "Clara", "Dieter", "Eva"]
     eva = history.player_history(db, club.id("Eva"))
     assert snapshot(eva) == before
     assert eva.total == Tally(6, 30, -17, 22, 9, 6)
     rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026))
     assert {s.name: s.tally.cents for s in rows}["Eva"] == -100
-    assert [c.action for c in repository.roster_changes(db=db, player_id=club.id("Eva"))] == ["retire"]
+    assert [c.action for c in roster_changes(db=db, player_id=club.id("Eva"))] == ["retire"]
 
 
 # --- refreshing the rows of nights that have none ---------------------------------------------------
@@ -1125,8 +1136,8 @@ def test_a_retired_player_leaves_the_seat_pickers_but_keeps_the_history(db, club
 def test_refresh_missing_writes_the_deleted_rows_back_identical(db, club):
     before = all_rows(db)
     gone = [club.night("n2"), club.night("n3"), club.night("n7")]
-    db.exec(delete(ContractResult).where(ContractResult.evening_id.in_(gone)))
-    db.exec(delete(NightResult).where(NightResult.evening_id.in_(gone)))
+    db.exec(delete(ContractResult).where(ContractResult.night_id.in_(gone)))
+    db.exec(delete(NightResult).where(NightResult.night_id.in_(gone)))
     db.commit()
     assert money(db, club.night("n2")) == {}
     assert history.player_history(db, club.id("Eva")).total == Tally(3, 16, -35, -174, 3, 2)  # n4, n5, n6 only

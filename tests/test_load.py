@@ -7,9 +7,8 @@ import os
 
 import pytest
 
-from scorekeeper import loadtest
-
-from .conftest import BACKENDS, _fresh_postgres
+from tests.conftest import BACKENDS, _fresh_postgres
+from tools import loadtest
 
 pytestmark = pytest.mark.slow
 

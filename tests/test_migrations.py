@@ -7,8 +7,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
-from scorekeeper import models  # noqa: F401  (registers the tables)
-from scorekeeper.db import alembic_config, make_engine, migration_engine
+from scorekeeper.core import models  # noqa: F401  (registers the tables)
+from scorekeeper.core.db import alembic_config, make_engine, migration_engine
 
 
 def test_the_migrations_build_exactly_the_schema_of_the_models(tmp_path):

@@ -17,11 +17,11 @@ from sqlalchemy import event, func, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import select
 
-from scorekeeper import db as database
-from scorekeeper import repository
-from scorekeeper.models import AuditEntry, Evening, HandRecord, Seat
-
-from .conftest import BACKENDS, _fresh_postgres, start_night
+from scorekeeper.core import db as database
+from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, Seat
+from scorekeeper.core.table import get_night, load_table
+from tests.conftest import BACKENDS, _fresh_postgres, start_night
 
 DURCH = {"contract": "durch", "declarer": 1, "won": True}  # valid whoever deals, any number of times
 THREADS = 8
@@ -63,10 +63,10 @@ def in_thread(target) -> tuple[threading.Thread, list[BaseException]]:
     return thread, errors
 
 
-def hand_numbers(engine, evening_id: int) -> list[int]:
+def hand_numbers(engine, night_id: int) -> list[int]:
     with database.session(engine) as db:
         return list(
-            db.exec(select(HandRecord.number).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number))
+            db.exec(select(HandRecord.number).where(HandRecord.night_id == night_id).order_by(HandRecord.number))
         )
 
 
@@ -77,17 +77,17 @@ def test_every_transaction_of_a_write_session_begins_immediate_and_of_a_read_ses
     sqlite_only(engine)
     sent = begins(engine)
     with database.session(engine, write=True) as db:
-        db.exec(select(func.count()).select_from(Evening)).one()
+        db.exec(select(func.count()).select_from(Night)).one()
         db.commit()
-        db.exec(select(func.count()).select_from(Evening)).one()  # the next transaction, on a connection again
+        db.exec(select(func.count()).select_from(Night)).one()  # the next transaction, on a connection again
         db.rollback()
-        db.exec(select(func.count()).select_from(Evening)).one()
+        db.exec(select(func.count()).select_from(Night)).one()
     assert sent == ["BEGIN IMMEDIATE"] * 3
     sent.clear()
     with database.session(engine) as db:
-        db.exec(select(func.count()).select_from(Evening)).one()
+        db.exec(select(func.count()).select_from(Night)).one()
         db.commit()
-        db.exec(select(func.count()).select_from(Evening)).one()
+        db.exec(select(func.count()).select_from(Night)).one()
     assert sent == ["BEGIN", "BEGIN"]
 
 
@@ -97,7 +97,7 @@ def test_a_write_session_holds_the_write_lock_from_its_first_read_and_readers_st
     night = start_night(db, players)
     holder = database.session(engine, write=True)
     try:
-        assert holder.get(Evening, night.id).version == 0  # only read so far, yet the database is reserved
+        assert holder.get(Night, night.id).version == 0  # only read so far, yet the database is reserved
         with closing(sqlite3.connect(path, timeout=0.1, isolation_level=None)) as other:
             with pytest.raises(sqlite3.OperationalError, match="locked"):
                 other.execute("BEGIN IMMEDIATE")
@@ -106,14 +106,14 @@ def test_a_write_session_holds_the_write_lock_from_its_first_read_and_readers_st
             other.execute("COMMIT")
 
         with database.session(engine) as reader:  # a read session of the app, too
-            assert reader.get(Evening, night.id).version == 0
+            assert reader.get(Night, night.id).version == 0
 
         second_started = threading.Event()
 
         def second_writer() -> None:
             with database.session(engine, write=True) as db:
                 second_started.set()
-                repository.record_hand(db=db, evening_id=night.id, hand=DURCH)
+                record_hand(db=db, night_id=night.id, hand=DURCH)
 
         thread, errors = in_thread(second_writer)
         second_started.wait(5)
@@ -134,18 +134,18 @@ def test_a_read_then_write_of_a_read_session_can_fail_where_a_write_session_cann
     sqlite_only(engine)
     night = start_night(db, players)
     with database.session(engine) as late:
-        late.get(Evening, night.id)  # its snapshot is taken
+        late.get(Night, night.id)  # its snapshot is taken
         with database.session(engine, write=True) as quick:
-            repository.record_hand(db=quick, evening_id=night.id, hand=DURCH)
+            record_hand(db=quick, night_id=night.id, hand=DURCH)
         with pytest.raises(OperationalError, match="locked"):
-            repository.record_hand(db=late, evening_id=night.id, hand=DURCH)
+            record_hand(db=late, night_id=night.id, hand=DURCH)
         late.rollback()
     with database.session(engine, write=True) as db:  # the same read-then-write, begun IMMEDIATE
-        db.get(Evening, night.id)
+        db.get(Night, night.id)
         with database.session(engine, write=True) as other:
-            thread, errors = in_thread(lambda: repository.record_hand(db=other, evening_id=night.id, hand=DURCH))
+            thread, errors = in_thread(lambda: record_hand(db=other, night_id=night.id, hand=DURCH))
             time.sleep(0.2)
-            record, created, _ = repository.record_hand(db=db, evening_id=night.id, hand=DURCH)
+            record, created, _ = record_hand(db=db, night_id=night.id, hand=DURCH)
             thread.join(10)
     assert errors == [] and created and record.number == 2
     assert hand_numbers(engine, night.id) == [1, 2, 3]
@@ -157,7 +157,7 @@ def test_foreign_keys_are_checked_in_write_and_read_sessions(engine, players):
         with database.session(engine, write=write) as db:
             assert db.exec(text("PRAGMA foreign_keys")).one() == (1,)
             assert db.exec(text("PRAGMA journal_mode")).one() == ("wal",)
-            db.add(Seat(evening_id=999_999, position=1, player_id=players[0].id))
+            db.add(Seat(night_id=999_999, position=1, player_id=players[0].id))
             with pytest.raises(IntegrityError):
                 db.flush()
             db.rollback()
@@ -176,7 +176,7 @@ def test_phones_recording_the_same_night_at_once_all_succeed_with_the_next_numbe
         with database.session(engine, write=True) as session:
             barrier.wait(10)
             for _ in range(per_thread):
-                record, created, _ = repository.record_hand(db=session, evening_id=night.id, hand=DURCH)
+                record, created, _ = record_hand(db=session, night_id=night.id, hand=DURCH)
                 assert created
                 numbers.append(record.number)
 
@@ -188,9 +188,9 @@ def test_phones_recording_the_same_night_at_once_all_succeed_with_the_next_numbe
     assert sorted(numbers) == list(range(1, total + 1))
     assert hand_numbers(engine, night.id) == list(range(1, total + 1))
     with database.session(engine) as check:
-        assert check.get(Evening, night.id).version == total
+        assert check.get(Night, night.id).version == total
         assert check.exec(select(func.count()).select_from(AuditEntry)).one() == total
-        table = repository.load_table(db=check, evening_id=night.id)
+        table = load_table(db=check, night_id=night.id)
         assert table.balance == [18 * total, -6 * total, -6 * total, -6 * total]  # every hand settled once
 
 
@@ -202,9 +202,7 @@ def test_the_same_hand_sent_by_many_phones_at_once_is_recorded_once(engine, db, 
     def phone() -> None:
         with database.session(engine, write=True) as session:
             barrier.wait(10)
-            record, created, _ = repository.record_hand(
-                db=session, evening_id=night.id, hand=DURCH, idempotency_key="hand-1"
-            )
+            record, created, _ = record_hand(db=session, night_id=night.id, hand=DURCH, idempotency_key="hand-1")
             answers.append((record.number, created))
 
     started = [in_thread(phone) for _ in range(THREADS)]
@@ -217,26 +215,26 @@ def test_the_same_hand_sent_by_many_phones_at_once_is_recorded_once(engine, db, 
 
 def test_editing_and_undoing_while_another_phone_records_keeps_the_numbers_whole(engine, db, players):
     night = start_night(db, players)
-    repository.add_hands(db=db, evening_id=night.id, hands=[DURCH] * 8)
+    add_hands(db=db, night_id=night.id, hands=[DURCH] * 8)
     barrier = threading.Barrier(3)
 
     def recorder() -> None:
         with database.session(engine, write=True) as session:
             barrier.wait(10)
             for _ in range(10):
-                repository.record_hand(db=session, evening_id=night.id, hand=DURCH)
+                record_hand(db=session, night_id=night.id, hand=DURCH)
 
     def editor() -> None:
         with database.session(engine, write=True) as session:
             barrier.wait(10)
             for _ in range(10):
-                repository.edit_hand(db=session, evening_id=night.id, number=2, hand=DURCH)
+                edit_hand(db=session, night_id=night.id, number=2, hand=DURCH)
 
     def undoer() -> None:
         with database.session(engine, write=True) as session:
             barrier.wait(10)
             for _ in range(5):
-                repository.undo_last(db=session, evening_id=night.id)
+                undo_last(db=session, night_id=night.id)
 
     started = [in_thread(f) for f in (recorder, editor, undoer)]
     for thread, _ in started:
@@ -244,7 +242,7 @@ def test_editing_and_undoing_while_another_phone_records_keeps_the_numbers_whole
     assert [e for _, errors in started for e in errors] == []
     assert hand_numbers(engine, night.id) == list(range(1, 8 + 10 - 5 + 1))
     with database.session(engine) as check:
-        assert check.get(Evening, night.id).version == 1 + 10 + 10 + 5  # add_hands, records, edits, undos
+        assert check.get(Night, night.id).version == 1 + 10 + 10 + 5  # add_hands, records, edits, undos
 
 
 def test_a_change_of_a_night_sees_the_newest_version_even_when_the_session_held_an_older_one(engine, db, players):
@@ -252,15 +250,15 @@ def test_a_change_of_a_night_sees_the_newest_version_even_when_the_session_held_
     is not written back over a newer one."""
     night = start_night(db, players)
     with database.session(engine, write=True) as phone:
-        held = repository.get_evening(db=phone, evening_id=night.id)
+        held = get_night(db=phone, night_id=night.id)
         phone.commit()
         with database.session(engine, write=True) as other:
-            repository.record_hand(db=other, evening_id=night.id, hand=DURCH)
+            record_hand(db=other, night_id=night.id, hand=DURCH)
         assert held.version == 0  # what this session read before
-        repository.record_hand(db=phone, evening_id=night.id, hand=DURCH)
+        record_hand(db=phone, night_id=night.id, hand=DURCH)
         assert held.version == 2
     with database.session(engine) as check:
-        assert check.get(Evening, night.id).version == 2
+        assert check.get(Night, night.id).version == 2
 
 
 # --- server processes starting at once -----------------------------------------------------

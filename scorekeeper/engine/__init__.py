@@ -19,13 +19,14 @@ from typing import Any
 
 from . import konter_a_matt, matt, matzlfangen, schafkopf
 from .errors import InvalidHand
-from .fields import check_keys, check_object, get_choice, get_int
-from .results import HandResult, Settlement, Step
+from .fields import check_keys, check_object, get_choice
+from .results import HandFacts, HandResult, Settlement, Step
 from .rules import options, parse_rules
 
 __all__ = [
     "GAMES",
     "Game",
+    "HandFacts",
     "HandResult",
     "InvalidHand",
     "Settlement",
@@ -36,30 +37,59 @@ __all__ = [
 ]
 
 
+def _no_pot(rules: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Game:
-    """One game as the engine knows it (built from its module)."""
+    """One game as the engine knows it, with every fact of it that the app needs (built from its module).
+
+    Nothing outside the engine branches on a game's name: it asks the game.
+    """
 
     name: str
-    seats: int
+    title: str  # the game's own name, as players write it
+    seats: int  # engine seats of a hand
+    table_sizes: tuple[int, ...]  # players a night may have (one more than the seats: the dealer sits out)
+    total_points: int | None  # card points in a hand (None: the game counts none)
+    contracts: tuple[str, ...]  # what a declaring side can play (the pages label these keys)
+    solo_contracts: frozenset[str]  # the contracts a player plays alone against three
     rules_cls: type
     presets: Mapping[str, Mapping[str, Any]]
     hand_cls: type
-    initial_state: Callable[[Any], Any]
+    _initial_state: Callable[..., Any]
     settle_hand: Callable[..., tuple[HandResult, Any]]
     finish: Callable[..., tuple[tuple[int, ...], int | None, dict]]
+    complete_hand: Callable[[Any, int | None], Any]  # what the deal adds to a hand (the dealer's seat)
+    facts: Callable[[Any, HandResult], HandFacts]  # who declared, what, and what the statistics count
+    forehand_declares: bool  # the hand form names forehand (who declares a Rufen, who leads)
+    money_from_balance: bool  # the night's money is the engine's final balance, not the sum of the hands
+    carries_pot: Callable[[Any], bool]  # a night under these rules leaves its pot to the next night
+    takes_pot: Callable[[Any], bool]  # a night under these rules starts with a carried pot
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Game:
         return cls(
             module.NAME,
+            module.TITLE,
             module.SEATS,
+            module.TABLE_SIZES,
+            module.TOTAL_POINTS,
+            getattr(module, "CONTRACTS", ()),
+            getattr(module, "SOLO_CONTRACTS", frozenset()),
             module.Rules,
             module.PRESETS,
             module.Hand,
             module.initial_state,
             module.settle_hand,
             module.finish,
+            module.complete_hand,
+            module.facts,
+            getattr(module, "FOREHAND_DECLARES", False),
+            getattr(module, "MONEY_FROM_BALANCE", False),
+            getattr(module, "carries_pot", _no_pot),
+            getattr(module, "takes_pot", _no_pot),
         )
 
     def parse_rules(self, data: Any) -> Any:
@@ -73,6 +103,17 @@ class Game:
     def options(self) -> list:
         """The rule options (dataclass fields with their constraints in ``metadata``)."""
         return options(self.rules_cls)
+
+    def initial_state(self, rules: Any, pot: Any = None) -> Any:
+        """What carries from hand to hand at the start; ``pot``: units carried into the pot.
+
+        :raises InvalidHand: for a pot where the game and rules have none.
+        """
+        if self.takes_pot(rules):
+            return self._initial_state(rules, pot)
+        if pot is not None:
+            raise InvalidHand(None, "pot", "a pot to start with applies only to schafkopf with all_pass pot")
+        return self._initial_state(rules)
 
 
 GAMES: dict[str, Game] = {m.NAME: Game.from_module(m) for m in (matzlfangen, schafkopf, konter_a_matt, matt)}
@@ -101,15 +142,9 @@ def settle_session(game: str, rules: Any, hands: Sequence[Any], pot: Any = None)
     g = get_game(game)
     if not isinstance(rules, g.rules_cls):
         rules = g.parse_rules(rules)
-    if pot is not None:
-        if g.name != "schafkopf" or rules.all_pass != "pot":
-            raise InvalidHand(None, "pot", "a pot to start with applies only to schafkopf with all_pass pot")
-        get_int({"pot": pot}, "pot", None, 0, 10**9)
-        if pot % 2:
-            raise InvalidHand(None, "pot", "the pot holds an even number of units (it is shared in halves)")
+    state = g.initial_state(rules, pot)
     hand_cls = g.hand_cls
     parsed = [h if isinstance(h, hand_cls) else hand_cls.from_json(h, i, rules) for i, h in enumerate(hands)]
-    state = g.initial_state(rules) if not pot else schafkopf.State(pot)
     settle_hand = g.settle_hand
     results = []
     totals = [0] * g.seats

@@ -1,20 +1,37 @@
-"""The one error type of the engine."""
+"""The error types: one base for every refusal the app explains to a person, and the engine's own."""
 
 from __future__ import annotations
 
 from typing import Any
 
 
-class InvalidHand(ValueError):
+class Refusal(Exception):
+    """Input refused with a reason a person can read: the one base of the app's refusals.
+
+    ``field`` is the key that is wrong (dotted for nested keys, e.g. ``rules.win_threshold``;
+    empty when no field is to blame). ``template`` is the reason in English with ``{name}``
+    placeholders (a msgid of the translations) and ``params`` fill it: ``message`` is
+    ``template.format(**params)``. The web turns a refusal into a message in the user's
+    language, the API into a 400 JSON body, the command line into exit 1.
+
+    >>> err = Refusal("name", "the name may have at most {n} characters", n=40)
+    >>> err.message, str(err)
+    ('the name may have at most 40 characters', 'name: the name may have at most 40 characters')
+    """
+
+    def __init__(self, field: str, template: str, /, **params: Any) -> None:
+        self.field = field
+        self.template = template
+        self.params = params
+        self.message = template.format(**params)
+        super().__init__(f"{field}: {self.message}" if field else self.message)
+
+
+class InvalidHand(Refusal, ValueError):
     """Input the engine refuses: names the hand, the field and the reason.
 
     ``hand`` is the 0-based index of the hand in the session's ``hands`` list,
     or ``None`` when the error is in the session itself (``game``, ``rules``).
-    ``field`` is the key that is wrong (dotted for nested keys, e.g.
-    ``rules.win_threshold`` or ``points.3``); ``message`` says why in plain words.
-    ``template`` is that message in English with ``{name}`` placeholders (a msgid
-    of the translations) and ``params`` fill it: ``message`` is
-    ``template.format(**params)``.
 
     >>> err = InvalidHand(3, "points", "{name} must be between {lo} and {hi}", name="points", lo=0, hi=130)
     >>> err.to_json()
@@ -24,13 +41,10 @@ class InvalidHand(ValueError):
     """
 
     def __init__(self, hand: int | None, field: str, template: str, /, **params: Any) -> None:
-        message = template.format(**params)
-        super().__init__(f"hand {hand}, {field}: {message}" if hand is not None else f"{field}: {message}")
+        super().__init__(field, template, **params)
         self.hand = hand
-        self.field = field
-        self.message = message
-        self.template = template
-        self.params = params
+        if hand is not None:
+            self.args = (f"hand {hand}, {field}: {self.message}",)
 
     def to_json(self) -> dict:
         """The body of the ``{"error": ...}`` answer."""

@@ -6,14 +6,17 @@ Seed: ``konter-a-matt-lb.txt``; specification: RULES.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import InvalidHand
 from .fields import check_keys, check_object, get_bool, get_choice, get_int
-from .results import HandResult, Steps, side_deltas
+from .results import HandFacts, HandResult, Steps, side_deltas
 from .rules import option
 
 NAME = "konter_a_matt"
+TITLE = "Konter a Matt"
 SEATS = 4
+TABLE_SIZES = (4,)
 TOTAL_POINTS = 40
 TEAMS = ("A", "B")
 #: The seats of each team.
@@ -184,4 +187,21 @@ def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[i
             "carry": state.carry,
             "games_won": {"A": state.games_a, "B": state.games_b},
         },
+    )
+
+
+def complete_hand(data: Any, dealer_seat: int | None) -> Any:
+    """Nothing to add from the deal."""
+    return data
+
+
+def facts(hand: Hand, result: HandResult) -> HandFacts:
+    """The trump team declares ("trumps"); a Stänner and a won game are counted."""
+    winner = result.extra.get("game_winner")
+    return HandFacts(
+        TEAM_SEATS[hand.trump_team],
+        "trumps",
+        result.winner == hand.trump_team,
+        events=("stanner",) if result.extra.get("stanner") else (),
+        game_winners=TEAM_SEATS[winner] if winner else (),
     )

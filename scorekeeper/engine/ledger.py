@@ -64,13 +64,13 @@ def position_units(settlement: Settlement, positions: Sequence[Sequence[int]], t
     return rows
 
 
-def balance_units(settlement: Settlement, rows: Sequence[Sequence[int]], table_size: int) -> list[int]:
-    """Each position's balance in units: the sum of its deltas, or the engine's balance for Matt.
-
-    In Matt the deltas are points, not payments; the engine's ``balance`` (seats =
-    positions, two players) is what money is made of.
-    """
-    if settlement.game == "matt":
+def balance_units(
+    settlement: Settlement, rows: Sequence[Sequence[int]], table_size: int, money_from_balance: bool = False
+) -> list[int]:
+    """Each position's balance in units: the sum of its deltas, or the engine's balance where the
+    game's money comes from that (``Game.money_from_balance``; Matt: the deltas are points, not
+    payments, and the engine's ``balance``, seats = positions, two players, is what money is made of)."""
+    if money_from_balance:
         return list(settlement.balance)
     return [sum(row[p] for row in rows) for p in range(table_size)]
 

@@ -6,14 +6,19 @@ Seed: ``matt-de.txt``; specification: RULES.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import InvalidHand
 from .fields import check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
-from .results import HandResult, Steps
+from .results import HandFacts, HandResult, Steps
 from .rules import option
 
 NAME = "matt"
+TITLE = "Matt"
 SEATS = 2
+TABLE_SIZES = (2,)
+TOTAL_POINTS = None  # no card points: the mating card scores
+MONEY_FROM_BALANCE = True  # the money is the match points' final difference, not the hands' sum
 DURCHGAENGE_PER_MATCH = 4
 MAX_MOVES = 10
 #: The mating card's value.
@@ -145,4 +150,17 @@ def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[i
         (diff, -diff),
         None,
         {"matches_won": {"1": state.matches_won[0], "2": state.matches_won[1]}},
+    )
+
+
+def complete_hand(data: Any, dealer_seat: int | None) -> Any:
+    """Nothing to add from the deal."""
+    return data
+
+
+def facts(hand: Hand, result: HandResult) -> HandFacts:
+    """Nobody declares in Matt; an Übermatt and a won match are counted."""
+    return HandFacts(
+        events=("uebermatt",) if hand.uebermatt else (),
+        match_winner=result.extra.get("match_winner"),
     )

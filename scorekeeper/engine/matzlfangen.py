@@ -6,6 +6,7 @@ Seeds: ``matzlfangen-sv.txt`` and ``matzlfangen-en.txt``; specification: RULES.m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import InvalidHand
 from .fields import (
@@ -18,11 +19,14 @@ from .fields import (
     get_points_and_schwarz,
     get_seat,
 )
-from .results import HandResult, Steps, side_deltas, solo_deltas
+from .results import HandFacts, HandResult, Steps, side_deltas, solo_deltas
 from .rules import option
 
 NAME = "matzlfangen"
+TITLE = "Matzlfangen"
 SEATS = 4
+TABLE_SIZES = (4, 5)  # at a table of five the dealer sits out each hand
+FOREHAND_DECLARES = True  # the hand form names forehand
 TOTAL_POINTS = 130
 MATZL_POINTS = 10  # the Matzl is the trump ten
 CONTRACTS = ("rufen", "treiben", "neidspiel", "durch", "trumpf_durch")
@@ -232,3 +236,32 @@ def settle_hand(rules: Rules, hand: Hand, state: None, index: int | None = None)
 def finish(rules: Rules, state: None, totals: tuple[int, ...]) -> tuple[tuple[int, ...], None, dict]:
     """The balance is the totals; nothing else is left at the end."""
     return totals, None, {}
+
+
+def complete_hand(data: Any, dealer_seat: int | None) -> Any:
+    """The hand with what the deal tells: at a table of four the dealer is a seat and is added
+    (forehand then declares a Rufen); at a table of five the dealer sits out (``dealer_seat`` None).
+
+    >>> complete_hand({"contract": "rufen"}, 3)
+    {'contract': 'rufen', 'dealer': 3}
+    """
+    if dealer_seat is not None and isinstance(data, dict) and "dealer" not in data:
+        return {**data, "dealer": dealer_seat}
+    return data
+
+
+def facts(hand: Hand, result: HandResult) -> HandFacts:
+    """The declarer, the contract, and who caught the Matzl."""
+    if hand.matzl is None:
+        return HandFacts((hand.declarer,), hand.contract, result.winner == "declarers")
+    side = {hand.declarer, hand.partner} - {None}
+    catchers = side if hand.matzl == "declarers" else set(range(1, SEATS + 1)) - side
+    others = set(range(1, SEATS + 1)) - catchers
+    return HandFacts(
+        (hand.declarer,),
+        hand.contract,
+        result.winner == "declarers",
+        catchers=tuple(sorted(catchers)),
+        losers_of_matzl=tuple(sorted(others)),
+        events=("matzl",),
+    )

@@ -148,3 +148,26 @@ class Settlement:
             out["pot_end"] = self.pot
         out.update(self.extra)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What the club's statistics count of one hand, in engine seats; each game says it of its own hands.
+
+    ``declarers`` are the declaring side's seats (Konter a Matt: the trump team), ``contract``
+    what they played (None where nobody declared) and ``won`` whether they won. ``catchers``
+    and ``losers_of_matzl`` are Matzlfangen's seats that caught the Matzl or lost it.
+    ``events`` are what the night's summary counts (``matzl``, ``stanner``, ``uebermatt``,
+    ``rundpass``). ``game_winners`` are the seats of a team that won a Konter a Matt game with
+    this hand, ``match_winner`` the Matt player who won the match with it.
+    """
+
+    declarers: tuple[int, ...] = ()
+    contract: str | None = None
+    won: bool | None = None
+    tout: bool = False
+    catchers: tuple[int, ...] = ()
+    losers_of_matzl: tuple[int, ...] = ()
+    events: tuple[str, ...] = ()
+    game_winners: tuple[int, ...] = ()
+    match_winner: int | None = None

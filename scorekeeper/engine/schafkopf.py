@@ -6,6 +6,7 @@ Seed: ``schafkopf-sv.txt``; specification: RULES.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import InvalidHand
 from .fields import (
@@ -21,11 +22,14 @@ from .fields import (
     shown,
     type_name,
 )
-from .results import HandResult, Steps, side_deltas, solo_deltas
+from .results import HandFacts, HandResult, Steps, side_deltas, solo_deltas
 from .rules import option
 
 NAME = "schafkopf"
+TITLE = "Schafkopf"
 SEATS = 4
+TABLE_SIZES = (4, 5)  # at a table of five the dealer sits out each hand
+FOREHAND_DECLARES = True  # the hand form names forehand
 TOTAL_POINTS = 120
 CONTRACTS = ("sauspiel", "wenz", "solo", "rundpass", "ramsch")
 SUITS = ("eichel", "gras", "herz", "schellen")
@@ -278,9 +282,29 @@ class State:
     pot: int = 0
 
 
-def initial_state(rules: Rules) -> State:
-    """An empty pot."""
-    return State()
+def initial_state(rules: Rules, pot: Any = None) -> State:
+    """The pot at the start: empty, or the units carried from the club's last night (``pot``).
+
+    :raises InvalidHand: for a pot under rules without one, or a pot that is not an even number of units.
+    """
+    if pot is None:
+        return State()
+    if rules.all_pass != "pot":
+        raise InvalidHand(None, "pot", "a pot to start with applies only to schafkopf with all_pass pot")
+    get_int({"pot": pot}, "pot", None, 0, 10**9)
+    if pot % 2:
+        raise InvalidHand(None, "pot", "the pot holds an even number of units (it is shared in halves)")
+    return State(pot)
+
+
+def carries_pot(rules: Rules) -> bool:
+    """Whether a night under these rules leaves its pot to the club's next night of the game."""
+    return rules.all_pass == "pot" and rules.pot_at_close == "carry"
+
+
+def takes_pot(rules: Rules) -> bool:
+    """Whether a night under these rules starts with the pot a former night carried."""
+    return rules.all_pass == "pot"
 
 
 def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
@@ -424,3 +448,16 @@ def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[i
     if rules.all_pass != "pot":
         return totals, None, {}
     return totals, state.pot, {}
+
+
+def complete_hand(data: Any, dealer_seat: int | None) -> Any:
+    """Nothing to add from the deal: the form names the declarer."""
+    return data
+
+
+def facts(hand: Hand, result: HandResult) -> HandFacts:
+    """The declarer (none in a Rundpass or Ramsch), the contract, a Tout, a Rundpass."""
+    events = ("rundpass",) if hand.contract == "rundpass" else ()
+    if hand.declarer is None:
+        return HandFacts((), hand.contract, None, events=events)
+    return HandFacts((hand.declarer,), hand.contract, result.winner == "declarers", tout=hand.tout, events=events)

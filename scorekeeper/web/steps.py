@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from ..engine import Step
+from scorekeeper.engine import Step
 
 
 def _names(seats: Any, names: Mapping[int, str] | None) -> str:

@@ -9,10 +9,10 @@ from typing import Any
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from ..engine import HandResult, ledger
-from ..models import RosterChange
-from ..repository import Table
-from .steps import step_text
+from scorekeeper.core.models import RosterChange
+from scorekeeper.core.table import Table
+from scorekeeper.engine import HandResult, ledger
+from scorekeeper.web.steps import step_text
 
 
 def money(amount_cents: int, currency: str) -> str:
@@ -74,7 +74,7 @@ def steps_of(result: HandResult) -> list[tuple[str, int, int]]:
 
 
 def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
-    stake = table.evening.stake_cents
+    stake = table.night.stake_cents
     return [
         Payment(table.players[p].name, units_by_position[p - 1], ledger.cents(units_by_position[p - 1], stake))
         for p in sorted(table.players)

@@ -9,8 +9,9 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app, repository
-from scorekeeper import db as database
+from scorekeeper import create_app
+from scorekeeper.core import db as database
+from scorekeeper.core.players import create_player
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -64,7 +65,7 @@ ADMIN, PASSWORD = "Wirt", "richtig-geheim"
 
 def _sign_in(page, live) -> None:
     """Sign in as the club's admin through the sign-in form (the account is made on first use)."""
-    from scorekeeper import accounts
+    from scorekeeper.core import accounts
 
     base, app = live
     with database.session(app.extensions["sk_engine"], write=True) as db:
@@ -99,4 +100,4 @@ def roster(live):
     """Five players: Anna, Bernd, Clara, Dieter, Eva."""
     _, app = live
     with database.session(app.extensions["sk_engine"]) as db:
-        return [repository.create_player(db=db, name=n).id for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
+        return [create_player(db=db, name=n).id for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]

@@ -7,8 +7,10 @@ import re
 
 import pytest
 
-from scorekeeper import db as database
-from scorekeeper import repository
+from scorekeeper.core import db as database
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.table import load_table
 from scorekeeper.engine import ledger, settle_json
 
 pytestmark = pytest.mark.browser
@@ -53,17 +55,17 @@ def page_balance(page) -> dict[str, int]:
     return out
 
 
-def engine_balance(app, evening_id: int) -> dict[str, int]:
+def engine_balance(app, night_id: int) -> dict[str, int]:
     """What the engine says for the stored hands, mapped to people by the deal."""
     with database.session(app.extensions["sk_engine"]) as db:
-        table = repository.load_table(db=db, evening_id=evening_id)
-        payload = {"game": table.evening.game, "rules": table.evening.rules, "hands": [h.data for h in table.hands]}
+        table = load_table(db=db, night_id=night_id)
+        payload = {"game": table.night.game, "rules": table.night.rules, "hands": [h.data for h in table.hands]}
         result = settle_json(payload)
-        if table.evening.game == "matt":  # deltas are match points; money comes from the engine's balance
+        if table.night.game == "matt":  # deltas are match points; money comes from the engine's balance
             return {table.players[int(seat)].name: units for seat, units in result["balance"].items()}
         totals = {p.name: 0 for p in table.players.values()}
         for hand, res in zip(table.hands, result["hands"], strict=True):
-            positions = ledger.seat_positions(table.size, 4 if table.evening.game != "matt" else 2, hand.dealer)
+            positions = ledger.seat_positions(table.size, 4 if table.night.game != "matt" else 2, hand.dealer)
             for seat, pos in enumerate(positions, start=1):
                 totals[table.players[pos].name] += res["deltas"][str(seat)]
         return totals
@@ -136,10 +138,8 @@ def test_a_matzlfangen_night_of_eight_hands_with_an_edit_and_an_undo_matches_the
 def test_no_page_scrolls_sideways_at_360_px_and_every_control_is_44_px_high(browser, live, roster, sign_in):
     base, app = live
     with database.session(app.extensions["sk_engine"]) as db:
-        e = repository.create_evening(
-            db=db, game="schafkopf", rules=None, stake_cents=10, player_ids=roster, first_dealer=1
-        )
-        repository.record_hand(db=db, evening_id=e.id, hand={"contract": "rundpass"})
+        e = create_night(db=db, game="schafkopf", rules=None, stake_cents=10, player_ids=roster, first_dealer=1)
+        record_hand(db=db, night_id=e.id, hand={"contract": "rundpass"})
     context = browser.new_context(viewport={"width": 360, "height": 640}, locale="de-DE")
     page = context.new_page()
     problems = []
@@ -274,9 +274,7 @@ def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, r
 def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, live, roster):
     base, app = live
     with database.session(app.extensions["sk_engine"]) as db:
-        e = repository.create_evening(
-            db=db, game="matzlfangen", rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1
-        )
+        e = create_night(db=db, game="matzlfangen", rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1)
         code = e.join_code
     # the other phone joins with the code, without an account
     watcher = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
@@ -287,7 +285,7 @@ def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, l
     watcher.wait_for_url(f"{base}/nights/{e.id}")
     assert watcher.locator("details.hand").count() == 0
     with database.session(app.extensions["sk_engine"]) as db:  # the scorer's phone records a hand
-        repository.record_hand(db=db, evening_id=e.id, hand={"contract": "rufen", "partner": 4, "points": 70})
+        record_hand(db=db, night_id=e.id, hand={"contract": "rufen", "partner": 4, "points": 70})
     # the page polls every second here (3 s in use); no reload
     watcher.locator("details.hand").first.wait_for(timeout=5_000)
     assert watcher.locator("#record").inner_text().strip() == "Spiel 2 eintragen"

@@ -12,8 +12,7 @@ import copy
 import pytest
 
 from scorekeeper.engine import GAMES, InvalidHand, settle_json, settle_session
-
-from .conftest import check_steps
+from tests.engine.conftest import check_steps
 
 # ---------------------------------------------------------------------------
 # helpers

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from scorekeeper import accounts, create_app
-from scorekeeper.web.auth import ADMIN, NIGHT_READ, NIGHT_WRITE, PUBLIC, SAFE_METHODS, SCORER, VIEWER, level_of
-
-from ..conftest import make_user, signed_in, snapshot, start_night
+from scorekeeper import create_app
+from scorekeeper.core import accounts
+from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, PUBLIC, SAFE_METHODS, SCORER, VIEWER, level_of
+from tests.conftest import make_user, signed_in, snapshot, start_night
 
 #: Who lacks each access (guest: of another night than the one asked for).
 LACKING = {
@@ -44,7 +44,7 @@ def routes(app):
         if rule.endpoint == "static":
             continue
         found += [(rule.endpoint, rule, method) for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
-    return sorted(found, key=lambda r: (r[0] == "reports.close" and r[2] == "POST", r[0], r[2]))
+    return sorted(found, key=lambda r: (r[0] == "nights.close" and r[2] == "POST", r[0], r[2]))
 
 
 @pytest.fixture
@@ -54,9 +54,9 @@ def world(app, db, players, admin):
     other = start_night(db, players)
     code = mine.join_code
     other_code = other.join_code
-    from scorekeeper import repository
+    from scorekeeper.core.hands import record_hand
 
-    repository.record_hand(db=db, evening_id=mine.id, hand={"contract": "rufen", "partner": 3, "points": 70})
+    record_hand(db=db, night_id=mine.id, hand={"contract": "rufen", "partner": 3, "points": 70})
     viewer, scorer = make_user(app, "Vera", "viewer"), make_user(app, "Sepp", "scorer")
     token, _ = accounts.create_token(db, admin, "x")
     clients = {
@@ -70,7 +70,7 @@ def world(app, db, players, admin):
     assert clients["own guest"].post("/join", data={"code": code}).status_code == 302
     assert clients["guest"].post("/join", data={"code": other_code}).status_code == 302
     values = {
-        "evening_id": mine.id,
+        "night_id": mine.id,
         "number": 1,
         "player_id": players[0].id,
         "user_id": viewer.id,
@@ -117,16 +117,16 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST api.add_hand",
             "POST api.add_player",
             "POST api.create_session",
-            "POST auth.join_night",
-            "POST auth.login",
-            "POST auth.logout",
-            "POST auth.revoke_token",
-            "POST auth.setup",
-            "POST auth.user_password",
-            "POST auth.user_role",
-            "POST auth.user_token",
-            "POST auth.account",
-            "POST auth.users",
+            "POST signin.join_night",
+            "POST signin.login",
+            "POST signin.logout",
+            "POST accounts.revoke_token",
+            "POST signin.setup",
+            "POST accounts.user_password",
+            "POST accounts.user_role",
+            "POST accounts.user_token",
+            "POST signin.account",
+            "POST accounts.users",
             "POST hands.edit",
             "POST hands.new",
             "POST hands.undo",
@@ -134,9 +134,9 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST players.merge",
             "POST players.rename",
             "POST players.retire",
-            "POST reports.close",
-            "POST reports.reopen",
-            "POST tables.new",
+            "POST nights.close",
+            "POST nights.reopen",
+            "POST nights.new",
             "PUT api.put_hand",
         ]
     )
@@ -174,7 +174,7 @@ def test_every_route_is_open_to_whoever_has_its_access(app, db, world):
         level = level_of(app, endpoint, method)
         path = url(app, endpoint, values)
         who = "admin" if path.startswith("/api/") and level in (NIGHT_READ, NIGHT_WRITE) else HAVING[level]
-        if endpoint == "auth.logout":
+        if endpoint == "signin.logout":
             continue  # signs the client out; tested in test_accounts.py
         answer = ask(clients[who], method, path)
         if answer.status_code in (401, 403) or (answer.status_code == 302 and "/login" in answer.headers["Location"]):
@@ -186,7 +186,7 @@ def test_the_api_takes_no_session_cookie_only_a_token(app, world):
     clients, values = world
     admin_by_cookie = clients["admin"]
     admin_by_cookie.environ_base.pop("HTTP_AUTHORIZATION")
-    answer = admin_by_cookie.post(f"/api/v1/sessions/{values['evening_id']}/hands", json={"contract": "rufen"})
+    answer = admin_by_cookie.post(f"/api/v1/sessions/{values['night_id']}/hands", json={"contract": "rufen"})
     assert answer.status_code == 401
     assert answer.headers["WWW-Authenticate"] == "Bearer"
     assert admin_by_cookie.get("/nights/").status_code == 200  # the pages still know the admin
@@ -196,7 +196,7 @@ def test_the_api_takes_no_session_cookie_only_a_token(app, world):
 def test_a_missing_or_wrong_token_is_refused(app, world, header):
     _, values = world
     client = app.test_client()
-    answer = client.get(f"/api/v1/sessions/{values['evening_id']}", headers={"Authorization": header})
+    answer = client.get(f"/api/v1/sessions/{values['night_id']}", headers={"Authorization": header})
     assert answer.status_code == 401
     assert "Bearer" in answer.get_json()["error"]["message"]
 

@@ -9,11 +9,13 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from scorekeeper import accounts, config, repository
-from scorekeeper.models import LoginFailure, User
-
-from ..conftest import PASSWORD, make_user, signed_in, start_night
-from .test_hands import submit
+from scorekeeper import config
+from scorekeeper.core import accounts
+from scorekeeper.core.models import LoginFailure, User
+from scorekeeper.core.nights import close_night, reopen_night
+from scorekeeper.core.table import load_table
+from tests.conftest import PASSWORD, make_user, signed_in, start_night
+from tests.web.test_hands import submit
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 
@@ -153,7 +155,7 @@ def test_the_session_cookie_is_secure_over_https_and_http_only(app, anon, admin)
 def test_the_secure_cookie_setting_reads_the_environment(monkeypatch):
     for value, expected in [("1", True), ("0", False), ("auto", "auto"), ("", "auto")]:
         monkeypatch.setenv("SCOREKEEPER_SECURE_COOKIES", value)
-        assert config.secure_cookies() == expected
+        assert config.Settings.from_env().secure_cookies == expected
 
 
 # --- the first admin ------------------------------------------------------------------------
@@ -191,35 +193,35 @@ def test_the_setup_address_is_gone_when_an_admin_exists(app, anon, admin):
 
 @pytest.fixture
 def table(db, players):
-    evening = start_night(db, players)
-    return evening, evening.join_code
+    night = start_night(db, players)
+    return night, night.join_code
 
 
 def test_the_table_page_shows_the_join_code_and_its_qr_code_to_who_may_record(app, client, table, as_role):
-    evening, code = table
-    page = client.get(f"/nights/{evening.id}").get_data(as_text=True)
-    assert code in page and f"/nights/{evening.id}/join.svg" in page
-    qr = client.get(f"/nights/{evening.id}/join.svg")
+    night, code = table
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
+    assert code in page and f"/nights/{night.id}/join.svg" in page
+    qr = client.get(f"/nights/{night.id}/join.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
     assert qr.get_data(as_text=True).startswith("<svg") and "<path" in qr.get_data(as_text=True)
     viewer = as_role("viewer")
-    assert code not in viewer.get(f"/nights/{evening.id}").get_data(as_text=True)
-    assert viewer.get(f"/nights/{evening.id}/join.svg").status_code == 403
+    assert code not in viewer.get(f"/nights/{night.id}").get_data(as_text=True)
+    assert viewer.get(f"/nights/{night.id}/join.svg").status_code == 403
 
 
 def test_a_guest_records_hands_of_the_night_joined_and_nothing_else(app, db, players, anon, table):
-    evening, code = table
+    night, code = table
     other = start_night(db, players)
     page = anon.get(f"/join/{code.lower()}")  # the QR code's address: the code filled in, one button
     assert page.status_code == 200 and f'value="{code.lower()}"' in page.get_data(as_text=True)
     assert "Matzlfangen" not in flat(page)  # a GET tells nothing about a code (only counted POSTs do)
     answer = anon.post("/join", data={"code": f" {code[:3].lower()}-{code[3:]} "})
-    assert answer.headers["Location"] == f"/nights/{evening.id}"
-    assert anon.post(f"/api/v1/sessions/{evening.id}/hands", json=HAND).status_code == 401  # no token: no API
-    form = anon.get(f"/nights/{evening.id}/hands/new")
+    assert answer.headers["Location"] == f"/nights/{night.id}"
+    assert anon.post(f"/api/v1/sessions/{night.id}/hands", json=HAND).status_code == 401  # no token: no API
+    form = anon.get(f"/nights/{night.id}/hands/new")
     assert form.status_code == 200
-    assert submit(anon, evening.id, {"contract": "rufen", "partner": "3", "points": "70"}).status_code == 302
-    assert len(repository.load_table(db=db, evening_id=evening.id).hands) == 1
+    assert submit(anon, night.id, {"contract": "rufen", "partner": "3", "points": "70"}).status_code == 302
+    assert len(load_table(db=db, night_id=night.id).hands) == 1
     assert anon.get(f"/nights/{other.id}").status_code == 302
     assert anon.post(f"/nights/{other.id}/hands/new", data={"contract": "rufen"}).status_code == 401
     assert anon.get("/nights/new").status_code == 302
@@ -227,18 +229,18 @@ def test_a_guest_records_hands_of_the_night_joined_and_nothing_else(app, db, pla
 
 
 def test_the_code_expires_when_the_night_is_closed(app, db, anon, table):
-    evening, code = table
+    night, code = table
     anon.post("/join", data={"code": code})
-    assert anon.get(f"/nights/{evening.id}").status_code == 200
-    repository.close_evening(db=db, evening_id=evening.id)
-    assert anon.get(f"/nights/{evening.id}").status_code == 302
+    assert anon.get(f"/nights/{night.id}").status_code == 200
+    close_night(db=db, night_id=night.id)
+    assert anon.get(f"/nights/{night.id}").status_code == 302
     answer = app.test_client().post("/join", data={"code": code})
     assert answer.status_code == 400
     assert errors_of(answer) == ["Kein offener Abend hat diesen Code. Abgeschlossene Abende kann niemand betreten."]
     # reopened by an admin: the night gets a new code, the old guests stay out
-    repository.reopen_evening(db=db, evening_id=evening.id, reason="Nachtrag")
-    assert anon.get(f"/nights/{evening.id}").status_code == 302
-    assert db.get(type(evening), evening.id).join_code not in (None, code)
+    reopen_night(db=db, night_id=night.id, reason="Nachtrag")
+    assert anon.get(f"/nights/{night.id}").status_code == 302
+    assert db.get(type(night), night.id).join_code not in (None, code)
 
 
 @pytest.mark.parametrize("code", ["", "ABC", "0OIL1Z", "A" * 41, "'; DROP TABLE evening; --", "<b>x</b>", "ÄÖÜ123"])
@@ -372,11 +374,11 @@ def test_the_page_showing_a_new_token_is_not_cached(app, client, admin):
 
 
 def test_a_guest_who_closes_the_night_sees_its_settlement(app, db, anon, table):
-    evening, code = table
+    night, code = table
     anon.post("/join", data={"code": code})
-    answer = anon.post(f"/nights/{evening.id}/close")
+    answer = anon.post(f"/nights/{night.id}/close")
     assert answer.status_code == 200 and "Abrechnung" in flat(answer)
-    assert anon.get(f"/nights/{evening.id}/summary").status_code == 302  # and then the code is spent
+    assert anon.get(f"/nights/{night.id}/summary").status_code == 302  # and then the code is spent
 
 
 def test_a_viewers_token_reads_but_does_not_write(app, db, night):
@@ -386,7 +388,7 @@ def test_a_viewers_token_reads_but_does_not_write(app, db, night):
     answer = api.post(f"/api/v1/sessions/{night.id}/hands", json=HAND)
     assert answer.status_code == 403
     assert answer.get_json() == {"error": {"field": "", "message": "the role viewer may not do this"}}
-    assert repository.load_table(db=db, evening_id=night.id).hands == []
+    assert load_table(db=db, night_id=night.id).hands == []
 
 
 def test_a_token_label_with_control_characters_is_refused(app, client, admin):

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import repository
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.engine import GAMES, settle_json
 from scorekeeper.engine.rules import rules_to_json
-from scorekeeper.models import AuditEntry, Evening, HandRecord, Player, Seat
 
 RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}
 
@@ -22,23 +22,23 @@ def rows(db) -> dict[str, int]:
     """How many rows each table holds: what a refusal must leave alone."""
     db.rollback()
     db.expire_all()
-    counts = {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in (Player, Evening, Seat)}
+    counts = {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in (Player, Night, Seat)}
     counts["HandRecord"] = db.exec(select(func.count()).select_from(HandRecord)).one()
     counts["AuditEntry"] = db.exec(select(func.count()).select_from(AuditEntry)).one()
-    counts["versions"] = sum(e.version for e in db.exec(select(Evening)))
+    counts["versions"] = sum(e.version for e in db.exec(select(Night)))
     return counts
 
 
-def audit_trail(db, evening_id: int) -> list[AuditEntry]:
+def audit_trail(db, night_id: int) -> list[AuditEntry]:
     db.rollback()
     db.expire_all()
-    return list(db.exec(select(AuditEntry).where(AuditEntry.evening_id == evening_id).order_by(AuditEntry.id)))
+    return list(db.exec(select(AuditEntry).where(AuditEntry.night_id == night_id).order_by(AuditEntry.id)))
 
 
-def stored_hands(db, evening_id: int) -> list[dict]:
+def stored_hands(db, night_id: int) -> list[dict]:
     db.rollback()
     db.expire_all()
-    query = select(HandRecord).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number)
+    query = select(HandRecord).where(HandRecord.night_id == night_id).order_by(HandRecord.number)
     return [h.data for h in db.exec(query)]
 
 
@@ -143,7 +143,7 @@ def test_a_body_that_is_not_json_is_refused_with_400_and_changes_nothing(
 
 
 def test_a_put_body_that_is_not_json_is_refused_and_changes_nothing(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     before, hands = rows(db), stored_hands(db, night.id)
     answer = client.put(f"/api/v1/sessions/{night.id}/hands/1", data="{points: 1", content_type="application/json")
     assert error_of(answer, 400)["field"] == ""
@@ -165,10 +165,10 @@ def test_json_nested_beyond_reason_is_refused_not_a_server_error(client, db, nig
 
 def test_starting_a_session_answers_201_with_the_whole_night(client, db, players):
     body = new_session(client, players, currency="chf", date="2026-11-14", place="Zur Post")
-    evening = db.get(Evening, body["id"])
-    assert evening is not None
+    night = db.get(Night, body["id"])
+    assert night is not None
     assert body == {
-        "id": evening.id,
+        "id": night.id,
         "game": "matzlfangen",
         "rules": rules_to_json(GAMES["matzlfangen"].parse_rules(None)),
         "stake_cents": 10,
@@ -205,7 +205,7 @@ def test_a_session_stores_the_complete_rule_set_it_is_played_under(client, db, p
     preset = (rules or {}).get("preset", "seed")
     complete = {**rules_to_json(GAMES[game].parse_rules({"preset": preset})), **expected}
     assert body["rules"] == complete
-    assert db.get(Evening, body["id"]).rules == complete
+    assert db.get(Night, body["id"]).rules == complete
     assert len(body["players"]) == seats
 
 
@@ -281,14 +281,14 @@ def test_a_session_without_a_required_field_is_refused(client, db, players, miss
     del body[missing]
     error = error_of(client.post("/api/v1/sessions", json=body), 400)
     assert error == {"field": missing, "message": f"{missing} is required"}
-    assert rows(db)["Evening"] == 0
+    assert rows(db)["Night"] == 0
 
 
 @pytest.mark.parametrize("body", [[], ["matzlfangen"], "matzlfangen", 4, True], ids=repr)
 def test_a_session_body_that_is_not_an_object_is_refused(client, db, body):
     error = error_of(client.post("/api/v1/sessions", json=body), 400)
     assert error == {"field": "", "message": "the body must be an object"}
-    assert rows(db)["Evening"] == 0
+    assert rows(db)["Night"] == 0
 
 
 def test_a_refused_session_says_why_in_plain_words(client, players):
@@ -298,7 +298,7 @@ def test_a_refused_session_says_why_in_plain_words(client, players):
 
 
 def test_getting_a_session_answers_with_players_hands_and_totals(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     answer = client.get(f"/api/v1/sessions/{night.id}")
     assert answer.status_code == 200
     body = answer.get_json()
@@ -635,7 +635,7 @@ def test_an_unknown_session_or_route_is_not_found_as_json(client, db, night, met
 
 
 def test_an_unknown_session_says_which(client):
-    assert error_of(client.get("/api/v1/sessions/999"), 404) == {"field": "", "message": "no evening 999"}
+    assert error_of(client.get("/api/v1/sessions/999"), 404) == {"field": "", "message": "no night 999"}
 
 
 @pytest.mark.parametrize(

@@ -35,16 +35,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wtforms.fields.core import UnboundField
 
-from scorekeeper import accounts, repository
+from scorekeeper.core import accounts
+from scorekeeper.core.hands import add_hands
+from scorekeeper.core.models import Night
+from scorekeeper.core.nights import close_night
+from scorekeeper.core.text import has_control
 from scorekeeper.engine import GAMES, konter_a_matt, matt, matzlfangen, schafkopf
-from scorekeeper.models import Evening
 from scorekeeper.web.accounts import forms as account_forms
 from scorekeeper.web.hands.forms import FORMS as HAND_FORMS
+from scorekeeper.web.nights.closing import ReopenForm
+from scorekeeper.web.nights.forms import NightForm
 from scorekeeper.web.players import forms as player_forms
-from scorekeeper.web.reports.routes import ReopenForm
-from scorekeeper.web.tables.forms import NightForm
-
-from ..conftest import PASSWORD, make_user, signed_in, snapshot, start_night
+from tests.conftest import PASSWORD, make_user, signed_in, snapshot, start_night
 
 EXAMPLES = 40  # per state-changing form route and backend
 API_EXAMPLES = 100  # per API route (they are quick)
@@ -113,15 +115,15 @@ class World:
     """What the fuzzing starts from: nights of every game with two hands each, a closed night,
     the roster, a second account with a token, an open night's join code."""
 
-    nights: dict[int, str]  # evening id -> key of NIGHTS
+    nights: dict[int, str]  # night id -> key of NIGHTS
     closed: int
     players: list[int]
     victim: int
     victim_token: int
     code: str
 
-    def kind(self, evening_id: str | None) -> str:
-        return self.nights.get(int(evening_id), "matzlfangen") if evening_id and evening_id.isdigit() else "matzlfangen"
+    def kind(self, night_id: str | None) -> str:
+        return self.nights.get(int(night_id), "matzlfangen") if night_id and night_id.isdigit() else "matzlfangen"
 
 
 Base = Callable[[World, dict[str, str]], dict[str, Any]]
@@ -164,67 +166,69 @@ WRITES: dict[str, Write] = {
     "players.merge": Write(
         fields_of(player_forms.MergeForm), lambda w, a: {"other": str(w.players[-1]), "confirm": "y"}
     ),
-    "tables.new": Write((*fields_of(NightForm), "apply_preset"), _night_form),
+    "nights.new": Write((*fields_of(NightForm), "apply_preset"), _night_form),
     "hands.new": Write(
-        (*fields_of(*HAND_FORMS.values()), "action"), lambda w, a: {**FORM_HANDS[w.kind(a.get("evening_id"))]}
+        (*fields_of(*HAND_FORMS.values()), "action"), lambda w, a: {**FORM_HANDS[w.kind(a.get("night_id"))]}
     ),
     "hands.edit": Write(
-        (*fields_of(*HAND_FORMS.values()), "action"), lambda w, a: {**FORM_HANDS[w.kind(a.get("evening_id"))]}
+        (*fields_of(*HAND_FORMS.values()), "action"), lambda w, a: {**FORM_HANDS[w.kind(a.get("night_id"))]}
     ),
     "hands.undo": Write(("expected_hands",), lambda w, a: {"expected_hands": "2"}),
-    "reports.close": Write(()),
-    "reports.reopen": Write(fields_of(ReopenForm), lambda w, a: {"reason": "a typo in hand 2"}),
-    "auth.login": Write(fields_of(account_forms.LoginForm), lambda w, a: {"name": "Admin"}, who="anon"),
-    "auth.logout": Write((), who="leaving", examples=10),
-    "auth.setup": Write(fields_of(account_forms.SetupForm), lambda w, a: {"name": "Neu", **_PASSWORDS}, who="anon"),
-    "auth.join_night": Write(fields_of(account_forms.JoinForm), lambda w, a: {"code": w.code}, who="anon"),
-    "auth.account": Write(
+    "nights.close": Write(()),
+    "nights.reopen": Write(fields_of(ReopenForm), lambda w, a: {"reason": "a typo in hand 2"}),
+    "signin.login": Write(fields_of(account_forms.LoginForm), lambda w, a: {"name": "Admin"}, who="anon"),
+    "signin.logout": Write((), who="leaving", examples=10),
+    "signin.setup": Write(fields_of(account_forms.SetupForm), lambda w, a: {"name": "Neu", **_PASSWORDS}, who="anon"),
+    "signin.join_night": Write(fields_of(account_forms.JoinForm), lambda w, a: {"code": w.code}, who="anon"),
+    "signin.account": Write(
         fields_of(account_forms.PasswordForm), lambda w, a: {"current": PASSWORD, **_PASSWORDS}, examples=20
     ),  # (each example checks a password hash: slow on purpose)
-    "auth.users": Write(
+    "accounts.users": Write(
         fields_of(account_forms.UserForm), lambda w, a: {"name": "Neu", "role": "viewer", **_PASSWORDS}
     ),
-    "auth.user_role": Write(fields_of(account_forms.RoleForm), lambda w, a: {"role": "scorer", "active": "1"}),
-    "auth.user_password": Write(fields_of(account_forms.ResetPasswordForm), lambda w, a: {**_PASSWORDS}, examples=20),
-    "auth.user_token": Write(fields_of(account_forms.TokenForm), lambda w, a: {"label": "phone"}),
-    "auth.revoke_token": Write(()),
+    "accounts.user_role": Write(fields_of(account_forms.RoleForm), lambda w, a: {"role": "scorer", "active": "1"}),
+    "accounts.user_password": Write(
+        fields_of(account_forms.ResetPasswordForm), lambda w, a: {**_PASSWORDS}, examples=20
+    ),
+    "accounts.user_token": Write(fields_of(account_forms.TokenForm), lambda w, a: {"label": "phone"}),
+    "accounts.revoke_token": Write(()),
     "api.add_player": Write(("name",), lambda w, a: {"name": "Franz"}, api=True),
     "api.create_session": Write(SESSION_FIELDS, _api_session, api=True),
-    "api.add_hand": Write(HAND_FIELDS, lambda w, a: {**NIGHTS[w.kind(a.get("evening_id"))][3]}, api=True),
-    "api.put_hand": Write(HAND_FIELDS, lambda w, a: {**NIGHTS[w.kind(a.get("evening_id"))][3]}, api=True),
+    "api.add_hand": Write(HAND_FIELDS, lambda w, a: {**NIGHTS[w.kind(a.get("night_id"))][3]}, api=True),
+    "api.put_hand": Write(HAND_FIELDS, lambda w, a: {**NIGHTS[w.kind(a.get("night_id"))][3]}, api=True),
     "api.delete_hand": Write((), api=True),
 }
 
 #: The query string every GET route reads (``lang`` and unknown keys are sent to all).
 QUERIES: dict[str, tuple[str, ...]] = {
     "index": (),
-    "history.nights": ("game", "player", "place", "season", "since", "until", "page"),
-    "history.leaderboard": ("game", "season", "sort"),
-    "history.player": (),
+    "nights.index": ("game", "player", "place", "season", "since", "until", "page"),
+    "leaderboard.index": ("game", "season", "sort"),
+    "players.show": (),
     "players.index": (),
     "players.rename": (),
     "players.merge": (),
-    "tables.new": (),
-    "tables.show": ("all",),
-    "tables.live": ("all",),
-    "tables.version": (),
-    "tables.summary_pdf_alias": (),
+    "nights.new": (),
+    "nights.show": ("all",),
+    "nights.live": ("all",),
+    "nights.version": (),
+    "sessions.summary_pdf_alias": (),
     "hands.new": ("fragment",),
     "hands.edit": ("fragment",),
     "hands.undo": (),
-    "reports.summary": ("bank",),
-    "reports.pdf": (),
-    "reports.close": (),
-    "reports.reopen": (),
-    "reports.export_csv": (),
-    "reports.export_json": (),
-    "auth.login": ("next",),
-    "auth.setup": (),
-    "auth.join_night": (),
-    "auth.join_qr": (),
-    "auth.account": (),
-    "auth.users": (),
-    "auth.user": (),
+    "nights.summary": ("bank",),
+    "nights.pdf": (),
+    "nights.close": (),
+    "nights.reopen": (),
+    "nights.export_csv": (),
+    "nights.export_json": (),
+    "signin.login": ("next",),
+    "signin.setup": (),
+    "signin.join_night": (),
+    "nights.join_qr": (),
+    "signin.account": (),
+    "accounts.users": (),
+    "accounts.user": (),
     "api.players": (),
     "api.get_session": (),
 }
@@ -356,7 +360,7 @@ EXTRA_FIELDS = [
     "csrf_token",
     "__class__",
     "id",
-    "evening_id",
+    "night_id",
     "seat_9",
     "ramsch_5",
     "jungfrau_0",
@@ -463,7 +467,7 @@ header_text = st.one_of(
 def path_value(world: World, name: str) -> st.SearchStrategy[str]:
     """A value for a URL's part: mostly one that exists, else an unknown, huge or malformed id."""
     good: list[Any]
-    if name == "evening_id":
+    if name == "night_id":
         good = [*sorted(world.nights), world.closed]
     elif name == "number":
         good = [1, 2]
@@ -542,7 +546,7 @@ def unreadable(message: str, sent: str) -> str | None:
         return "the message is empty"
     if len(message) > 500:
         return f"the message has {len(message)} characters"
-    if repository.has_control(message):
+    if has_control(message):
         return "the message holds control characters"
     for sign in NOT_FOR_PEOPLE:
         if sign in message and sign not in sent:
@@ -609,13 +613,13 @@ def check(answer, before, after, sent: str, api: bool) -> None:
 def world(app, db, players, admin) -> World:
     nights = {}
     for kind, (game, seats, rules, hand) in NIGHTS.items():
-        evening = start_night(db, players, game=game, seats=seats, rules=rules)
-        repository.add_hands(db=db, evening_id=evening.id, hands=[hand, hand])
-        nights[evening.id] = kind
+        night = start_night(db, players, game=game, seats=seats, rules=rules)
+        add_hands(db=db, night_id=night.id, hands=[hand, hand])
+        nights[night.id] = kind
     closed = start_night(db, players)
-    repository.add_hands(db=db, evening_id=closed.id, hands=[NIGHTS["matzlfangen"][3]])
-    repository.close_evening(db=db, evening_id=closed.id)
-    code = db.get(Evening, min(nights)).join_code
+    add_hands(db=db, night_id=closed.id, hands=[NIGHTS["matzlfangen"][3]])
+    close_night(db=db, night_id=closed.id)
+    code = db.get(Night, min(nights)).join_code
     db.rollback()  # end the read: the next write must not start from a snapshot older than make_user's
     victim = make_user(app, "Vera", "viewer")
     token, _ = accounts.create_token(db, victim, "phone")
@@ -763,7 +767,7 @@ def test_a_null_in_a_json_body_to_a_form_is_not_the_text_none(client, world):
 
 
 def test_the_page_of_an_unexpected_failure_is_the_apps_own_for_a_signed_in_user(app, client):
-    from scorekeeper.web.auth import VIEWER, access
+    from scorekeeper.web.access import VIEWER, access
 
     @access(VIEWER)
     def broken():

@@ -16,11 +16,11 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import repository
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import AuditEntry, HandRecord, Night
+from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import settle_json
-from scorekeeper.models import AuditEntry, Evening, HandRecord
-
-from ..conftest import form_values, start_night
+from tests.conftest import form_values, start_night
 
 # --- a small browser ------------------------------------------------------------------
 
@@ -42,9 +42,9 @@ def fill(data: dict[str, str], fields: dict[str, Any]) -> dict[str, str]:
     return data
 
 
-def submit(client, evening_id: int, fields: dict[str, Any], action="save", lang="en", number=None, form=None):
+def submit(client, night_id: int, fields: dict[str, Any], action="save", lang="en", number=None, form=None):
     """Open the hand form (new, or edit of hand ``number``), fill it in and press preview or save."""
-    path = f"/nights/{evening_id}/hands/new" if number is None else f"/nights/{evening_id}/hands/{number}/edit"
+    path = f"/nights/{night_id}/hands/new" if number is None else f"/nights/{night_id}/hands/{number}/edit"
     data = fill(form if form is not None else open_form(client, f"{path}?lang={lang}"), fields)
     data["action"] = action
     return client.post(f"{path}?lang={lang}", data=data)
@@ -72,21 +72,21 @@ def flashes(page: str) -> list[str]:
 # --- the database as the tests see it -------------------------------------------------
 
 
-def snapshot(db, evening_id: int) -> tuple[int, int, int, list[dict]]:
+def snapshot(db, night_id: int) -> tuple[int, int, int, list[dict]]:
     """Hands, audit entries, the night's version and the stored hands: what must not move on a refusal."""
     db.rollback()
     db.expire_all()
-    hands = db.exec(select(HandRecord).where(HandRecord.evening_id == evening_id).order_by(HandRecord.number)).all()
-    audits = db.exec(select(func.count()).select_from(AuditEntry).where(AuditEntry.evening_id == evening_id)).one()
-    version = db.get(Evening, evening_id).version
+    hands = db.exec(select(HandRecord).where(HandRecord.night_id == night_id).order_by(HandRecord.number)).all()
+    audits = db.exec(select(func.count()).select_from(AuditEntry).where(AuditEntry.night_id == night_id)).one()
+    version = db.get(Night, night_id).version
     return len(hands), audits, version, [h.data for h in hands]
 
 
-def audit_trail(db, evening_id: int, number: int | None = None) -> list[AuditEntry]:
+def audit_trail(db, night_id: int, number: int | None = None) -> list[AuditEntry]:
     """The night's audit entries, oldest first (of one hand if ``number`` is given)."""
     db.rollback()
     db.expire_all()
-    query = select(AuditEntry).where(AuditEntry.evening_id == evening_id)
+    query = select(AuditEntry).where(AuditEntry.night_id == night_id)
     if number is not None:
         query = query.where(AuditEntry.hand_number == number)
     return list(db.exec(query.order_by(AuditEntry.id)))
@@ -99,40 +99,40 @@ def all_rows(db) -> tuple[int, int]:
     )
 
 
-def stored(db, evening_id: int) -> list[dict]:
-    return snapshot(db, evening_id)[3]
+def stored(db, night_id: int) -> list[dict]:
+    return snapshot(db, night_id)[3]
 
 
-def table(db, evening_id: int) -> repository.Table:
+def table(db, night_id: int) -> Table:
     db.rollback()
     db.expire_all()
-    return repository.load_table(db=db, evening_id=evening_id)
+    return load_table(db=db, night_id=night_id)
 
 
-def start(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1) -> Evening:
+def start(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1) -> Night:
     return start_night(db, players, game, seats, rules, stake_cents, first_dealer, played_on=date(2026, 11, 21))
 
 
-def engine_balance(evening: Evening, hands: list[dict], dealers: list[int]) -> list[int]:
+def engine_balance(night: Night, hands: list[dict], dealers: list[int]) -> list[int]:
     """What the engine's JSON contract gives for ``hands``, booked to table positions (the dealer of five sits out)."""
-    out = settle_json({"game": evening.game, "rules": evening.rules, "hands": hands})
+    out = settle_json({"game": night.game, "rules": night.rules, "hands": hands})
     seats = len(out["balance"])
-    if evening.seat_count == seats:
+    if night.seat_count == seats:
         return [out["balance"][str(s)] for s in range(1, seats + 1)]
-    balance = [0] * evening.seat_count
+    balance = [0] * night.seat_count
     for result, dealer in zip(out["hands"], dealers, strict=True):
-        positions = [p for p in range(1, evening.seat_count + 1) if p != dealer]
+        positions = [p for p in range(1, night.seat_count + 1) if p != dealer]
         for seat, position in enumerate(positions, start=1):
             balance[position - 1] += result["deltas"][str(seat)]
     return balance
 
 
-def record_all(client, evening: Evening, forms: list[dict[str, Any]]) -> None:
+def record_all(client, night: Night, forms: list[dict[str, Any]]) -> None:
     """Save each hand through its form; each save returns to the table's balance."""
     for fields in forms:
-        answer = submit(client, evening.id, fields)
+        answer = submit(client, night.id, fields)
         assert answer.status_code == 302, field_summary(answer)
-        assert answer.headers["Location"].endswith(f"/nights/{evening.id}#balance")
+        assert answer.headers["Location"].endswith(f"/nights/{night.id}#balance")
 
 
 def field_summary(answer) -> str:
@@ -170,7 +170,7 @@ def test_a_matzlfangen_night_of_four_through_the_form_settles_as_the_engine_does
 
 
 def test_a_matzlfangen_table_of_five_books_the_sitting_out_dealer_zero(client, db, players):
-    evening = start(db, players, seats=5)
+    night = start(db, players, seats=5)
     forms = [
         # Anna deals and sits out; seats 1-4 are Bernd, Clara, Dieter, Eva; Bernd (forehand) calls Dieter, 80: 1
         {"contract": "rufen", "partner": 3, "points": 80},
@@ -179,30 +179,30 @@ def test_a_matzlfangen_table_of_five_books_the_sitting_out_dealer_zero(client, d
         # Clara deals and sits out; seats are Anna, Bernd, Dieter, Eva; Eva plays neidspiel and takes every trick: 3
         {"contract": "neidspiel", "declarer": 4, "points": 130, "schwarz": "y"},
     ]
-    record_all(client, evening, forms)
-    hands = stored(db, evening.id)
+    record_all(client, night, forms)
+    hands = stored(db, night.id)
     assert hands == [
         {"contract": "rufen", "declarer": 1, "partner": 3, "points": 80},
         {"contract": "rufen", "declarer": 2, "partner": 1, "points": 40},
         {"contract": "neidspiel", "declarer": 4, "points": 130, "schwarz": True},
     ]
-    t = table(db, evening.id)
+    t = table(db, night.id)
     assert [h.dealer for h in t.hands] == [1, 2, 3]
     assert t.rows == [[0, 1, -1, 1, -1], [-1, 0, -1, 1, 1], [-3, -3, 0, -3, 9]]
     assert t.balance == [-4, -2, -2, -1, 9]
-    assert t.balance == engine_balance(evening, hands, [1, 2, 3])
+    assert t.balance == engine_balance(night, hands, [1, 2, 3])
 
 
 def test_the_sitting_out_dealer_is_shown_with_zero_in_the_hands_payments(client, db, players):
-    evening = start(db, players, seats=5)
-    record_all(client, evening, [{"contract": "rufen", "partner": 3, "points": 80}])
-    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    night = start(db, players, seats=5)
+    record_all(client, night, [{"contract": "rufen", "partner": 3, "points": 80}])
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     payments = re.search(r'<table class="payments">(.*?)</table>', page, re.S).group(1)
     assert '<td>Anna</td><td class="num">+0</td><td class="num">0.00 EUR</td>' in payments
 
 
 def test_a_schafkopf_pot_night_through_the_form_settles_as_the_engine_does(client, db, players):
-    evening = start(db, players, game="schafkopf")
+    night = start(db, players, game="schafkopf")
     forms = [
         {"contract": "rundpass"},  # everybody pays 2 into the pot: it holds 8
         # Bernd calls the Eichel ace (Dieter) and wins with 70: 2 each, and they take 4 each from the pot
@@ -213,8 +213,8 @@ def test_a_schafkopf_pot_night_through_the_form_settles_as_the_engine_does(clien
         # Anna calls the Gras ace (Clara) and loses with 50: 2 each, and they pay 4 each into the pot: it holds 16
         {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 50},
     ]
-    record_all(client, evening, forms)
-    hands = stored(db, evening.id)
+    record_all(client, night, forms)
+    hands = stored(db, night.id)
     assert hands == [
         {"contract": "rundpass"},
         {"contract": "sauspiel", "declarer": 2, "partner": 4, "suit": "eichel", "points": 70},
@@ -222,18 +222,18 @@ def test_a_schafkopf_pot_night_through_the_form_settles_as_the_engine_does(clien
         {"contract": "solo", "declarer": 3, "suit": "herz", "points": 95, "laufende": 3},
         {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 50},
     ]
-    t = table(db, evening.id)
+    t = table(db, night.id)
     assert t.balance == [-21, -5, 15, -5]
     assert t.settlement.pot == 16
     assert sum(t.balance) == -16
-    assert t.balance == engine_balance(evening, hands, [1, 2, 3, 4, 1])
-    page = client.get(f"/nights/{evening.id}?lang=de").get_data(as_text=True)
+    assert t.balance == engine_balance(night, hands, [1, 2, 3, 4, 1])
+    page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     assert "Stock: <strong>16</strong> Einheiten (1,60 EUR)" in page
 
 
 def test_a_schafkopf_ramsch_night_through_the_form_settles_as_the_engine_does(client, db, players):
-    evening = start(db, players, game="schafkopf", rules={"preset": "bavarian"})
-    assert evening.rules["all_pass"] == "ramsch"
+    night = start(db, players, game="schafkopf", rules={"preset": "bavarian"})
+    assert night.rules["all_pass"] == "ramsch"
     forms = [
         # Anna has most points (50); Dieter is a Jungfrau and doubles: Anna pays 4 to each
         {"contract": "ramsch", "ramsch_1": 50, "ramsch_2": 30, "ramsch_3": 40, "ramsch_4": 0, "jungfrau_4": "y"},
@@ -242,69 +242,69 @@ def test_a_schafkopf_ramsch_night_through_the_form_settles_as_the_engine_does(cl
         # Anna and Bernd tie with 40 and both lose; one knock doubles the 2: each pays 4 to Clara and to Dieter
         {"contract": "ramsch", "ramsch_1": 40, "ramsch_2": 40, "ramsch_3": 20, "ramsch_4": 20, "klopfen": 1},
     ]
-    record_all(client, evening, forms)
-    hands = stored(db, evening.id)
+    record_all(client, night, forms)
+    hands = stored(db, night.id)
     assert hands == [
         {"contract": "ramsch", "points": {"1": 50, "2": 30, "3": 40, "4": 0}, "jungfrau": [4]},
         {"contract": "ramsch", "durchmarsch": 2},
         {"contract": "ramsch", "points": {"1": 40, "2": 40, "3": 20, "4": 20}, "klopfen": 1},
     ]
-    t = table(db, evening.id)
+    t = table(db, night.id)
     assert t.rows == [[-12, 4, 4, 4], [-5, 15, -5, -5], [-8, -8, 8, 8]]
     assert t.balance == [-25, 11, 7, 7]
     assert t.settlement.pot is None
-    assert t.balance == engine_balance(evening, hands, [1, 2, 3])
+    assert t.balance == engine_balance(night, hands, [1, 2, 3])
 
 
 def test_a_schafkopf_table_of_five_books_the_sitting_out_dealer_zero(client, db, players):
-    evening = start(db, players, game="schafkopf", seats=5, first_dealer=3)
+    night = start(db, players, game="schafkopf", seats=5, first_dealer=3)
     # Clara deals and sits out: Anna, Bernd, Dieter, Eva are seats 1-4; Eva's Wenz with 61: 5 from each
-    record_all(client, evening, [{"contract": "wenz", "declarer": 4, "points": 61}])
-    t = table(db, evening.id)
+    record_all(client, night, [{"contract": "wenz", "declarer": 4, "points": 61}])
+    t = table(db, night.id)
     assert t.rows == [[-5, -5, 0, -5, 15]]
-    assert t.balance == engine_balance(evening, stored(db, evening.id), [3])
+    assert t.balance == engine_balance(night, stored(db, night.id), [3])
 
 
 def test_a_konter_a_matt_night_counts_strokes_and_carries_a_staenner(client, db, players):
-    evening = start(db, players, game="konter_a_matt")
+    night = start(db, players, game="konter_a_matt")
     forms = [
         {"trump_team": "A", "points_a": 25, "matt": "y"},  # A wins a partie worth 2: A 11 -> 9
         {"trump_team": "B", "points_a": 20},  # 20:20, a Stänner: B (trumps) 11 -> 12, 1 carried
         {"trump_team": "B", "points_a": 30},  # A wins 1 + 1 carried: A 9 -> 7; B had trumps and lost: 12 -> 13
     ]
-    record_all(client, evening, forms)
-    hands = stored(db, evening.id)
+    record_all(client, night, forms)
+    hands = stored(db, night.id)
     assert hands == [
         {"trump_team": "A", "points_a": 25, "matt": True},
         {"trump_team": "B", "points_a": 20},
         {"trump_team": "B", "points_a": 30},
     ]
-    t = table(db, evening.id)
+    t = table(db, night.id)
     assert t.settlement.extra["strokes"] == {"A": 7, "B": 13}
-    assert t.balance == [0, 0, 0, 0] == engine_balance(evening, hands, [1, 2, 3])
-    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    assert t.balance == [0, 0, 0, 0] == engine_balance(night, hands, [1, 2, 3])
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Strokes: A <strong>7</strong> · B <strong>13</strong>" in page
 
 
 def test_a_konter_a_matt_game_won_pays_the_stake_per_game(client, db, players):
-    evening = start(db, players, game="konter_a_matt", rules={"strokes": 2, "stake_per_game": 1}, stake_cents=50)
+    night = start(db, players, game="konter_a_matt", rules={"strokes": 2, "stake_per_game": 1}, stake_cents=50)
     # A makes all 40, schwarz, with Konter: worth 3, more than A's 2 strokes: the game is over, B pays
-    record_all(client, evening, [{"trump_team": "A", "points_a": 40, "schwarz": "y", "konter": "y"}])
-    t = table(db, evening.id)
+    record_all(client, night, [{"trump_team": "A", "points_a": 40, "schwarz": "y", "konter": "y"}])
+    t = table(db, night.id)
     assert t.balance == [1, -1, 1, -1]
     assert [t.money(p) for p in range(1, 5)] == [50, -50, 50, -50]
     assert t.settlement.extra["games_won"] == {"A": 1, "B": 0}
-    assert t.balance == engine_balance(evening, stored(db, evening.id), [1])
+    assert t.balance == engine_balance(night, stored(db, night.id), [1])
 
 
 def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
-    evening = start(db, players, game="matt", seats=2, rules={"stake_per_point": 1})
+    night = start(db, players, game="matt", seats=2, rules={"stake_per_point": 1})
     forms = [
         {"mated_by": 1, "move": 7, "card": "A"},  # 7 × 11 = 77 for Anna
         {"mated_by": 2, "move": 5, "card": "K", "vorablegen": 1},  # (5 + 1) × 4 = 24 for Bernd
     ]
-    record_all(client, evening, forms)
-    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    record_all(client, night, forms)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Match score:" in page
     assert "Anna 77 : 24 Bernd" in re.sub(r"\s+", " ", page)
     forms = [
@@ -312,33 +312,33 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
         {"mated_by": 1, "move": 10, "card": "A", "vorablegen": 1, "uebermatt": "y"},  # (10 + 1) × 11 × 2 = 242
     ]
     for fields in forms:
-        assert submit(client, evening.id, fields).status_code == 302
-    hands = stored(db, evening.id)
+        assert submit(client, night.id, fields).status_code == 302
+    hands = stored(db, night.id)
     assert hands == [
         {"mated_by": 1, "move": 7, "card": "A"},
         {"mated_by": 2, "move": 5, "card": "K", "vorablegen": 1},
         {"mated_by": None},
         {"mated_by": 1, "move": 10, "card": "A", "vorablegen": 1, "uebermatt": True},
     ]
-    t = table(db, evening.id)
+    t = table(db, night.id)
     assert [r.value for r in t.settlement.results] == [77, 24, 0, 242]
     assert t.settlement.results[-1].extra["match_score"] == {"1": 319, "2": 24}
     assert t.settlement.results[-1].extra["match_winner"] == 1
     assert t.balance == [295, -295]
     assert t.money(1) == 2950
-    assert t.balance == engine_balance(evening, hands, [1, 2, 1, 2])
-    page = client.get(f"/nights/{evening.id}?lang=de").get_data(as_text=True)
+    assert t.balance == engine_balance(night, hands, [1, 2, 1, 2])
+    page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     assert "29,50 EUR" in page
     assert "gewonnene Partien 1 : 0" in page
 
 
 @pytest.mark.parametrize(("card", "points"), [("10", 70), ("7", 49), ("K", 28), ("Q", 21), ("A", 77)])
 def test_a_mate_with_any_card_can_be_recorded(client, db, players, card, points):
-    evening = start(db, players, game="matt", seats=2)
-    answer = submit(client, evening.id, {"mated_by": 2, "move": 7, "card": card})
+    night = start(db, players, game="matt", seats=2)
+    answer = submit(client, night.id, {"mated_by": 2, "move": 7, "card": card})
     assert answer.status_code == 302, field_summary(answer)
-    assert stored(db, evening.id) == [{"mated_by": 2, "move": 7, "card": card}]
-    assert table(db, evening.id).settlement.results[0].deltas == (0, points)
+    assert stored(db, night.id) == [{"mated_by": 2, "move": 7, "card": card}]
+    assert table(db, night.id).settlement.results[0].deltas == (0, points)
 
 
 # --- preview -----------------------------------------------------------------------------
@@ -399,21 +399,21 @@ def test_the_preview_fragment_of_a_refused_hand_says_why(client, db, night):
 
 
 def test_a_preview_at_a_table_of_five_lists_the_dealer_with_nothing(client, db, players):
-    evening = start(db, players, seats=5)
-    answer = submit(client, evening.id, {"contract": "rufen", "partner": 3, "points": 80}, action="preview")
+    night = start(db, players, seats=5)
+    answer = submit(client, night.id, {"contract": "rufen", "partner": 3, "points": 80}, action="preview")
     assert answer.status_code == 200
     page = answer.get_data(as_text=True)
     assert '<tr class=""><td>Anna</td><td class="num">+0</td>' in page
-    assert snapshot(db, evening.id)[0] == 0
+    assert snapshot(db, night.id)[0] == 0
 
 
 def test_a_preview_counts_the_hands_before_it(client, db, players):
-    evening = start(db, players, game="schafkopf")
-    assert submit(client, evening.id, {"contract": "rundpass"}).status_code == 302
+    night = start(db, players, game="schafkopf")
+    assert submit(client, night.id, {"contract": "rundpass"}).status_code == 302
     fields = {"contract": "sauspiel", "declarer": 2, "partner": 4, "suit": "eichel", "points": 70}
-    page = submit(client, evening.id, fields, action="preview").get_data(as_text=True)
+    page = submit(client, night.id, fields, action="preview").get_data(as_text=True)
     assert '<td>Bernd</td><td class="num">+6</td>' in page  # 2 for the game and half the pot
-    assert snapshot(db, evening.id)[0] == 1
+    assert snapshot(db, night.id)[0] == 1
 
 
 # --- the deal moves on -----------------------------------------------------------------
@@ -438,21 +438,21 @@ def test_the_deal_moves_on_clockwise_with_every_hand(client, db, night):
 
 
 def test_the_first_dealer_chosen_deals_first(client, db, players):
-    evening = start(db, players, first_dealer=3)
-    page = client.get(f"/nights/{evening.id}/hands/new?lang=en").get_data(as_text=True)
+    night = start(db, players, first_dealer=3)
+    page = client.get(f"/nights/{night.id}/hands/new?lang=en").get_data(as_text=True)
     assert "Clara deals · Dieter is forehand" in page
-    assert submit(client, evening.id, {"contract": "rufen", "partner": 1, "points": 70}).status_code == 302
-    assert stored(db, evening.id)[0]["dealer"] == 3
-    assert table(db, evening.id).balance == [1, -1, -1, 1]  # Dieter declared with Anna
+    assert submit(client, night.id, {"contract": "rufen", "partner": 1, "points": 70}).status_code == 302
+    assert stored(db, night.id)[0]["dealer"] == 3
+    assert table(db, night.id).balance == [1, -1, -1, 1]  # Dieter declared with Anna
 
 
 def test_at_a_table_of_five_the_form_says_who_sits_out(client, db, players):
-    evening = start(db, players, seats=5)
-    page = client.get(f"/nights/{evening.id}/hands/new?lang=en").get_data(as_text=True)
+    night = start(db, players, seats=5)
+    page = client.get(f"/nights/{night.id}/hands/new?lang=en").get_data(as_text=True)
     assert "Anna sits out" in page
     assert "Anna deals · Bernd is forehand" in page
-    assert submit(client, evening.id, {"contract": "rufen", "partner": 3, "points": 80}).status_code == 302
-    page = client.get(f"/nights/{evening.id}/hands/new?lang=en").get_data(as_text=True)
+    assert submit(client, night.id, {"contract": "rufen", "partner": 3, "points": 80}).status_code == 302
+    page = client.get(f"/nights/{night.id}/hands/new?lang=en").get_data(as_text=True)
     assert "Bernd sits out" in page
     partner_choices = re.findall(r'name="partner" id="partner-\d+" value="(\d)"[^>]*>\s*<label[^>]*>(\w+)<', page)
     assert partner_choices == [("1", "Anna"), ("3", "Dieter"), ("4", "Eva")]  # Clara (seat 2) is forehand
@@ -618,15 +618,15 @@ def test_a_refused_hand_shows_the_message_at_its_field_and_changes_nothing(
     client, db, players, kind, fields, field, message, action
 ):
     game, seats, rules, first = NIGHTS[kind]
-    evening = start(db, players, game=game, seats=seats, rules=rules)
-    repository.record_hand(db=db, evening_id=evening.id, hand=first)
-    before, rows = snapshot(db, evening.id), all_rows(db)
-    answer = submit(client, evening.id, fields, action=action)
+    night = start(db, players, game=game, seats=seats, rules=rules)
+    record_hand(db=db, night_id=night.id, hand=first)
+    before, rows = snapshot(db, night.id), all_rows(db)
+    answer = submit(client, night.id, fields, action=action)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert reason(message) in field_errors(page, field), field_summary(answer)
     assert "Preview:" not in page
-    assert snapshot(db, evening.id) == before
+    assert snapshot(db, night.id) == before
     assert all_rows(db) == rows
 
 
@@ -652,25 +652,25 @@ def test_a_refused_hand_shows_the_message_at_its_field_and_changes_nothing(
 def test_a_contradicting_jungfrau_is_refused_with_the_engines_message_and_changes_nothing(
     client, db, players, fields, message
 ):
-    evening = start(db, players, game="schafkopf", rules={"preset": "bavarian"})
-    before = snapshot(db, evening.id)
-    answer = submit(client, evening.id, fields)
+    night = start(db, players, game="schafkopf", rules={"preset": "bavarian"})
+    before = snapshot(db, night.id)
+    answer = submit(client, night.id, fields)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert message in field_errors(page, "jungfrau_1") + form_errors(page)
-    assert snapshot(db, evening.id) == before
+    assert snapshot(db, night.id) == before
 
 
 def test_after_a_staenner_another_trump_team_is_refused_and_changes_nothing(client, db, players):
-    evening = start(db, players, game="konter_a_matt")
-    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "B", "points_a": 20})
-    before = snapshot(db, evening.id)
-    answer = submit(client, evening.id, {"trump_team": "A", "points_a": 30})
+    night = start(db, players, game="konter_a_matt")
+    record_hand(db=db, night_id=night.id, hand={"trump_team": "B", "points_a": 20})
+    before = snapshot(db, night.id)
+    answer = submit(client, night.id, {"trump_team": "A", "points_a": 30})
     assert answer.status_code == 400
     assert field_errors(answer.get_data(as_text=True), "trump_team") == (
         "after a Stänner the same team chooses trumps again: team B"
     )
-    assert snapshot(db, evening.id) == before
+    assert snapshot(db, night.id) == before
 
 
 def test_a_refused_hand_keeps_what_was_entered_and_the_same_retry_key(client, db, night):
@@ -736,7 +736,7 @@ def test_a_stale_form_is_refused_with_409_and_says_what_happened(client, db, nig
 
 def test_a_stale_form_is_refused_in_german_by_default(client, db, night):
     mine = fill(open_form(client, f"/nights/{night.id}/hands/new"), RUFEN_HIRSCH)
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     answer = client.post(f"/nights/{night.id}/hands/new", data={**mine, "action": "save"})
     assert answer.status_code == 409
     assert form_errors(answer.get_data(as_text=True)).startswith(
@@ -746,7 +746,7 @@ def test_a_stale_form_is_refused_in_german_by_default(client, db, night):
 
 
 def test_a_fresh_form_after_a_stale_refusal_records_the_hand(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     answer = submit(client, night.id, {"contract": "rufen", "partner": 1, "points": 70})
     assert answer.status_code == 302
     assert snapshot(db, night.id)[0] == 2
@@ -756,7 +756,7 @@ def test_a_fresh_form_after_a_stale_refusal_records_the_hand(client, db, night):
 
 
 def test_the_edit_form_shows_the_hand_as_it_was_recorded(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand={**RUFEN_HIRSCH, "matzl": "declarers"})
+    record_hand(db=db, night_id=night.id, hand={**RUFEN_HIRSCH, "matzl": "declarers"})
     page = client.get(f"/nights/{night.id}/hands/1/edit?lang=en")
     assert page.status_code == 200
     values = form_values(page.get_data(as_text=True))
@@ -770,14 +770,14 @@ def test_the_edit_form_shows_the_hand_as_it_was_recorded(client, db, night):
 
 
 def test_the_edit_form_is_headed_as_an_edit_not_as_a_new_hand(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     text = client.get(f"/nights/{night.id}/hands/1/edit?lang=en").get_data(as_text=True)
     assert "<h1>Edit hand 1</h1>" in text
 
 
 def test_an_edit_is_saved_recomputed_and_kept_in_the_audit_trail(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     answer = submit(client, night.id, {"points": 60}, number=1)
     assert answer.status_code == 302
     assert answer.headers["Location"].endswith(f"/nights/{night.id}")
@@ -792,31 +792,31 @@ def test_an_edit_is_saved_recomputed_and_kept_in_the_audit_trail(client, db, nig
 
 
 def test_editing_an_early_hand_recomputes_the_later_ones(client, db, players):
-    evening = start(db, players, game="schafkopf")
+    night = start(db, players, game="schafkopf")
     record_all(
         client,
-        evening,
+        night,
         [
             {"contract": "rundpass"},
             {"contract": "sauspiel", "declarer": 2, "partner": 4, "suit": "eichel", "points": 70},
         ],
     )
-    assert table(db, evening.id).balance == [-4, 4, -4, 4]
+    assert table(db, night.id).balance == [-4, 4, -4, 4]
     # it was not a rundpass but Anna's Wenz with 61: there is no pot for the Sauspiel to take
-    answer = submit(client, evening.id, {"contract": "wenz", "declarer": 1, "points": 61}, number=1)
+    answer = submit(client, night.id, {"contract": "wenz", "declarer": 1, "points": 61}, number=1)
     assert answer.status_code == 302, field_summary(answer)
-    hands = stored(db, evening.id)
+    hands = stored(db, night.id)
     assert hands[0] == {"contract": "wenz", "declarer": 1, "points": 61}
-    t = table(db, evening.id)
+    t = table(db, night.id)
     assert t.rows == [[15, -5, -5, -5], [-2, 2, -2, 2]]
     assert t.balance == [13, -3, -7, -3]
     assert t.settlement.pot == 0
-    assert t.balance == engine_balance(evening, hands, [1, 2])
+    assert t.balance == engine_balance(night, hands, [1, 2])
 
 
 def test_an_edit_keeps_the_hands_dealer_and_forehand(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "rufen", "partner": 1, "points": 70})
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand={"contract": "rufen", "partner": 1, "points": 70})
     page = client.get(f"/nights/{night.id}/hands/2/edit?lang=en").get_data(as_text=True)
     assert "Bernd deals · Clara is forehand" in page
     assert submit(client, night.id, {"partner": 4}, number=2).status_code == 302
@@ -825,7 +825,7 @@ def test_an_edit_keeps_the_hands_dealer_and_forehand(client, db, night):
 
 
 def test_an_edit_preview_shows_the_new_value_and_saves_nothing(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     before = snapshot(db, night.id)
     answer = submit(client, night.id, {"raises": 2}, number=1, action="preview")
     assert answer.status_code == 200
@@ -834,7 +834,7 @@ def test_an_edit_preview_shows_the_new_value_and_saves_nothing(client, db, night
 
 
 def test_an_invalid_edit_is_refused_at_its_field_and_changes_nothing(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     before = snapshot(db, night.id)
     answer = submit(client, night.id, {"points": 140}, number=1)
     assert answer.status_code == 400
@@ -843,23 +843,23 @@ def test_an_invalid_edit_is_refused_at_its_field_and_changes_nothing(client, db,
 
 
 def test_an_edit_that_would_make_a_later_hand_invalid_is_refused_and_changes_nothing(client, db, players):
-    evening = start(db, players, game="konter_a_matt")
-    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "B", "points_a": 25})
-    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "A", "points_a": 30})
-    before = snapshot(db, evening.id)
+    night = start(db, players, game="konter_a_matt")
+    record_hand(db=db, night_id=night.id, hand={"trump_team": "B", "points_a": 25})
+    record_hand(db=db, night_id=night.id, hand={"trump_team": "A", "points_a": 30})
+    before = snapshot(db, night.id)
     # making partie 1 a 20:20 Stänner means team B had to choose trumps again in partie 2
-    answer = submit(client, evening.id, {"points_a": 20}, number=1)
+    answer = submit(client, night.id, {"points_a": 20}, number=1)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert "after a Stänner the same team chooses trumps again: team B" in page
-    assert snapshot(db, evening.id) == before
+    assert snapshot(db, night.id) == before
 
 
 def test_the_refusal_of_an_edit_names_the_later_hand_it_would_spoil(client, db, players):
-    evening = start(db, players, game="konter_a_matt")
-    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "B", "points_a": 25})
-    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "A", "points_a": 30})
-    answer = submit(client, evening.id, {"points_a": 20}, number=1)
+    night = start(db, players, game="konter_a_matt")
+    record_hand(db=db, night_id=night.id, hand={"trump_team": "B", "points_a": 25})
+    record_hand(db=db, night_id=night.id, hand={"trump_team": "A", "points_a": 30})
+    answer = submit(client, night.id, {"points_a": 20}, number=1)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     shown = (
@@ -872,7 +872,7 @@ def test_the_refusal_of_an_edit_names_the_later_hand_it_would_spoil(client, db, 
 
 
 def test_an_edit_from_a_stale_form_is_refused_with_409(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     mine = open_form(client, f"/nights/{night.id}/hands/1/edit?lang=en")
     # another phone edits the same hand meanwhile
     assert submit(client, night.id, {"points": 80}, number=1).status_code == 302
@@ -888,7 +888,7 @@ def test_an_edit_from_a_stale_form_is_refused_with_409(client, db, night):
 
 @pytest.mark.parametrize("number", [0, 2, 99])
 def test_editing_a_hand_that_does_not_exist_is_not_found(client, db, night, number):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     answer = client.get(f"/nights/{night.id}/hands/{number}/edit")
     assert answer.status_code == 404
     assert "Dieses Spiel gibt es nicht." in answer.get_data(as_text=True)
@@ -901,8 +901,8 @@ def test_editing_a_hand_that_does_not_exist_is_not_found(client, db, night, numb
 
 
 def test_undo_asks_for_confirmation_first_and_changes_nothing(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     before = snapshot(db, night.id)
     page = client.get(f"/nights/{night.id}/hands/undo?lang=en")
     assert page.status_code == 200
@@ -913,8 +913,8 @@ def test_undo_asks_for_confirmation_first_and_changes_nothing(client, db, night)
 
 
 def test_a_confirmed_undo_takes_back_the_last_hand_and_keeps_it_in_the_audit_trail(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_hands": "2"})
     assert answer.status_code == 302
     assert answer.headers["Location"].endswith(f"/nights/{night.id}")
@@ -931,7 +931,7 @@ def test_a_confirmed_undo_takes_back_the_last_hand_and_keeps_it_in_the_audit_tra
 
 
 def test_after_an_undo_the_undone_hands_dealer_deals_again(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     assert client.post(f"/nights/{night.id}/hands/undo", data={"expected_hands": "1"}).status_code == 302
     page = client.get(f"/nights/{night.id}/hands/new?lang=en").get_data(as_text=True)
     assert "<h1>Hand 1</h1>" in page
@@ -939,8 +939,8 @@ def test_after_an_undo_the_undone_hands_dealer_deals_again(client, db, night):
 
 
 def test_an_undo_from_a_stale_page_is_refused_and_changes_nothing(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     before = snapshot(db, night.id)
     answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_hands": "1"})
     assert answer.status_code == 302
@@ -980,7 +980,7 @@ def test_the_audit_trail_keeps_every_record_edit_and_undo_with_before_and_after(
 
 
 def test_the_table_page_shows_the_changes_of_an_edited_hand(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     assert submit(client, night.id, {"points": 90}, number=1).status_code == 302
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     changes = re.search(r'<details class="audit"><summary>Änderungen</summary>(.*?)</details>', page, re.S)

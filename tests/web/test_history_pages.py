@@ -10,10 +10,11 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import func, select
 
-from scorekeeper import repository
-from scorekeeper.models import NightResult, Player, RosterChange, Seat
-
-from ..conftest import start_night
+from scorekeeper.core.hands import add_hands
+from scorekeeper.core.models import NightResult, Player, RosterChange, Seat
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.players import create_player, roster_changes
+from tests.conftest import start_night
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}  # Bernd (forehand) and Clara win: 1 unit each
 
@@ -27,10 +28,10 @@ def errors_of(answer) -> list[str]:
 
 
 def night_with(db, players, hands, played_on, **kwargs):
-    evening = start_night(db, players, played_on=played_on, **kwargs)
+    night = start_night(db, players, played_on=played_on, **kwargs)
     if hands:
-        repository.add_hands(db=db, evening_id=evening.id, hands=hands)
-    return evening
+        add_hands(db=db, night_id=night.id, hands=hands)
+    return night
 
 
 def counts(db) -> tuple[int, int, int, int]:
@@ -99,7 +100,7 @@ def test_a_page_past_the_end_shows_the_last_page(client, db, players):
 def test_the_nights_list_filters_by_game_season_dates_place_and_player(client, db, players, query, shown, hidden):
     night_with(db, players, [], date(2025, 5, 5), game="schafkopf")
     night_with(db, players, [], date(2026, 2, 2))
-    evening = repository.create_evening(
+    night = create_night(
         db=db,
         game="matzlfangen",
         rules=None,
@@ -109,7 +110,7 @@ def test_the_nights_list_filters_by_game_season_dates_place_and_player(client, d
         played_on=date(2026, 6, 6),
         place="Ochsen",
     )
-    assert evening.id
+    assert night.id
     page = client.get(f"/nights/?lang=en&{query}").get_data(as_text=True)
     assert all(day in page for day in shown), query
     assert not any(day in page for day in hidden), query
@@ -219,9 +220,9 @@ def test_the_leaderboard_takes_the_season_start_from_the_configuration(app, clie
 
 
 def test_merging_a_duplicate_moves_its_nights_and_is_shown_on_the_page(client, db, players):
-    twin = repository.create_player(db=db, name="Anna H.")
+    twin = create_player(db=db, name="Anna H.")
     twin_id = twin.id
-    evening = repository.create_evening(
+    night = create_night(
         db=db,
         game="matzlfangen",
         rules=None,
@@ -230,7 +231,7 @@ def test_merging_a_duplicate_moves_its_nights_and_is_shown_on_the_page(client, d
         first_dealer=1,
         played_on=date(2026, 1, 1),
     )
-    repository.add_hands(db=db, evening_id=evening.id, hands=[RUFEN_WON])
+    add_hands(db=db, night_id=night.id, hands=[RUFEN_WON])
     answer = client.post(f"/players/{players[0].id}/merge", data={"other": str(twin_id), "confirm": "y"})
     assert answer.status_code == 302
     db.rollback()
@@ -273,7 +274,7 @@ def test_retiring_takes_a_player_off_the_seat_picker_and_back(client, db, player
     assert ">Eva<" in client.get("/nights/new").get_data(as_text=True)
     db.rollback()
     db.expire_all()
-    assert [c.action for c in repository.roster_changes(db=db, player_id=players[4].id)] == ["retire", "unretire"]
+    assert [c.action for c in roster_changes(db=db, player_id=players[4].id)] == ["retire", "unretire"]
 
 
 @pytest.mark.parametrize("data", [{}, {"retired": "maybe"}])

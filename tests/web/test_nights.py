@@ -9,12 +9,13 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper import repository
+from scorekeeper.core.hands import edit_hand, record_hand, undo_last
+from scorekeeper.core.models import Night, Seat
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from scorekeeper.models import Evening, Seat
-
-from ..conftest import form_values, start_night
+from tests.conftest import form_values, start_night
 
 # --- a small browser: read a form's fields as a browser would post them ---------
 
@@ -54,17 +55,17 @@ def form_errors(page: str) -> str:
 def nights(db) -> int:
     db.rollback()
     db.expire_all()
-    return db.exec(select(func.count()).select_from(Evening)).one()
+    return db.exec(select(func.count()).select_from(Night)).one()
 
 
 def seats_stored(db) -> int:
     return db.exec(select(func.count()).select_from(Seat)).one()
 
 
-def the_night(db) -> Evening:
+def the_night(db) -> Night:
     db.rollback()
     db.expire_all()
-    return db.exec(select(Evening)).one()
+    return db.exec(select(Night)).one()
 
 
 def defaults(game: str, preset: str = "seed") -> dict:
@@ -83,16 +84,16 @@ def test_a_night_of_each_game_starts_with_its_players_in_seat_order_and_the_comp
 ):
     answer = post_night(client, players, game, seats)
     assert answer.status_code == 302
-    evening = the_night(db)
-    assert answer.headers["Location"].endswith(f"/nights/{evening.id}")
-    assert evening.game == game
-    assert evening.seat_count == seats
-    assert evening.rules == defaults(game)
-    assert evening.stake_cents == 10
-    assert evening.currency == "EUR"
-    assert evening.first_dealer == 1
-    assert evening.version == 0
-    stored = db.exec(select(Seat).where(Seat.evening_id == evening.id).order_by(Seat.position)).all()
+    night = the_night(db)
+    assert answer.headers["Location"].endswith(f"/nights/{night.id}")
+    assert night.game == game
+    assert night.seat_count == seats
+    assert night.rules == defaults(game)
+    assert night.stake_cents == 10
+    assert night.currency == "EUR"
+    assert night.first_dealer == 1
+    assert night.version == 0
+    stored = db.exec(select(Seat).where(Seat.night_id == night.id).order_by(Seat.position)).all()
     assert [(s.position, s.player_id) for s in stored] == [(i, p.id) for i, p in enumerate(players[:seats], 1)]
 
 
@@ -100,10 +101,10 @@ def test_the_seats_keep_the_order_chosen_not_the_roster_order(client, db, player
     order = [players[3], players[0], players[4], players[1]]
     answer = post_night(client, order, "schafkopf", 4, first_dealer="3")
     assert answer.status_code == 302
-    evening = the_night(db)
-    stored = db.exec(select(Seat).where(Seat.evening_id == evening.id).order_by(Seat.position)).all()
+    night = the_night(db)
+    stored = db.exec(select(Seat).where(Seat.night_id == night.id).order_by(Seat.position)).all()
     assert [s.player_id for s in stored] == [p.id for p in order]
-    assert evening.first_dealer == 3
+    assert night.first_dealer == 3
 
 
 def test_stake_currency_date_and_place_are_stored_as_given(client, db, players):
@@ -111,11 +112,11 @@ def test_stake_currency_date_and_place_are_stored_as_given(client, db, players):
         client, players, stake="1,50", currency="chf", played_on="2026-11-14", place="  Gasthaus Zur Post  "
     )
     assert answer.status_code == 302
-    evening = the_night(db)
-    assert evening.stake_cents == 150
-    assert evening.currency == "CHF"
-    assert evening.played_on == date(2026, 11, 14)
-    assert evening.place == "Gasthaus Zur Post"
+    night = the_night(db)
+    assert night.stake_cents == 150
+    assert night.currency == "CHF"
+    assert night.played_on == date(2026, 11, 14)
+    assert night.place == "Gasthaus Zur Post"
 
 
 @pytest.mark.parametrize(("stake", "cents"), [("0,10", 10), ("0.5", 50), ("2", 200), ("0", 0), ("1000,00", 100_000)])
@@ -135,10 +136,10 @@ def test_a_changed_option_is_stored_with_every_other_option_at_its_default(clien
 
 def test_the_stored_rules_govern_the_nights_hands(client, db, players):
     assert post_night(client, players, "matzlfangen", 4, matzlfangen__win_threshold="61").status_code == 302
-    evening = the_night(db)
+    night = the_night(db)
     # Anna deals, Bernd (forehand) calls Dieter and makes 62: a loss under the default 66, a win at 61
-    repository.record_hand(db=db, evening_id=evening.id, hand={"contract": "rufen", "partner": 4, "points": 62})
-    assert repository.load_table(db=db, evening_id=evening.id).balance == [-1, 1, -1, 1]
+    record_hand(db=db, night_id=night.id, hand={"contract": "rufen", "partner": 4, "points": 62})
+    assert load_table(db=db, night_id=night.id).balance == [-1, 1, -1, 1]
 
 
 def test_a_schafkopf_option_left_empty_takes_its_default_or_none(client, db, players):
@@ -399,8 +400,8 @@ def test_a_new_night_shows_everybody_at_zero(client, night):
 
 def test_the_table_page_shows_each_balance_in_units_and_money(client, db, night):
     # Bernd (forehand) calls Dieter: 70 points raised to Hirsch is worth 6; then Clara calls Anna and makes 100: 1
-    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70, 5))
-    repository.record_hand(db=db, evening_id=night.id, hand=rufen(1, 100))
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70, 5))
+    record_hand(db=db, night_id=night.id, hand=rufen(1, 100))
     page = client.get(f"/nights/{night.id}")
     assert page.status_code == 200
     assert balance_rows(page.get_data(as_text=True)) == [
@@ -412,9 +413,9 @@ def test_the_table_page_shows_each_balance_in_units_and_money(client, db, night)
 
 
 def test_the_table_page_in_english_writes_money_with_a_decimal_point(client, db, players):
-    evening = start_night(db, players, stake_cents=50)
-    repository.record_hand(db=db, evening_id=evening.id, hand=rufen(4, 70, 5))
-    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    night = start_night(db, players, stake_cents=50)
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70, 5))
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert balance_rows(page) == [
         ("Anna", "-6", "-3.00 EUR"),
         ("Bernd", "6", "3.00 EUR"),
@@ -425,12 +426,10 @@ def test_the_table_page_in_english_writes_money_with_a_decimal_point(client, db,
 
 
 def test_at_a_table_of_five_the_dealer_is_on_the_balance_with_zero_for_the_hand(client, db, players):
-    evening = start_night(db, players, seats=5)
+    night = start_night(db, players, seats=5)
     # Anna deals and sits out: Bernd, Clara, Dieter, Eva are seats 1-4; Bernd declares with Dieter (seat 3)
-    repository.record_hand(
-        db=db, evening_id=evening.id, hand={"contract": "rufen", "declarer": 1, "partner": 3, "points": 80}
-    )
-    page = client.get(f"/nights/{evening.id}").get_data(as_text=True)
+    record_hand(db=db, night_id=night.id, hand={"contract": "rufen", "declarer": 1, "partner": 3, "points": 80})
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
     assert balance_rows(page) == [
         ("Anna", "0", "0,00 EUR"),
         ("Bernd", "1", "0,10 EUR"),
@@ -441,29 +440,29 @@ def test_at_a_table_of_five_the_dealer_is_on_the_balance_with_zero_for_the_hand(
 
 
 def test_the_table_page_shows_the_pot_of_a_schafkopf_night(client, db, players):
-    evening = start_night(db, players, game="schafkopf")
-    repository.record_hand(db=db, evening_id=evening.id, hand={"contract": "rundpass"})
-    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    night = start_night(db, players, game="schafkopf")
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Pot: <strong>8</strong> units (0.80 EUR)" in page
     assert [row[1] for row in balance_rows(page)] == ["-2", "-2", "-2", "-2"]
 
 
 def test_the_table_page_shows_the_strokes_of_a_konter_a_matt_night(client, db, players):
-    evening = start_night(db, players, game="konter_a_matt")
-    repository.record_hand(db=db, evening_id=evening.id, hand={"trump_team": "A", "points_a": 25, "matt": True})
-    page = client.get(f"/nights/{evening.id}?lang=en").get_data(as_text=True)
+    night = start_night(db, players, game="konter_a_matt")
+    record_hand(db=db, night_id=night.id, hand={"trump_team": "A", "points_a": 25, "matt": True})
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Strokes: A <strong>9</strong> · B <strong>11</strong>" in page
 
 
 def test_the_table_page_marks_who_deals_next(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70))
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70))
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     marked = re.findall(r"<td>(\w+) <span class=\"badge\"", page)
     assert marked == ["Bernd"]
 
 
 def test_the_table_page_names_the_game_date_place_stake_and_preset(client, db, players):
-    evening = repository.create_evening(
+    night = create_night(
         db=db,
         game="schafkopf",
         rules={"preset": "bavarian"},
@@ -473,7 +472,7 @@ def test_the_table_page_names_the_game_date_place_stake_and_preset(client, db, p
         played_on=date(2026, 11, 14),
         place="Zur Post",
     )
-    page = client.get(f"/nights/{evening.id}").get_data(as_text=True)
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
     assert "<h1>Schafkopf</h1>" in page
     assert "14.11.2026 · Zur Post" in page
     assert "Einsatz 0,20 EUR" in page
@@ -499,7 +498,7 @@ def test_the_start_page_leads_to_the_nights(client):
 
 
 def test_live_is_the_changing_part_of_the_table_page_only(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70, 5))
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70, 5))
     answer = client.get(f"/nights/{night.id}/live")
     assert answer.status_code == 200
     text = answer.get_data(as_text=True)
@@ -510,7 +509,7 @@ def test_live_is_the_changing_part_of_the_table_page_only(client, db, night):
 
 def test_live_follows_a_hand_recorded_meanwhile(client, db, night):
     before = balance_rows(client.get(f"/nights/{night.id}/live").get_data(as_text=True))
-    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70))
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70))
     after = balance_rows(client.get(f"/nights/{night.id}/live").get_data(as_text=True))
     assert [r[1] for r in before] == ["0", "0", "0", "0"]
     assert [r[1] for r in after] == ["-1", "1", "-1", "1"]
@@ -524,11 +523,11 @@ def test_version_counts_every_change_and_is_never_cached(client, db, night):
         return answer.get_json()
 
     assert version() == {"version": 0}
-    repository.record_hand(db=db, evening_id=night.id, hand=rufen(4, 70))
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70))
     assert version() == {"version": 1}
-    repository.edit_hand(db=db, evening_id=night.id, number=1, hand=rufen(3, 70))
+    edit_hand(db=db, night_id=night.id, number=1, hand=rufen(3, 70))
     assert version() == {"version": 2}
-    repository.undo_last(db=db, evening_id=night.id)
+    undo_last(db=db, night_id=night.id)
     assert version() == {"version": 3}
 
 

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from sqlmodel import select
 
-from scorekeeper.models import Player
+from scorekeeper.core.models import Player
 
 
 def roster(db) -> dict[int, str]:

@@ -8,10 +8,12 @@ import subprocess
 import pytest
 from sqlmodel import select
 
-from scorekeeper import repository
-from scorekeeper.models import AuditEntry, HandRecord
-
-from ..conftest import start_night
+from scorekeeper.core.hands import add_hands, edit_hand, record_hand
+from scorekeeper.core.models import AuditEntry, HandRecord
+from scorekeeper.core.nights import close_night, create_night, reopen_night
+from scorekeeper.core.players import create_player
+from scorekeeper.core.table import get_night, load_table
+from tests.conftest import start_night
 
 RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}  # Anna deals, Bernd declares: 6
 
@@ -25,12 +27,12 @@ def pdf_text(data: bytes, tmp_path) -> str:
 
 
 def test_closing_a_night_locks_it_against_recording_editing_and_undoing(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     assert client.get(f"/nights/{night.id}/close").status_code == 200  # the confirmation
     assert client.post(f"/nights/{night.id}/close").status_code == 302
     db.rollback()
     db.expire_all()
-    assert repository.get_evening(db=db, evening_id=night.id).status == "closed"
+    assert get_night(db=db, night_id=night.id).status == "closed"
     form = {"contract": "rufen", "partner": "4", "points": "70", "expected_hands": "1", "action": "save"}
     assert client.post(f"/nights/{night.id}/hands/new", data=form).status_code == 409
     assert client.post(f"/api/v1/sessions/{night.id}/hands", json=RUFEN_HIRSCH).status_code == 409
@@ -42,25 +44,25 @@ def test_closing_a_night_locks_it_against_recording_editing_and_undoing(client, 
 
 
 def test_reopening_needs_a_reason_which_the_audit_trail_keeps(client, db, night):
-    repository.close_evening(db=db, evening_id=night.id)
+    close_night(db=db, night_id=night.id)
     refused = client.post(f"/nights/{night.id}/reopen?lang=en", data={"reason": "   "})
     assert refused.status_code == 400
     db.rollback()
     db.expire_all()
-    assert repository.get_evening(db=db, evening_id=night.id).status == "closed"
+    assert get_night(db=db, night_id=night.id).status == "closed"
     assert client.post(f"/nights/{night.id}/reopen", data={"reason": "Hand 3 was entered wrong"}).status_code == 302
     db.rollback()
     db.expire_all()
-    assert repository.get_evening(db=db, evening_id=night.id).status == "open"
+    assert get_night(db=db, night_id=night.id).status == "open"
     actions = [(a.action, a.after) for a in db.exec(select(AuditEntry).order_by(AuditEntry.id))]
     assert actions == [("close", None), ("reopen", {"reason": "Hand 3 was entered wrong"})]
 
 
 def test_after_reopening_a_change_is_in_the_new_settlement(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
-    repository.close_evening(db=db, evening_id=night.id)
-    repository.reopen_evening(db=db, evening_id=night.id, reason="raised only to Dut")
-    repository.edit_hand(db=db, evening_id=night.id, number=1, hand={**RUFEN_HIRSCH, "raises": 4})
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    close_night(db=db, night_id=night.id)
+    reopen_night(db=db, night_id=night.id, reason="raised only to Dut")
+    edit_hand(db=db, night_id=night.id, number=1, hand={**RUFEN_HIRSCH, "raises": 4})
     page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
     # worth 1 + 4 = 5 at 10 cents: Anna and Clara pay 0,50 each to Bernd and Dieter
     assert "Anna</strong> pays <strong>Bernd</strong>" in page or "Anna</strong> pays <strong>Dieter</strong>" in page
@@ -70,7 +72,7 @@ def test_after_reopening_a_change_is_in_the_new_settlement(client, db, night):
 def test_the_summary_lists_the_fewest_payments(client, db, players):
     night = start_night(db, players)  # Anna deals first
     # hand 1: Bernd declares with Dieter, worth 6: Anna and Clara pay 6 each (60 cents)
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
     assert page.count("<li><strong>") == 2  # two payments: each loser pays one winner
     assert "2 payments settle the night" in page
@@ -80,7 +82,7 @@ def test_the_summary_lists_the_fewest_payments(client, db, players):
 def test_a_schafkopf_pot_is_split_in_whole_cents_and_the_remainder_stays(client, db, players):
     # five players: the four who play each pay 2 units into the pot (8 units = 80 cents at 10 cents)
     night = start_night(db, players, game="schafkopf", seats=5)
-    repository.record_hand(db=db, evening_id=night.id, hand={"contract": "rundpass"})
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})
     page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
     # 80 cents among five players: 16 each, nothing left over
     assert "Shared: 0.16 EUR each" in page
@@ -89,11 +91,11 @@ def test_a_schafkopf_pot_is_split_in_whole_cents_and_the_remainder_stays(client,
 
 def test_a_carried_pot_starts_the_clubs_next_schafkopf_night(db, players):
     first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
-    repository.record_hand(db=db, evening_id=first.id, hand={"contract": "rundpass"})  # pot 8
-    repository.close_evening(db=db, evening_id=first.id)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})  # pot 8
+    close_night(db=db, night_id=first.id)
     second = start_night(db, players, game="schafkopf")
     assert second.pot_start == 8
-    table = repository.load_table(db=db, evening_id=second.id)
+    table = load_table(db=db, night_id=second.id)
     assert table.settlement.pot == 8
     third = start_night(db, players, game="schafkopf")  # the pot went to the second night only
     assert third.pot_start == 0
@@ -101,15 +103,13 @@ def test_a_carried_pot_starts_the_clubs_next_schafkopf_night(db, players):
 
 def test_the_pdf_has_every_name_and_final_money_figure_as_the_engine_computed(client, db, tmp_path):
     names = ["Jörg Weiß", "Zoë 🎉", "<b>x</b>", "Ødegård"]
-    ids = [repository.create_player(db=db, name=n).id for n in names]
-    night = repository.create_evening(
-        db=db, game="matzlfangen", rules=None, stake_cents=25, player_ids=ids, first_dealer=1
-    )
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    ids = [create_player(db=db, name=n).id for n in names]
+    night = create_night(db=db, game="matzlfangen", rules=None, stake_cents=25, player_ids=ids, first_dealer=1)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     answer = client.get(f"/nights/{night.id}/summary.pdf?lang=de")
     assert answer.status_code == 200 and answer.mimetype == "application/pdf"
     text = pdf_text(answer.data, tmp_path)
-    table = repository.load_table(db=db, evening_id=night.id)
+    table = load_table(db=db, night_id=night.id)
     for position, player in table.players.items():
         assert player.name in text
         euros = table.money(position)  # 6 units x 25 cents = 1,50 EUR, won or lost
@@ -127,7 +127,7 @@ def test_a_300_hand_night_gives_a_multi_page_pdf_with_page_numbers(client, db, p
 
     night = start_night(db, players, game="schafkopf")
     hands = random_hands("schafkopf", random.Random(3), 300, GAMES["schafkopf"].parse_rules(None))
-    repository.add_hands(db=db, evening_id=night.id, hands=hands)
+    add_hands(db=db, night_id=night.id, hands=hands)
     text = pdf_text(client.get(f"/nights/{night.id}/summary.pdf?lang=en").data, tmp_path)
     pages = text.count("\f") + (0 if text.endswith("\f") else 1)
     assert pages >= 5
@@ -138,7 +138,7 @@ def test_a_300_hand_night_gives_a_multi_page_pdf_with_page_numbers(client, db, p
 def test_the_summary_command_writes_the_pdf(app, db, night, tmp_path, monkeypatch):
     from scorekeeper import cli
 
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", app.config["DATABASE_URL"])
     out = tmp_path / "night.pdf"
     assert cli.main(["summary", str(night.id), "-o", str(out), "--lang", "en"]) == 0
@@ -161,7 +161,7 @@ def test_the_summary_of_a_night_without_hands_renders(client, night):
 
 
 def test_the_csv_and_json_exports_download(client, db, night):
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     csv = client.get(f"/nights/{night.id}/export.csv")
     assert csv.status_code == 200 and csv.mimetype == "text/csv"
     assert csv.get_data(as_text=True).splitlines()[0].endswith("Anna,Bernd,Clara,Dieter")
@@ -177,7 +177,7 @@ def test_export_and_import_commands_round_trip_and_a_second_import_changes_nothi
     from scorekeeper import cli
 
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", app.config["DATABASE_URL"])
-    repository.record_hand(db=db, evening_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     out = tmp_path / "night.json"
     assert cli.main(["export", str(night.id), "-o", str(out)]) == 0
     assert cli.main(["import", str(out)]) == 0  # the same database: it is there already
@@ -195,8 +195,8 @@ def test_the_pdf_is_also_at_the_sessions_path(client, night):
 
 def test_the_preview_counts_the_pot_a_night_started_with_as_saving_does(client, db, players):
     first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
-    repository.record_hand(db=db, evening_id=first.id, hand={"contract": "rundpass"})  # 8 units carried
-    repository.close_evening(db=db, evening_id=first.id)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})  # 8 units carried
+    close_night(db=db, night_id=first.id)
     second = start_night(db, players, game="schafkopf")
     form = {"contract": "sauspiel", "declarer": "1", "partner": "3", "suit": "gras", "points": "70"}
     page = client.post(

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scorekeeper.web import SECURITY_HEADERS
+from scorekeeper.web.app import SECURITY_HEADERS
 
 
 @pytest.mark.parametrize(

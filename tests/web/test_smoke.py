@@ -2,7 +2,7 @@
 
 from sqlmodel import select
 
-from scorekeeper.models import HandRecord
+from scorekeeper.core.models import HandRecord
 
 
 def test_recording_a_rufen_hand_shows_the_balance_in_units_and_money(client, night):

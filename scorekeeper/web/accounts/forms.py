@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField, RadioField, StringField
 from wtforms.validators import EqualTo, InputRequired
 
-from ..hands.forms import choices
+from scorekeeper.web.forms import choices
 
 ROLE_NAMES = {"viewer": _l("Viewer"), "scorer": _l("Scorer"), "admin": _l("Admin")}
 ROLE_LABELS = {

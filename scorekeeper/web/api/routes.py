@@ -11,14 +11,18 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from ... import repository
-from ...engine import InvalidHand, ledger
-from ...engine.fields import shown
-from ...extensions import csrf
-from ...models import Player
-from .. import get_db
-from ..auth import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access
-from ..view import HandView, hand_view, hand_views
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.hands import edit_hand, record_hand, undo_last
+from scorekeeper.core.models import Player
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.players import create_player, list_players
+from scorekeeper.core.table import Table, load_table
+from scorekeeper.engine import InvalidHand, ledger
+from scorekeeper.engine.fields import shown
+from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access
+from scorekeeper.web.context import get_db
+from scorekeeper.web.extensions import csrf
+from scorekeeper.web.view import HandView, hand_view, hand_views
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -47,19 +51,19 @@ def _invalid_hand(exc: InvalidHand):
     return {"error": exc.to_json()}, 400
 
 
-@bp.errorhandler(repository.InvalidInput)
-def _invalid_input(exc: repository.InvalidInput):
+@bp.errorhandler(InvalidInput)
+def _invalid_input(exc: InvalidInput):
     get_db().rollback()
     return {"error": {"field": exc.field, "message": exc.message}}, 400
 
 
-@bp.errorhandler(repository.NotFound)
-def _not_found(exc: repository.NotFound):
+@bp.errorhandler(NotFound)
+def _not_found(exc: NotFound):
     return {"error": {"field": "", "message": str(exc)}}, 404
 
 
-@bp.errorhandler(repository.Conflict)
-def _conflict(exc: repository.Conflict):
+@bp.errorhandler(Conflict)
+def _conflict(exc: Conflict):
     get_db().rollback()
     return {"error": {"field": "", "message": exc.message}}, 409
 
@@ -82,7 +86,7 @@ def _player_json(p: Player) -> dict[str, Any]:
 @access(VIEWER)
 def players():
     """The roster."""
-    return {"players": [_player_json(p) for p in repository.list_players(db=get_db())]}
+    return {"players": [_player_json(p) for p in list_players(db=get_db())]}
 
 
 @bp.post("/players")
@@ -92,14 +96,14 @@ def add_player():
     data = _body()
     if not isinstance(data, dict) or set(data) - {"name"}:
         raise ApiError(400, "", "the body must be an object with just a name")
-    return _player_json(repository.create_player(db=get_db(), name=data.get("name"))), 201
+    return _player_json(create_player(db=get_db(), name=data.get("name"))), 201
 
 
 def _player_ids(value: Any) -> list[int]:
     """Players as ids or as roster names, in seat order."""
     if not isinstance(value, list):
         raise ApiError(400, "players", "players must be a list of player ids or names in seat order")
-    by_name = {p.name.lower(): p.id for p in repository.list_players(db=get_db())}
+    by_name = {p.name.lower(): p.id for p in list_players(db=get_db())}
     ids = []
     for item in value:
         if type(item) is int:
@@ -130,7 +134,7 @@ def create_session():
             played_on = date.fromisoformat(data["date"])
         except (TypeError, ValueError):
             raise ApiError(400, "date", "date must be a date like 2026-11-21") from None
-    evening = repository.create_evening(
+    night = create_night(
         db=get_db(),
         game=data["game"],
         rules=data.get("rules"),
@@ -141,10 +145,10 @@ def create_session():
         place=data.get("place", ""),
         currency=data.get("currency", "EUR"),
     )
-    return _session_json(evening.id), 201
+    return _session_json(night.id), 201
 
 
-def _hand_json(table: repository.Table, view: HandView) -> dict[str, Any]:
+def _hand_json(table: Table, view: HandView) -> dict[str, Any]:
     return {
         "number": view.number,
         "dealer": table.hands[view.number - 1].dealer,
@@ -154,16 +158,16 @@ def _hand_json(table: repository.Table, view: HandView) -> dict[str, Any]:
     }
 
 
-def _totals_json(table: repository.Table) -> list[dict[str, Any]]:
+def _totals_json(table: Table) -> list[dict[str, Any]]:
     return [
         {"seat": pos, "name": p.name, "units": table.balance[pos - 1], "cents": table.money(pos)}
         for pos, p in sorted(table.players.items())
     ]
 
 
-def _session_json(evening_id: int) -> dict[str, Any]:
-    table = repository.load_table(db=get_db(), evening_id=evening_id)
-    e = table.evening
+def _session_json(night_id: int) -> dict[str, Any]:
+    table = load_table(db=get_db(), night_id=night_id)
+    e = table.night
     views = hand_views(table, newest_first=False)
     out: dict[str, Any] = {
         "id": e.id,
@@ -188,48 +192,48 @@ def _session_json(evening_id: int) -> dict[str, Any]:
     return out
 
 
-@bp.get("/sessions/<int:evening_id>")
+@bp.get("/sessions/<int:night_id>")
 @access(NIGHT_READ)
-def get_session(evening_id: int):
+def get_session(night_id: int):
     """A night: players, hands with results, totals per player in units and cents, the pot."""
-    return _session_json(evening_id)
+    return _session_json(night_id)
 
 
-def _hand_answer(evening_id: int, number: int, status: int, table: repository.Table | None = None):
+def _hand_answer(night_id: int, number: int, status: int, table: Table | None = None):
     """One hand's result with the night's totals after it (not the whole night: that is GET)."""
-    table = table or repository.load_table(db=get_db(), evening_id=evening_id)
+    table = table or load_table(db=get_db(), night_id=night_id)
     body = {"hand": _hand_json(table, hand_view(table, number)), "totals": _totals_json(table)}
-    return {**body, "version": table.evening.version}, status
+    return {**body, "version": table.night.version}, status
 
 
-@bp.post("/sessions/<int:evening_id>/hands")
+@bp.post("/sessions/<int:night_id>/hands")
 @access(NIGHT_WRITE)
-def add_hand(evening_id: int):
+def add_hand(night_id: int):
     """Record the next hand (a hand as in RULES.md); an ``Idempotency-Key`` repeat returns the first result."""
     data = _body()
     key = request.headers.get("Idempotency-Key")
-    record, created, table = repository.record_hand(db=get_db(), evening_id=evening_id, hand=data, idempotency_key=key)
-    return _hand_answer(evening_id, record.number, 201 if created else 200, table)
+    record, created, table = record_hand(db=get_db(), night_id=night_id, hand=data, idempotency_key=key)
+    return _hand_answer(night_id, record.number, 201 if created else 200, table)
 
 
-@bp.put("/sessions/<int:evening_id>/hands/<int:number>")
+@bp.put("/sessions/<int:night_id>/hands/<int:number>")
 @access(NIGHT_WRITE)
-def put_hand(evening_id: int, number: int):
+def put_hand(night_id: int, number: int):
     """Replace hand ``number``; later hands are recomputed."""
     data = _body()
-    repository.edit_hand(db=get_db(), evening_id=evening_id, number=number, hand=data)
-    return _hand_answer(evening_id, number, 200)
+    edit_hand(db=get_db(), night_id=night_id, number=number, hand=data)
+    return _hand_answer(night_id, number, 200)
 
 
-@bp.delete("/sessions/<int:evening_id>/hands/<int:number>")
+@bp.delete("/sessions/<int:night_id>/hands/<int:number>")
 @access(NIGHT_WRITE)
-def delete_hand(evening_id: int, number: int):
+def delete_hand(night_id: int, number: int):
     """Undo the last hand (only the last: earlier hands are edited, so the deal order stays true)."""
-    table = repository.load_table(db=get_db(), evening_id=evening_id)
+    table = load_table(db=get_db(), night_id=night_id)
     if not 1 <= number <= len(table.hands):
-        raise repository.NotFound(f"no hand {number}")
+        raise NotFound(f"no hand {number}")
     if number != len(table.hands):
         raise ApiError(409, "number", f"only the last hand ({len(table.hands)}) can be deleted; edit earlier hands")
-    repository.undo_last(db=get_db(), evening_id=evening_id, expected_hands=number)
-    table = repository.load_table(db=get_db(), evening_id=evening_id)
-    return {"deleted": number, "totals": _totals_json(table), "version": table.evening.version}, 200
+    undo_last(db=get_db(), night_id=night_id, expected_hands=number)
+    table = load_table(db=get_db(), night_id=night_id)
+    return {"deleted": number, "totals": _totals_json(table), "version": table.night.version}, 200

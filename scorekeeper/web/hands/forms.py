@@ -15,28 +15,10 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 from wtforms.widgets import NumberInput
 
-from ...engine import matzlfangen, schafkopf
-from ...engine.matt import CARD_VALUES
-
-#: Game terms stay in their own words, in both languages.
-CONTRACT_LABELS = {
-    "rufen": "Rufen",
-    "treiben": "Treiben",
-    "neidspiel": "Neidspiel",
-    "durch": "Durch",
-    "trumpf_durch": "Trumpf-Durch",
-    "sauspiel": "Sauspiel",
-    "wenz": "Wenz",
-    "solo": "Solo",
-    "rundpass": "Rundpass",
-    "ramsch": "Ramsch",
-    "trumps": "Trumpf",  # Konter a Matt: the team that chose trumps
-}
-
-
-def choices(pairs: Any) -> list[SelectChoice]:
-    """WTForms choices from ``(value, label)`` pairs."""
-    return [p if isinstance(p, SelectChoice) else SelectChoice(str(p[0]), p[1]) for p in pairs]
+from scorekeeper.engine import matzlfangen, schafkopf
+from scorekeeper.engine.matt import CARD_VALUES
+from scorekeeper.web.forms import choices
+from scorekeeper.web.labels import CONTRACT_LABELS
 
 
 def _contracts(names: tuple[str, ...]) -> list[SelectChoice]:

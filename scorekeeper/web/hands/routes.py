@@ -8,28 +8,30 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from ... import repository
-from ...engine import InvalidHand, konter_a_matt, ledger, matzlfangen, schafkopf
-from .. import get_db
-from ..auth import NIGHT_WRITE, access
-from ..errors import message
-from ..view import hand_view, seat_names
-from .forms import FORMS, HandForm
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
+from scorekeeper.core.table import Table, load_table
+from scorekeeper.engine import InvalidHand, konter_a_matt, ledger, matzlfangen, schafkopf
+from scorekeeper.web.access import NIGHT_WRITE, access
+from scorekeeper.web.context import get_db
+from scorekeeper.web.hands.forms import FORMS, HandForm
+from scorekeeper.web.messages import message
+from scorekeeper.web.view import hand_view, seat_names
 
 #: card points in a deal, for "the other side has ..." as the points are typed
 TOTAL_POINTS = {m.NAME: m.TOTAL_POINTS for m in (matzlfangen, schafkopf, konter_a_matt)}
 
-bp = Blueprint("hands", __name__, url_prefix="/nights/<int:evening_id>/hands")
+bp = Blueprint("hands", __name__, url_prefix="/nights/<int:night_id>/hands")
 
 
-def _table(evening_id: int) -> repository.Table:
+def _table(night_id: int) -> Table:
     try:
-        return repository.load_table(db=get_db(), evening_id=evening_id)
-    except repository.NotFound:
+        return load_table(db=get_db(), night_id=night_id)
+    except NotFound:
         abort(404, _("There is no such night."))
 
 
-def _hidden_fields(table: repository.Table) -> frozenset[str]:
+def _hidden_fields(table: Table) -> frozenset[str]:
     """Fields the hand form doesn't show at this table (a message for them goes above the form)."""
     hidden = {"idempotency_key", "expected_hands", "csrf_token"}
     if getattr(table.settlement.rules, "ramsch_tie", "named") != "named":
@@ -37,7 +39,7 @@ def _hidden_fields(table: repository.Table) -> frozenset[str]:
     return frozenset(hidden)
 
 
-def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput, table: repository.Table) -> None:
+def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> None:
     """An engine error goes next to its field, else above the form."""
     name = exc.field.split(".")[0]
     if name == "points" and "ramsch_1" in form and exc.field.count("."):
@@ -49,7 +51,7 @@ def _attach(form: HandForm, exc: InvalidHand | repository.InvalidInput, table: r
         form.form_errors.append(message(exc))
 
 
-def _form_page(table: repository.Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
+def _form_page(table: Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
     template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
     return (
         render_template(
@@ -63,18 +65,18 @@ def _form_page(table: repository.Table, form: HandForm, positions, number: int, 
             preview=preview,
             edit=edit,
             hidden=_hidden_fields(table),
-            total_points=TOTAL_POINTS.get(table.evening.game),
+            total_points=TOTAL_POINTS.get(table.night.game),
         ),
         status,
     )
 
 
-def _forehand_seat(table: repository.Table, positions: tuple[int, ...], number: int) -> int:
+def _forehand_seat(table: Table, positions: tuple[int, ...], number: int) -> int:
     """The engine seat of forehand in hand ``number``."""
     return ledger.seat_of(table.forehand_for(number), positions) or 1
 
 
-def _handle(table: repository.Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
+def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
     """Validate, preview or save: the same path with or without JavaScript."""
     forehand_seat = _forehand_seat(table, positions, number)
     preview = None
@@ -82,7 +84,7 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
         if not form.validate():
             return _form_page(table, form, positions, number, None, 400, edit)
         hand = form.hand_json(forehand_seat, table.size)
-        data = repository.engine_hand(table.evening, hand, table.dealer_for(number))
+        data = complete_hand(table.night, hand, table.dealer_for(number))
         try:
             if request.form.get("action") == "save":
                 save(data, form)
@@ -98,11 +100,11 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
             else:
                 _attach(form, exc, table)
             return _form_page(table, form, positions, number, None, 400, edit)
-        except repository.InvalidInput as exc:
+        except InvalidInput as exc:
             get_db().rollback()
             _attach(form, exc, table)
             return _form_page(table, form, positions, number, None, 400, edit)
-        except repository.Conflict as exc:
+        except Conflict as exc:
             get_db().rollback()
             form.form_errors.append(message(exc))
             return _form_page(table, form, positions, number, None, 409, edit)
@@ -111,10 +113,10 @@ def _handle(table: repository.Table, form: HandForm, number: int, positions: tup
 
 @bp.route("/new", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
-def new(evening_id: int):
+def new(night_id: int):
     """Record the next hand."""
-    table = _table(evening_id)
-    form = FORMS[table.evening.game]()
+    table = _table(night_id)
+    form = FORMS[table.night.game]()
     positions = table.next_positions()
     form.prepare(
         seat_names(table, positions),
@@ -124,16 +126,16 @@ def new(evening_id: int):
     )
 
     def save(data, form):
-        repository.record_hand(
+        record_hand(
             db=get_db(),
-            evening_id=evening_id,
+            night_id=night_id,
             hand=data,
             idempotency_key=form.idempotency_key.data or None,
             expected_hands=form.expected(),
         )
 
     answer = _handle(table, form, len(table.hands) + 1, positions, save)
-    return answer or redirect(url_for("tables.show", evening_id=evening_id, _anchor="balance"))
+    return answer or redirect(url_for("nights.show", night_id=night_id, _anchor="balance"))
 
 
 def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
@@ -159,53 +161,49 @@ def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
-def edit(evening_id: int, number: int):
+def edit(night_id: int, number: int):
     """Change an earlier hand; everything after it is recomputed."""
-    table = _table(evening_id)
+    table = _table(night_id)
     if not 1 <= number <= len(table.hands):
         abort(404, _("There is no such hand."))
     record = table.hands[number - 1]
     positions = table.positions[number - 1]
-    form_cls = FORMS[table.evening.game]
-    form = form_cls() if request.method == "POST" else form_cls(data=_form_data_of(record.data, table.evening.game))
+    form_cls = FORMS[table.night.game]
+    form = form_cls() if request.method == "POST" else form_cls(data=_form_data_of(record.data, table.night.game))
     form.prepare(
         seat_names(table, positions), len(table.hands), table.settlement.rules, _forehand_seat(table, positions, number)
     )
     if request.method == "GET":
-        form.expected_hands.data = str(table.evening.version)
+        form.expected_hands.data = str(table.night.version)
 
     def save(data, form):
-        repository.edit_hand(
-            db=get_db(), evening_id=evening_id, number=number, hand=data, expected_version=form.expected()
-        )
+        edit_hand(db=get_db(), night_id=night_id, number=number, hand=data, expected_version=form.expected())
 
     answer = _handle(table, form, number, positions, save, edit=True)
     if answer is not None:
         body, status = answer
         return body, status
     flash(_("Hand %(n)s changed.", n=number), "ok")
-    return redirect(url_for("tables.show", evening_id=evening_id))
+    return redirect(url_for("nights.show", night_id=night_id))
 
 
 @bp.route("/undo", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
-def undo(evening_id: int):
+def undo(night_id: int):
     """Take back the last hand, after a confirmation."""
-    table = _table(evening_id)
+    table = _table(night_id)
     form = FlaskForm()
     if not table.hands:
         flash(_("There is no hand to undo."), "error")
-        return redirect(url_for("tables.show", evening_id=evening_id))
+        return redirect(url_for("nights.show", night_id=night_id))
     if request.method == "POST" and form.validate():
         expected = request.form.get("expected_hands", "")
         try:
-            repository.undo_last(
-                db=get_db(), evening_id=evening_id, expected_hands=int(expected) if expected.isdigit() else None
-            )
-        except repository.Conflict as exc:
+            undo_last(db=get_db(), night_id=night_id, expected_hands=int(expected) if expected.isdigit() else None)
+        except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")
         else:
             flash(_("Hand %(n)s was undone.", n=len(table.hands)), "ok")
-        return redirect(url_for("tables.show", evening_id=evening_id))
+        return redirect(url_for("nights.show", night_id=night_id))
     return render_template("hands/undo.html", table=table, form=form), 400 if request.method == "POST" else 200

@@ -5,11 +5,11 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, InputRequired
 
-from ..hands.forms import choices
+from scorekeeper.web.forms import choices
 
 
 class PlayerForm(FlaskForm):
-    """Add or rename a player (the name rules live in repository.clean_name)."""
+    """Add or rename a player (the name rules live in text.clean_name)."""
 
     name = StringField(_l("Name"), validators=[InputRequired(message=_l("the name must not be empty"))])
     submit = SubmitField(_l("Save"))

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 
-from ... import repository
-from ...models import Player
-from .. import get_db
-from ..auth import ADMIN, SCORER, VIEWER, access
-from ..errors import message
-from ..hands.forms import choices
-from .forms import MergeForm, PlayerForm, RetireForm
+from scorekeeper.core import history
+from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.models import Player
+from scorekeeper.core.players import (
+    create_player,
+    get_player,
+    list_players,
+    merge_players,
+    rename_player,
+    retire_player,
+    roster_changes,
+)
+from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
+from scorekeeper.web.charts import chart_svg
+from scorekeeper.web.context import get_db
+from scorekeeper.web.forms import choices
+from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
+from scorekeeper.web.messages import message
+from scorekeeper.web.players.forms import MergeForm, PlayerForm, RetireForm
+from scorekeeper.web.view import day
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -24,13 +37,13 @@ def index():
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            repository.create_player(db=db, name=form.name.data)
-        except repository.InvalidInput as exc:
+            create_player(db=db, name=form.name.data)
+        except InvalidInput as exc:
             form.name.errors.append(message(exc))
         else:
             return redirect(url_for(".index"))
     status = 400 if form.errors else 200
-    return render_template("players/index.html", form=form, players=repository.list_players(db=db)), status
+    return render_template("players/index.html", form=form, players=list_players(db=db)), status
 
 
 @bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
@@ -42,20 +55,20 @@ def rename(player_id: int):
     form = PlayerForm(data={"name": player.name})
     if form.validate_on_submit():
         try:
-            repository.rename_player(db=db, player_id=player_id, name=form.name.data)
-        except repository.InvalidInput as exc:
+            rename_player(db=db, player_id=player_id, name=form.name.data)
+        except InvalidInput as exc:
             db.rollback()
             form.name.errors.append(message(exc))
         else:
-            return redirect(url_for("history.player", player_id=player_id))
+            return redirect(url_for("players.show", player_id=player_id))
     status = 400 if form.errors else 200
     return render_template("players/rename.html", form=form, player=player), status
 
 
 def _player(player_id: int) -> Player:
     try:
-        return repository.get_player(db=get_db(), player_id=player_id)
-    except repository.NotFound:
+        return get_player(db=get_db(), player_id=player_id)
+    except NotFound:
         abort(404, _("There is no such player."))
 
 
@@ -67,12 +80,12 @@ def retire(player_id: int):
     form = RetireForm()
     if not form.validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
-    player = repository.retire_player(db=get_db(), player_id=player_id, retired=form.retired.data == "1")
+    player = retire_player(db=get_db(), player_id=player_id, retired=form.retired.data == "1")
     if player.retired:
         flash(_("%(name)s is retired: no longer offered for a seat. The history stays.", name=player.name))
     else:
         flash(_("%(name)s is back on the roster.", name=player.name))
-    return redirect(url_for("history.player", player_id=player_id))
+    return redirect(url_for("players.show", player_id=player_id))
 
 
 @bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
@@ -82,22 +95,50 @@ def merge(player_id: int):
     db = get_db()
     player = _player(player_id)
     form = MergeForm()
-    others = [p for p in repository.list_players(db=db) if p.id != player.id]
+    others = [p for p in list_players(db=db) if p.id != player.id]
     form.other.choices = choices([("", "—"), *((p.id, p.name) for p in others)])
     if form.validate_on_submit():
         other = form.other.data
         try:
             if not other.isdigit():
-                raise repository.InvalidInput("other", "choose the record to merge into this one")
-            merged = repository.get_player(db=db, player_id=int(other))
-            repository.merge_players(db=db, keep_id=player.id, merge_id=merged.id)
-        except repository.NotFound:
+                raise InvalidInput("other", "choose the record to merge into this one")
+            merged = get_player(db=db, player_id=int(other))
+            merge_players(db=db, keep_id=player.id, merge_id=merged.id)
+        except NotFound:
             form.other.errors.append(_("There is no such player."))
-        except repository.InvalidInput as exc:
+        except InvalidInput as exc:
             db.rollback()
             form.other.errors.append(message(exc))
         else:
             flash(_("%(merged)s is merged into %(name)s.", merged=merged.name, name=player.name))
-            return redirect(url_for("history.player", player_id=player.id))
+            return redirect(url_for("players.show", player_id=player.id))
     status = 400 if form.errors else 200
     return render_template("players/merge.html", form=form, player=player), status
+
+
+@bp.get("/<int:player_id>")
+@access(VIEWER)
+def show(player_id: int):
+    """A player's record: money and units by season, contracts declared and won, best nights, streak."""
+    db = get_db()
+    try:
+        record = history.player_history(db, player_id, current_app.config["SEASON_START"])
+    except NotFound:
+        abort(404, _("There is no such player."))
+    chart = None
+    if record.nights:
+        running, series = 0, [0]
+        for night in record.nights:
+            running += night.cents
+            series.append(running)
+        ends = (day(record.nights[0].played_on), day(record.nights[-1].played_on))
+        chart = chart_svg([series], [record.player.name], 360, 200, ends, _("balance over the nights"))
+    return render_template(
+        "players/show.html",
+        h=record,
+        chart=chart,
+        labels=GAME_LABELS,
+        contract_label=CONTRACT_LABELS,
+        currency=current_app.config["CURRENCY"],
+        changes=roster_changes(db=db, player_id=player_id),
+    )

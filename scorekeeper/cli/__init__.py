@@ -1,0 +1,472 @@
+"""The command line: ``python manage.py COMMAND`` (or the ``scorekeeper`` script).
+
+``settle`` reads a session as JSON on standard input and prints the settlement;
+it imports nothing of the web app, so it starts fast and works without a database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from scorekeeper.engine import InvalidHand, settle_json
+
+
+def settle_text(text: str | bytes, *, pretty: bool = False) -> tuple[int, str]:
+    """The ``settle`` contract on text: returns the exit status and the JSON answer.
+
+    0 and the settlement, or 1 and ``{"error": {"hand", "field", "message"}}``.
+    The benchmark calls this too, so it measures exactly what ``settle`` does.
+    """
+    try:
+        payload = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        error = InvalidHand(None, "", "the input is not valid JSON: {error}", error=str(exc))
+    except RecursionError:
+        error = InvalidHand(None, "", "the input is nested too deeply")
+    else:
+        try:
+            result = settle_json(payload)
+        except InvalidHand as exc:
+            error = exc
+        else:
+            return 0, json.dumps(result, ensure_ascii=False, indent=2 if pretty else None)
+    return 1, json.dumps({"error": error.to_json()}, ensure_ascii=False)
+
+
+def settle(stdin: TextIO, stdout: TextIO, *, pretty: bool = False) -> int:
+    """``python manage.py settle``: JSON on stdin, JSON on stdout, exit status 1 on bad input."""
+    try:
+        text = stdin.read()
+    except UnicodeDecodeError:
+        text = b"\xff"  # not UTF-8: answered as invalid JSON below
+    status, answer = settle_text(text, pretty=pretty)
+    _write(stdout, answer)
+    return status
+
+
+def _write(stdout: TextIO, text: str) -> None:
+    """Write one answer; a reader that went away (``| head``) is not an error of ours."""
+    try:
+        stdout.write(text + "\n")
+        stdout.flush()
+    except BrokenPipeError:
+        pass
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from tools import bench
+
+    if args.what == "engine":
+        bench.print_engine(bench.bench_engine(args.hands))
+    elif args.what == "history":
+        with _app_db() as (app, _):
+            bench.print_history(bench.bench_history(app, runs=args.runs))
+    elif args.what == "web":
+        bench.print_web(bench.bench_web(nights=args.nights))
+    else:
+        bench.print_pdf(bench.bench_pdf())
+    return 0
+
+
+@contextmanager
+def _app_db(write: bool = False):
+    """The app (migrating the database on the way) and a database session; both closed after.
+
+    ``write``: the command changes the database (its transactions begin ``BEGIN IMMEDIATE`` on SQLite)."""
+    from scorekeeper import create_app
+    from scorekeeper.core import db as database
+
+    app = create_app()
+    try:
+        with database.session(app.extensions["sk_engine"], write=write) as db:
+            yield app, db
+    finally:
+        app.extensions["sk_engine"].dispose()
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import time
+
+    from tools.demo import make_club, make_demo
+
+    if args.nights is not None and not 1 <= args.nights <= 100_000:
+        print("--nights must be from 1 to 100000", file=sys.stderr)
+        return 1
+    with _app_db(write=True) as (app, db):
+        if args.nights is None:
+            ids = make_demo(db)
+            print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
+            return 0
+        started = time.perf_counter()
+
+        def progress(done: int, hands: int) -> None:
+            if done % 100 == 0 or done == args.nights:
+                print(f"\r{done:,} nights, {hands:,} hands, {time.perf_counter() - started:.0f} s", end="", flush=True)
+
+        hands = make_club(db, args.nights, seed=args.seed, progress=progress)
+    print(f"\nmade {args.nights:,} nights with {hands:,} hands in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from scorekeeper.core.errors import NotFound
+    from scorekeeper.core.table import load_table
+    from scorekeeper.web.pdf import summary_pdf
+
+    with _app_db() as (app, db), app.test_request_context(f"/?lang={args.lang}"):
+        try:
+            table = load_table(db=db, night_id=args.id)
+        except NotFound:
+            print(f"there is no night {args.id}", file=sys.stderr)
+            return 1
+        data = summary_pdf(table)
+    with open(args.output, "wb") as f:
+        f.write(data)
+    print(f"{args.output}: {len(data):,} bytes")
+    return 0
+
+
+def _write_json(path: str, data: Any) -> bool:
+    """Write ``data`` as indented UTF-8 JSON; False (and a message) when the file cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=2)
+    except OSError as exc:
+        print(f"cannot write {path}: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _export(args: argparse.Namespace) -> int:
+    from scorekeeper.core import exports
+    from scorekeeper.core.errors import NotFound
+
+    with _app_db() as (_, db):
+        try:
+            data = exports.night_json(db, args.id)
+        except NotFound:
+            print(f"there is no night {args.id}", file=sys.stderr)
+            return 1
+    if not _write_json(args.output, data):
+        return 1
+    print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
+    return 0
+
+
+def _export_all(args: argparse.Namespace) -> int:
+    from scorekeeper.core import exports
+
+    with _app_db() as (_, db):
+        data = exports.club_json(db)
+    if not _write_json(args.file, data):
+        return 1
+    print(
+        f"{args.file}: the club with {_many(len(data['players']), 'player')}, "
+        f"{_many(len(data['roster_changes']), 'roster change')} and {_many(len(data['nights']), 'night')}"
+    )
+    return 0
+
+
+def _many(count: int, thing: str) -> str:
+    """``1 night``, ``2 nights``."""
+    return f"{count:,} {thing}{'' if count == 1 else 's'}"
+
+
+def _counted(what: str, created: int, present: int) -> str:
+    return f"{what} {created} new, {present} already there"
+
+
+def _import(args: argparse.Namespace) -> int:
+    """A night file or a club file (``format`` says which)."""
+    from scorekeeper.core import exports
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
+        return 1
+    club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
+    with _app_db(write=True) as (_, db):
+        try:
+            if club:
+                done = exports.import_club(db, data)
+            else:
+                night_id, created = exports.import_night(db, data)
+        except exports.InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
+            return 1
+    if not club:
+        print(f"night {night_id} {'imported' if created else 'was imported before: nothing changed'}")
+        return 0
+    counts = "; ".join(
+        [
+            _counted("players", done.players_created, done.players_present),
+            _counted("roster changes", done.changes_created, done.changes_present),
+            _counted("nights", done.nights_created, done.nights_present),
+        ]
+    )
+    print(f"club imported: {counts}" if done.changed else f"the club was imported before: nothing changed ({counts})")
+    return 0
+
+
+def _database() -> tuple[str, Path]:
+    """The database URL and the instance folder the app uses (without starting it: no migration)."""
+    from scorekeeper import config
+
+    settings = config.Settings.from_env()
+    return settings.database(), settings.instance
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from scorekeeper.core import backup
+
+    url, instance = _database()
+    target = Path(args.path) if args.path else backup.default_target(instance / "backups")
+    if target.is_dir():
+        target = backup.default_target(target)
+    try:
+        info = backup.backup(url, target)
+    except backup.BackupError as exc:
+        print(f"no backup written: {exc}", file=sys.stderr)
+        return 1
+    print(f"backup written: {info.path} ({info.size:,} bytes, {_many(info.nights, 'night')}, integrity check ok)")
+    return 0
+
+
+def _confirm(question: str) -> bool:
+    try:
+        answer = input(f"{question} [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from scorekeeper.core import backup
+
+    url, _ = _database()
+    source = Path(args.path)
+    try:
+        live = backup.restore_target(url)
+        info = backup.check_backup(source)
+    except backup.BackupError as exc:
+        print(f"nothing restored: {exc}", file=sys.stderr)
+        return 1
+    question = (
+        f"Replace the database {live} by the backup {source} ({_many(info.nights, 'night')})? "
+        "Everything recorded since that backup is lost."
+    )
+    if not args.yes and not _confirm(question):
+        print("restore cancelled: nothing changed", file=sys.stderr)
+        return 1
+    try:
+        backup.restore(url, source)
+    except backup.BackupError as exc:
+        print(f"nothing restored: {exc}", file=sys.stderr)
+        return 1
+    with _app_db():  # an older backup is brought to the newest schema, its history filled in
+        pass
+    print(f"restored {source} into {live} ({_many(info.nights, 'night')}); the database is at the newest schema")
+    return 0
+
+
+def _init_db(args: argparse.Namespace) -> int:
+    with _app_db() as (app, _):
+        pass
+    print(f"database is at the newest schema: {app.config['DATABASE_URL']}")
+    return 0
+
+
+def _ask_password() -> str | None:
+    """The new password: from ``SCOREKEEPER_ADMIN_PASSWORD`` (scripts), else asked twice at the terminal."""
+    import getpass
+
+    from scorekeeper import config
+
+    password = config.Settings.from_env().admin_password
+    if password:
+        return password
+    try:
+        first = getpass.getpass("Password (at least 8 characters): ")
+        second = getpass.getpass("The password again: ")
+    except (EOFError, KeyboardInterrupt):
+        return None
+    if first != second:
+        print("the two passwords are not the same: no account made", file=sys.stderr)
+        return None
+    return first
+
+
+def _create_user(args: argparse.Namespace) -> int:
+    from scorekeeper import config
+    from scorekeeper.core import accounts
+    from scorekeeper.core.errors import InvalidInput
+
+    role = getattr(args, "role", "admin")
+    password = _ask_password()
+    if password is None:
+        print("no password given (type it, or set SCOREKEEPER_ADMIN_PASSWORD): no account made", file=sys.stderr)
+        return 1
+    with _app_db(write=True) as (app, db):
+        try:
+            user = accounts.create_user(db, args.name, password, role)
+        except InvalidInput as exc:
+            print(f"no account made: {exc.message}", file=sys.stderr)
+            return 1
+        if role == "admin":
+            config.remove_setup_token(app.instance_path)
+    print(f"account {user.name} ({user.role}) made; sign in at /login")
+    return 0
+
+
+def _create_token(args: argparse.Namespace) -> int:
+    from scorekeeper.core import accounts
+    from scorekeeper.core.errors import InvalidInput
+
+    with _app_db(write=True) as (_, db):
+        user = accounts.find_user(db, args.user)
+        if user is None:
+            print(f"there is no account {args.user!r}", file=sys.stderr)
+            return 1
+        try:
+            record, token = accounts.create_token(db, user, args.label)
+        except InvalidInput as exc:
+            print(f"no token made: {exc.message}", file=sys.stderr)
+            return 1
+    print(f"token #{record.id} for {user.name} ({user.role}); it is shown only now:", file=sys.stderr)
+    print(token)
+    return 0
+
+
+def _tokens(args: argparse.Namespace) -> int:
+    from scorekeeper.core import accounts
+
+    with _app_db() as (_, db):
+        names = {u.id: u.name for u in accounts.list_users(db)}
+        for t in accounts.tokens(db):
+            state = f"revoked {t.revoked_at:%Y-%m-%d}" if t.revoked_at else "active"
+            print(f"#{t.id}\t{names.get(t.user_id, '?')}\t{t.created_at:%Y-%m-%d}\t{state}\t{t.label}")
+    return 0
+
+
+def _revoke_token(args: argparse.Namespace) -> int:
+    from scorekeeper.core import accounts
+    from scorekeeper.core.errors import NotFound
+
+    with _app_db(write=True) as (_, db):
+        try:
+            accounts.revoke_token(db, args.id)
+        except NotFound:
+            print(f"there is no token #{args.id}", file=sys.stderr)
+            return 1
+    print(f"token #{args.id} revoked")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from scorekeeper import create_app
+
+    app = create_app()
+    if app.config.get("SETUP_PATH"):
+        print(f"No admin yet. Open http://{args.host}:{args.port}{app.config['SETUP_PATH']} to create the first one")
+        print("(or stop the server and run: python manage.py create-admin NAME)")
+    app.run(host=args.host, port=args.port, debug=args.debug)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="manage.py", description="Scorekeeper: scores for card games at the table")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
+    p = sub.add_parser("bench", help="run a benchmark and print its figures")
+    p.add_argument(
+        "what",
+        choices=["engine", "web", "pdf", "history", "load"],
+        help="what to measure (history: on the app's database; load: gunicorn under 50 tables, see --help after it)",
+    )
+    p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
+    p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
+    p.add_argument("--runs", type=int, default=30, help="requests per page (history)")
+    p = sub.add_parser("demo", help="make a realistic demo night of each game, or --nights N of a busy club")
+    p.add_argument("--nights", type=int, help="make this many nights of a busy club (about 200 hands each) instead")
+    p.add_argument("--seed", type=int, default=2016, help="the random seed of --nights")
+    p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
+    p.add_argument("id", type=int, help="the night's number")
+    p.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    p = sub.add_parser("export-all", help="write the whole club as JSON (roster, roster changes, every night)")
+    p.add_argument("file", help="the JSON file to write")
+    p = sub.add_parser("import", help="import a night or the whole club exported as JSON (twice is harmless)")
+    p.add_argument("file", help="the JSON file (of export or export-all)")
+    p = sub.add_parser("backup", help="copy the SQLite database, also while the app runs (PostgreSQL: pg_dump)")
+    p.add_argument(
+        "path", nargs="?", help="the file (or folder) to write; default instance/backups/scorekeeper-DATE-TIME.db"
+    )
+    p = sub.add_parser(
+        "restore", help="replace the SQLite database by a backup and migrate it (PostgreSQL: pg_restore)"
+    )
+    p.add_argument("path", help="the backup file")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p = sub.add_parser("summary", help="write a night's summary as a PDF")
+    p.add_argument("id", type=int, help="the night's number")
+    p.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    p.add_argument("--lang", choices=["de", "en"], default="de")
+    p = sub.add_parser(
+        "create-admin", help="make an admin account (asks for the password, or reads SCOREKEEPER_ADMIN_PASSWORD)"
+    )
+    p.add_argument("name")
+    p = sub.add_parser(
+        "create-user", help="make an account (asks for the password, or reads SCOREKEEPER_ADMIN_PASSWORD)"
+    )
+    p.add_argument("name")
+    p.add_argument("--role", choices=["viewer", "scorer", "admin"], default="scorer")
+    p = sub.add_parser("create-token", help="make an API token for an account and print it (shown only once)")
+    p.add_argument("user", help="the account's name")
+    p.add_argument("--label", default="", help="what the token is for")
+    sub.add_parser("tokens", help="list the API tokens (not the tokens themselves)")
+    p = sub.add_parser("revoke-token", help="revoke an API token for good")
+    p.add_argument("id", type=int, help="the token's number (see tokens)")
+    sub.add_parser("init-db", help="create or upgrade the database schema (the app also does it on start)")
+    p = sub.add_parser("run", help="serve the web app (SQLite in instance/ unless SCOREKEEPER_DATABASE_URL is set)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--debug", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["bench", "load"]:  # the load test has options of its own
+        from tools import loadtest
+
+        return loadtest.main(argv[2:])
+    args = build_parser().parse_args(argv)
+    if args.command == "settle":
+        sys.stdin.reconfigure(encoding="utf-8", errors="strict")
+        sys.stdout.reconfigure(encoding="utf-8")
+        return settle(sys.stdin, sys.stdout, pretty=args.pretty)
+    commands = {
+        "backup": _backup,
+        "create-admin": _create_user,
+        "create-user": _create_user,
+        "create-token": _create_token,
+        "tokens": _tokens,
+        "revoke-token": _revoke_token,
+        "bench": _bench,
+        "demo": _demo,
+        "export": _export,
+        "export-all": _export_all,
+        "import": _import,
+        "init-db": _init_db,
+        "restore": _restore,
+        "run": _run,
+        "summary": _summary,
+    }
+    return commands[args.command](args)

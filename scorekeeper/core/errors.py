@@ -1,0 +1,29 @@
+"""The core's refusals: bad input, a thing that is not there, a night that changed under a request.
+
+All of them but :class:`NotFound` are :class:`~scorekeeper.engine.errors.Refusal`s (the engine's
+:class:`~scorekeeper.engine.errors.InvalidHand` is one too), so the pages, the API and the command
+line explain every refusal the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.engine.errors import InvalidHand, Refusal
+
+__all__ = ["Conflict", "InvalidHand", "InvalidInput", "NotFound", "Refusal"]
+
+
+class InvalidInput(Refusal, ValueError):
+    """Input refused before it reaches the engine (names, seats, stakes); names the field."""
+
+
+class NotFound(LookupError):
+    """No such player, night, hand or account."""
+
+
+class Conflict(Refusal):
+    """The night changed under the request (another phone was quicker), or is closed."""
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        super().__init__("", template, **params)

@@ -1,0 +1,229 @@
+"""The database tables (SQLModel). Schema changes go through Alembic (scorekeeper/migrations)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def new_uid() -> str:
+    return uuid.uuid4().hex
+
+
+#: The database keeps the names of its first schema: the night's table is ``evening`` and the
+#: columns that point at a night are ``evening_id`` (a storage name, like the API's ``sessions``;
+#: renaming them would break backups and the SQL a club may have written against them).
+NIGHT_TABLE = "evening"
+
+#: A night's status: open (hands are recorded) or closed (locked until an admin reopens it).
+OPEN = "open"
+CLOSED = "closed"
+STATUSES = (OPEN, CLOSED)
+
+
+def night_ref(*, primary_key: bool = False, index: bool = False) -> Any:
+    """The ``night_id`` column of a table: stored as ``evening_id``, pointing at the night's row."""
+    return Field(
+        sa_column=Column(
+            "evening_id",
+            Integer,
+            ForeignKey(f"{NIGHT_TABLE}.id"),
+            primary_key=primary_key,
+            index=index,
+            nullable=False,
+        )
+    )
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, with its time zone (SQLModel stores aware datetimes)."""
+    return datetime.now(UTC)
+
+
+class Player(SQLModel, table=True):
+    """A person of the club's roster."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40, unique=True, index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    retired: bool = Field(default=False)  # left out of the seat pickers; the history stays
+
+
+class Night(SQLModel, table=True):
+    """A night at the table: one game under one complete, frozen rule set."""
+
+    __tablename__ = NIGHT_TABLE
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=20, index=True)
+    rules: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    stake_cents: int = Field(ge=0)
+    currency: str = Field(default="EUR", max_length=3)
+    played_on: date = Field(index=True)
+    place: str = Field(default="", max_length=80)
+    seat_count: int
+    first_dealer: int
+    status: str = Field(default=OPEN, max_length=10)  # OPEN or CLOSED
+    version: int = Field(default=0)  # bumped by every change: phones poll it
+    created_at: datetime = Field(default_factory=utcnow)
+    closed_at: datetime | None = None
+    pot_start: int = Field(default=0)  # Schafkopf: units carried into the pot from the club's last night
+    join_code: str | None = Field(default=None, max_length=8, unique=True)  # another phone joins the open night
+    uid: str = Field(default_factory=new_uid, max_length=32, unique=True, index=True)  # stable across export and import
+
+    @property
+    def is_open(self) -> bool:
+        """Whether hands may be recorded, edited and undone."""
+        return self.status == OPEN
+
+
+class Seat(SQLModel, table=True):
+    """Who sits at which table position (1..N, clockwise) on an night."""
+
+    night_id: int = night_ref(primary_key=True)
+    position: int = Field(primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+
+
+class HandRecord(SQLModel, table=True):
+    """One recorded hand: the engine's JSON hand (engine seats) and the dealer's table position."""
+
+    __table_args__ = (
+        UniqueConstraint("evening_id", "number"),
+        UniqueConstraint("evening_id", "idempotency_key"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    night_id: int = night_ref(index=True)
+    number: int  # 1, 2, ... in the order played
+    dealer: int  # table position of the dealer
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    idempotency_key: str | None = Field(default=None, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class AuditEntry(SQLModel, table=True):
+    """Every change to an night's hands: when, what before, what after."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    night_id: int = night_ref(index=True)
+    hand_number: int | None = None
+    action: str = Field(max_length=20)  # record, edit, undo
+    before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    after: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    at: datetime = Field(default_factory=utcnow)
+
+
+class RosterChange(SQLModel, table=True):
+    """Every change to the roster: a rename, a merge of two records, retiring and returning."""
+
+    __tablename__ = "roster_change"
+
+    id: int | None = Field(default=None, primary_key=True)
+    action: str = Field(max_length=20)  # rename, merge, retire, unretire
+    player_id: int = Field(index=True)  # no foreign key: the record merged away is gone, its change stays
+    detail: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    at: datetime = Field(default_factory=utcnow)
+    uid: str = Field(default_factory=new_uid, max_length=32, unique=True)  # stable across export and import
+
+
+class NightResult(SQLModel, table=True):
+    """One player's result of one night, written with every change to the night's hands.
+
+    The history pages add these up in SQL (a few rows a night) instead of settling
+    every hand of the club's history; ``game`` and ``played_on`` are copies of the
+    night's, so the season queries need no join.
+    """
+
+    __tablename__ = "night_result"
+    __table_args__ = (
+        Index("ix_night_result_player_played", "player_id", "played_on"),
+        Index("ix_night_result_game_played", "game", "played_on"),
+    )
+
+    night_id: int = night_ref(primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    game: str = Field(max_length=20)
+    played_on: date
+    position: int
+    hands: int = 0  # hands played (at a table of five the dealer sits out)
+    units: int = 0
+    cents: int = 0  # the night's money, with a share of a split pot
+    declared: int = 0  # hands on the declaring side (Konter a Matt: the trump team)
+    won: int = 0  # ... of them won
+    matzl_caught: int = 0
+    matzl_lost: int = 0
+    touts: int = 0
+    touts_won: int = 0
+    games_won: int = 0  # Konter a Matt: games (a team's strokes down to 0) won by the player's team
+    matches_won: int = 0  # Matt: matches won
+
+
+class ContractResult(SQLModel, table=True):
+    """Hands one player declared and won per contract on one night (Schafkopf, Matzlfangen, Konter a Matt)."""
+
+    __tablename__ = "contract_result"
+
+    night_id: int = night_ref(primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True, index=True)
+    contract: str = Field(max_length=20, primary_key=True)
+    game: str = Field(max_length=20)
+    declared: int = 0
+    won: int = 0
+
+
+class User(SQLModel, table=True):
+    """An account: a name, a hashed password and a role (viewer, scorer or admin)."""
+
+    __tablename__ = "user_account"  # "user" is a reserved word in PostgreSQL
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40, unique=True)
+    role: str = Field(max_length=10)
+    password_hash: str = Field(max_length=255)
+    stamp: str = Field(
+        default_factory=new_uid, max_length=32
+    )  # new with every password or role change: old sessions end
+    active: bool = Field(default=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+    # what Flask-Login asks of a user
+    is_authenticated: ClassVar[bool] = True
+    is_anonymous: ClassVar[bool] = False
+
+    @property
+    def is_active(self) -> bool:
+        return self.active
+
+    def get_id(self) -> str:
+        """What the session cookie keeps: the id and the stamp, so a changed password ends old sessions."""
+        return f"{self.id}.{self.stamp}"
+
+
+class ApiToken(SQLModel, table=True):
+    """A token for the JSON API, stored as its SHA-256 digest (the token is shown once)."""
+
+    __tablename__ = "api_token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    digest: str = Field(max_length=64, unique=True)
+    label: str = Field(default="", max_length=80)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class LoginFailure(SQLModel, table=True):
+    """A failed sign-in or join attempt, kept for the rate limit (by account name and by address)."""
+
+    __tablename__ = "login_failure"
+    __table_args__ = (Index("ix_login_failure_key_at", "key", "at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=120)
+    at: datetime = Field(default_factory=utcnow)

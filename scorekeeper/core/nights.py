@@ -1,0 +1,243 @@
+"""Nights: starting one, its join code, closing and reopening it (audited).
+
+Every change to a night happens in one transaction, bumps its ``version`` (the phones poll it)
+and leaves an audit entry; the night's history rows are rewritten with it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from datetime import date
+from typing import Any
+
+from sqlmodel import Session, select
+
+from scorekeeper.core import history
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.models import CLOSED, OPEN, AuditEntry, HandRecord, Night, Player, Seat, utcnow
+from scorekeeper.core.table import HandRow, get_night, hand_rows, settle
+from scorekeeper.core.text import has_control, is_id
+from scorekeeper.engine import get_game
+from scorekeeper.engine.rules import rules_to_json
+
+__all__ = [
+    "add_imported_night",
+    "close_night",
+    "create_night",
+    "get_night",
+    "lock_night",
+    "new_join_code",
+    "reopen_night",
+]
+
+STAKE_MAX_CENTS = 100_000
+PLACE_MAX = 80
+REASON_MAX = 200
+
+
+def create_night(
+    *,
+    db: Session,
+    game: Any,
+    rules: Any,
+    stake_cents: Any,
+    player_ids: Any,
+    first_dealer: Any,
+    played_on: date | None = None,
+    place: str = "",
+    currency: str = "EUR",
+) -> Night:
+    """Start a night: the complete rule set is stored with it and never changes under it.
+
+    :raises InvalidHand: for a bad game or rule set (from the engine).
+    :raises InvalidInput: for bad players, seats, stake, currency or place.
+    """
+    g = get_game(game)
+    complete = rules_to_json(g.parse_rules(rules))
+    if type(stake_cents) is not int or not 0 <= stake_cents <= STAKE_MAX_CENTS:
+        raise InvalidInput("stake_cents", "the stake must be a whole number of cents from 0 to {n}", n=STAKE_MAX_CENTS)
+    if not isinstance(currency, str) or len(currency) != 3 or not currency.isascii() or not currency.isalpha():
+        raise InvalidInput("currency", "the currency must be a three-letter code such as EUR")
+    place = _clean_place(place)
+    if not isinstance(player_ids, list) or not all(type(p) is int for p in player_ids):
+        raise InvalidInput("players", "the players must be a list of player ids in seat order")
+    sizes = g.table_sizes
+    if len(player_ids) not in sizes:
+        if len(sizes) == 1:
+            raise InvalidInput(
+                "players", "{game} is played by {a} players, not {n}", game=g.name, a=sizes[0], n=len(player_ids)
+            )
+        raise InvalidInput(
+            "players",
+            "{game} is played by {a} or {b} players, not {n}",
+            game=g.name,
+            a=sizes[0],
+            b=sizes[1],
+            n=len(player_ids),
+        )
+    if len(set(player_ids)) != len(player_ids):
+        raise InvalidInput("players", "a player cannot sit at two seats")
+    out_of_range = [p for p in player_ids if not is_id(p)]
+    if out_of_range:
+        raise InvalidInput("players", "there is no player {id}", id=out_of_range[0])
+    found = set(db.exec(select(Player.id).where(Player.id.in_(player_ids))))
+    missing = [p for p in player_ids if p not in found]
+    if missing:
+        raise InvalidInput("players", "there is no player {id}", id=missing[0])
+    if type(first_dealer) is not int or not 1 <= first_dealer <= len(player_ids):
+        raise InvalidInput("first_dealer", "the first dealer must be a seat from 1 to {n}", n=len(player_ids))
+    night = Night(
+        game=g.name,
+        pot_start=_carried_pot(db, g.name, g.parse_rules(complete)),
+        rules=complete,
+        stake_cents=stake_cents,
+        currency=currency.upper(),
+        played_on=played_on or date.today(),
+        place=place,
+        seat_count=len(player_ids),
+        first_dealer=first_dealer,
+        join_code=new_join_code(db),
+    )
+    db.add(night)
+    db.flush()
+    for position, player_id in enumerate(player_ids, start=1):
+        db.add(Seat(night_id=night.id, position=position, player_id=player_id))
+    history.refresh(db, night, [])
+    db.commit()
+    return night
+
+
+#: Join codes: no 0/O, 1/I/L, so that a code read aloud at the table is typed right.
+JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+JOIN_LENGTH = 6
+
+
+def new_join_code(db: Session) -> str:
+    """A join code no night has (an open night's code lets another phone record its hands)."""
+    while True:
+        code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
+        if db.exec(select(Night.id).where(Night.join_code == code)).first() is None:
+            return code
+
+
+def _carried_pot(db: Session, game: str, rules: Any) -> int:
+    """The units a new night's pot starts with (Schafkopf): what the club's last closed night of
+    the game left in its pot when its rules carry it, unless a later night has taken it already."""
+    g = get_game(game)
+    if not g.takes_pot(rules):
+        return 0
+    last = db.exec(
+        select(Night)
+        .where(Night.game == game, Night.status == CLOSED, Night.closed_at.is_not(None))
+        .order_by(Night.closed_at.desc(), Night.id.desc())
+    ).first()
+    if last is None or not g.carries_pot(g.parse_rules(last.rules)):
+        return 0
+    # taken when a Schafkopf night started after it closed already began with a pot (times, not ids:
+    # an imported older night gets a new id)
+    taken = db.exec(
+        select(Night.id).where(Night.game == game, Night.created_at > last.closed_at, Night.pot_start > 0)
+    ).first()
+    if taken is not None:
+        return 0
+    return settle(last, [h.data for h in hand_rows(db, last.id)]).pot or 0
+
+
+def lock_night(db: Session, night_id: int) -> Night:
+    """The night for a change to it, its row locked to the end of the transaction
+    (``SELECT ... FOR UPDATE``; read afresh even if the session holds it already).
+
+    Two changes of the same night (two phones recording at once) take their turns here
+    instead of both numbering the same next hand. SQLite has no row locks: there a write
+    session's ``BEGIN IMMEDIATE`` (:func:`scorekeeper.db.session`) holds the whole database.
+
+    :raises NotFound: for an unknown night.
+    """
+    night = db.get(Night, night_id, with_for_update=True, populate_existing=True) if is_id(night_id) else None
+    if night is None:
+        raise NotFound(f"no night {night_id}")
+    return night
+
+
+def check_open(night: Night) -> None:
+    if night.status != OPEN:
+        raise Conflict("this night is closed: no hand can be recorded, changed or undone")
+
+
+def touch(db: Session, night: Night, action: str, number: int, before: Any, after: Any) -> None:
+    night.version += 1
+    db.add(night)
+    db.add(AuditEntry(night_id=night.id, hand_number=number, action=action, before=before, after=after))
+
+
+def close_night(*, db: Session, night_id: int) -> Night:
+    """Close a night: it is locked (no record, edit or undo) until it is reopened.
+
+    Its join code expires: guests who joined with it can't come back, also not after a reopening.
+    """
+    night = lock_night(db, night_id)
+    check_open(night)
+    night.status = CLOSED
+    night.closed_at = utcnow()
+    night.join_code = None
+    touch(db, night, "close", None, None, None)
+    db.commit()
+    return night
+
+
+def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:
+    """Open a closed night again; the reason is kept in the audit trail.
+
+    :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    """
+    night = lock_night(db, night_id)
+    if night.status != CLOSED:
+        raise Conflict("this night is open already")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("reason", "give a reason for reopening the night")
+    reason = unicodedata.normalize("NFC", reason).strip()
+    if len(reason) > REASON_MAX or has_control(reason):
+        raise InvalidInput(
+            "reason", "the reason may have at most {n} characters and no control characters", n=REASON_MAX
+        )
+    night.status = OPEN
+    night.closed_at = None
+    night.join_code = new_join_code(db)  # a new one: the guests of before join again
+    touch(db, night, "reopen", None, None, {"reason": reason})
+    db.commit()
+    return night
+
+
+def _clean_place(place: Any) -> str:
+    """A night's place: trimmed, at most 80 characters, no control characters."""
+    if not isinstance(place, str) or len(place.strip()) > PLACE_MAX:
+        raise InvalidInput("place", "the place may have at most 80 characters")
+    if has_control(place):
+        raise InvalidInput("place", "the place must not contain control characters")
+    return place.strip()
+
+
+def add_imported_night(
+    *,
+    db: Session,
+    columns: dict[str, Any],
+    player_ids: list[int],
+    hands: list[dict[str, Any]],
+    audit: list[dict[str, Any]],
+) -> Night:
+    """Write a night read from an export file (checked and settled by the reader), with its seats,
+    hands and audit trail as they were, and its history rows (not committed: an import of a whole
+    club is one transaction)."""
+    night = Night(**columns)
+    db.add(night)
+    db.flush()
+    db.add_all(Seat(night_id=night.id, position=i, player_id=p) for i, p in enumerate(player_ids, start=1))
+    db.add_all(HandRecord(night_id=night.id, **h) for h in hands)
+    db.flush()  # hands before audit entries, each in file order: their ids keep the order
+    db.add_all(AuditEntry(night_id=night.id, **a) for a in audit)
+    rows = sorted(hands, key=lambda h: h["number"])
+    history.refresh(db, night, [HandRow(h["number"], h["dealer"], h["data"]) for h in rows])
+    return night

@@ -1,0 +1,145 @@
+"""The club's roster: adding, renaming, retiring and merging players (audited), and reading it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.models import ContractResult, NightResult, Player, RosterChange, Seat
+from scorekeeper.core.text import clean_name, is_id, name_key
+
+
+def _name_taken(db: Session, name: str, except_id: int | None = None) -> bool:
+    """Whether another player has this name, ignoring case in every alphabet (Ölfa = ölfa).
+
+    Compared in Python: SQLite's lower() knows only ASCII, and a club's roster is small.
+    """
+    key = name_key(name)
+    return any(name_key(p.name) == key and p.id != except_id for p in db.exec(select(Player)))
+
+
+def create_player(*, db: Session, name: Any) -> Player:
+    """Add a player to the roster; names are unique (ignoring case)."""
+    name = clean_name(name)
+    if _name_taken(db, name):
+        raise InvalidInput("name", "there is already a player called {name}", name=name)
+    player = Player(name=name)
+    db.add(player)
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        raise InvalidInput("name", "there is already a player called {name}", name=name) from None
+    return player
+
+
+def get_player(*, db: Session, player_id: int) -> Player:
+    """:raises NotFound: for an unknown player."""
+    player = db.get(Player, player_id) if is_id(player_id) else None
+    if player is None:
+        raise NotFound(f"no player {player_id}")
+    return player
+
+
+def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
+    """Give a player a new name (history follows: it is the same record); audited."""
+    player = get_player(db=db, player_id=player_id)
+    name = clean_name(name)
+    if _name_taken(db, name, except_id=player_id):
+        raise InvalidInput("name", "there is already a player called {name}", name=name)
+    if name != player.name:
+        db.add(RosterChange(action="rename", player_id=player.id, detail={"before": player.name, "after": name}))
+    player.name = name
+    db.add(player)
+    db.commit()
+    return player
+
+
+def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Player:
+    """Take a player off the seat pickers (or bring them back); their history stays. Audited."""
+    player = get_player(db=db, player_id=player_id)
+    if player.retired != retired:
+        player.retired = retired
+        db.add(player)
+        db.add(
+            RosterChange(action="retire" if retired else "unretire", player_id=player.id, detail={"name": player.name})
+        )
+        db.commit()
+    return player
+
+
+def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
+    """Make two records of the same person one: every seat and result of ``merge_id`` goes to
+    ``keep_id``, which keeps its name; the other record is deleted. Audited, in one transaction.
+
+    :raises InvalidInput: for the same record twice, or two records that sat at the same night
+        (they can't be one person).
+    """
+    keep = get_player(db=db, player_id=keep_id)
+    merged = get_player(db=db, player_id=merge_id)
+    if keep.id == merged.id:
+        raise InvalidInput("other", "choose another player: a record cannot be merged with itself")
+    nights_of = select(Seat.night_id).where(Seat.player_id == keep.id)
+    shared = db.exec(select(Seat.night_id).where(Seat.player_id == merged.id, Seat.night_id.in_(nights_of))).first()
+    if shared is not None:
+        raise InvalidInput(
+            "other",
+            "{name} and {other} sat at the same night (night {night}): they are two people",
+            name=keep.name,
+            other=merged.name,
+            night=shared,
+        )
+    moved = len(db.exec(select(Seat.night_id).where(Seat.player_id == merged.id)).all())
+    for model in (Seat, NightResult, ContractResult, RosterChange):  # the duplicate's roster changes too
+        db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
+    detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
+    db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))
+    if merged.retired is False and keep.retired:
+        keep.retired = False  # the merged record was still playing
+        db.add(keep)
+    db.delete(merged)
+    db.commit()
+    return keep
+
+
+def roster_changes(*, db: Session, player_id: int | None = None) -> list[RosterChange]:
+    """The roster's changes, oldest first (only one player's if given)."""
+    query = select(RosterChange)
+    if player_id is not None:
+        query = query.where(RosterChange.player_id == player_id)
+    return list(db.exec(query.order_by(RosterChange.id)))
+
+
+def list_players(*, db: Session, active: bool = False) -> list[Player]:
+    """The roster, by name (only the players not retired if ``active``)."""
+    query = select(Player).where(Player.retired == False) if active else select(Player)  # noqa: E712
+    return sorted(db.exec(query), key=lambda p: name_key(p.name))
+
+
+def find_or_add_players(*, db: Session, people: list[dict[str, Any]]) -> list[tuple[Player, bool]]:
+    """The roster's players of these names (``people``: Player's columns, checked), found ignoring
+    case, each with whether it is new: the missing ones are added with their columns (an import;
+    not committed)."""
+    roster = {name_key(p.name): p for p in db.exec(select(Player))}
+    found = []
+    for columns in people:
+        key = name_key(columns["name"])
+        player = roster.get(key)
+        created = player is None
+        if created:
+            player = roster[key] = Player(**columns)
+            db.add(player)
+        found.append((player, created))
+    db.flush()
+    return found
+
+
+def add_imported_roster_change(*, db: Session, player_id: int, columns: dict[str, Any]) -> RosterChange:
+    """Keep a roster change read from a club's export file, as it was (not committed)."""
+    change = RosterChange(player_id=player_id, **columns)
+    db.add(change)
+    return change

@@ -1,0 +1,196 @@
+"""The end of the night: money per player, the fewest payments, the pot, statistics, the chart.
+
+Built from a settled :class:`table.Table`; the page, the PDF and the exports
+all show this one object, so they can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.core.table import Table
+from scorekeeper.engine import konter_a_matt, ledger
+
+POT = "pot"  # the pot as a party of the payments (the club's cash box)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's result: units, their money, the share of the pot, the total."""
+
+    position: int
+    name: str
+    units: int
+    cents: int
+    pot_share: int
+    total: int
+
+
+@dataclass(frozen=True)
+class PotClose:
+    """What happens to the Schafkopf pot at the end of the night (all in cents but ``units``)."""
+
+    mode: str  # split or carry
+    start_units: int
+    units: int  # in the pot at the end
+    cents: int
+    share: int  # each player's share (split)
+    remainder: int  # cents that stay in the pot (split), or everything (carry)
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str  # a player's name, or POT
+    payee: str
+    cents: int
+
+
+@dataclass
+class PlayerStats:
+    """One player's counts of one night; the club's history adds these up night by night."""
+
+    name: str
+    hands: int = 0
+    declared: Counter = field(default_factory=Counter)  # contract -> hands declared
+    won: Counter = field(default_factory=Counter)  # contract -> hands won as declarer
+    matzl: int = 0  # Matzl caught (on the catching side)
+    matzl_lost: int = 0  # on the side whose Matzl was caught
+    touts: int = 0  # Schafkopf touts declared ...
+    touts_won: int = 0  # ... and won
+    games_won: int = 0  # Konter a Matt: games (down to zero strokes) won by the player's team
+    matches_won: int = 0  # Matt: matches won
+
+
+@dataclass(frozen=True)
+class Summary:
+    table: Table
+    lines: list[Line]
+    payments: list[Payment]
+    bank: list[Payment]  # the naive alternative: everyone pays the bank / the bank pays everyone
+    pot: PotClose | None
+    players: list[PlayerStats]
+    biggest: tuple[int, int] | None  # (hand number, value)
+    counts: dict[str, int]  # stanner, uebermatt, matzl, rundpass ...
+    series: list[list[int]]  # per position: running balance in cents after each hand (0 at the start)
+    extra: dict[str, Any]
+
+    @property
+    def closed(self) -> bool:
+        return not self.table.night.is_open
+
+
+def _pot_close(table: Table) -> PotClose | None:
+    s = table.settlement
+    if s.pot is None:
+        return None
+    stake = table.night.stake_cents
+    cents = ledger.cents(s.pot, stake)
+    if s.rules.pot_at_close == "split":
+        share, remainder = divmod(cents, len(table.players))
+        return PotClose("split", s.pot_start, s.pot, cents, share, remainder)
+    return PotClose("carry", s.pot_start, s.pot, cents, 0, cents)
+
+
+def _declarer_positions(table: Table, index: int) -> tuple[list[int], str | None, bool | None]:
+    """The declaring side's table positions in hand ``index``, its contract, and whether it won."""
+    hand = table.settlement.hands[index]
+    result = table.settlement.results[index]
+    positions = table.positions[index]
+    game = table.night.game
+    if game in ("matzlfangen", "schafkopf"):
+        if getattr(hand, "declarer", None) is None:
+            return [], getattr(hand, "contract", None), None
+        return [positions[hand.declarer - 1]], hand.contract, result.winner == "declarers"
+    if game == "konter_a_matt":
+        seats = konter_a_matt.TEAM_SEATS[hand.trump_team]
+        return [positions[s - 1] for s in seats], "trumps", result.winner == hand.trump_team
+    return [], None, None
+
+
+def summarize(table: Table) -> Summary:
+    """Everything the end-of-night page and PDF show."""
+    night = table.night
+    stake = night.stake_cents
+    pot = _pot_close(table)
+    lines = []
+    for position, player in sorted(table.players.items()):
+        units = table.balance[position - 1]
+        cents = ledger.cents(units, stake)
+        share = pot.share if pot and pot.mode == "split" else 0
+        lines.append(Line(position, player.name, units, cents, share, cents + share))
+    # The pot is a party of the payments when money goes into it or comes out of it.
+    parties = [(line.name, line.total) for line in lines]
+    pot_balance = -sum(total for _, total in parties)
+    if pot_balance:
+        parties.append((POT, pot_balance))
+    transfers = ledger.minimal_transfers([b for _, b in parties])
+    payments = [Payment(parties[a][0], parties[b][0], c) for a, b, c in transfers]
+    bank = [Payment(name, POT, -b) if b < 0 else Payment(POT, name, b) for name, b in parties if b and name != POT]
+
+    stats = {p: PlayerStats(table.players[p].name) for p in table.players}
+    counts: Counter = Counter()
+    biggest = None
+    for i, (record, result) in enumerate(zip(table.hands, table.settlement.results, strict=True)):
+        positions = table.positions[i]
+        for position in positions:
+            stats[position].hands += 1
+        side, contract, won = _declarer_positions(table, i)
+        data = record.data
+        for position in side:
+            player = stats[position]
+            player.declared[contract] += 1
+            player.won[contract] += bool(won)
+            if data.get("tout"):
+                player.touts += 1
+                player.touts_won += bool(won)
+        if night.game == "matzlfangen" and data.get("matzl"):
+            counts["matzl"] += 1
+            catching = _matzl_side(table, i, data["matzl"])
+            for position in positions:
+                if position in catching:
+                    stats[position].matzl += 1
+                else:
+                    stats[position].matzl_lost += 1
+        winner_team = result.extra.get("game_winner")
+        if winner_team:
+            for seat in konter_a_matt.TEAM_SEATS[winner_team]:
+                stats[positions[seat - 1]].games_won += 1
+        if result.extra.get("match_winner"):
+            stats[positions[result.extra["match_winner"] - 1]].matches_won += 1
+        if result.extra.get("stanner"):
+            counts["stanner"] += 1
+        if data.get("uebermatt"):
+            counts["uebermatt"] += 1
+        if data.get("contract") == "rundpass":
+            counts["rundpass"] += 1
+        if biggest is None or result.value > biggest[1]:
+            biggest = (record.number, result.value)
+
+    series = [[0] for _ in lines]
+    for row in table.rows:
+        for k, line in enumerate(lines):
+            series[k].append(series[k][-1] + ledger.cents(row[line.position - 1], stake))
+    if night.game == "matt":  # the money comes from the match points' difference, not the hands' deltas
+        series = [[0, line.cents] for line in lines] if table.hands else [[0] for _ in lines]
+    return Summary(
+        table,
+        lines,
+        payments,
+        bank,
+        pot,
+        [stats[p] for p in sorted(stats)],
+        biggest,
+        dict(counts),
+        series,
+        dict(table.settlement.extra),
+    )
+
+
+def _matzl_side(table: Table, index: int, side: str) -> list[int]:
+    hand = table.settlement.hands[index]
+    positions = table.positions[index]
+    declarers = {hand.declarer, hand.partner} - {None}
+    seats = declarers if side == "declarers" else set(range(1, 5)) - declarers
+    return [positions[s - 1] for s in sorted(seats)]

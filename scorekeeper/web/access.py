@@ -1,0 +1,222 @@
+"""Who may do what: every route declares the access it needs, and one check before each request enforces it.
+
+A route without a declaration is refused (and logged): a new route can't slip through
+open. ``tests/web/test_access.py`` enumerates the app's routes and tries each one
+without the access it declares.
+
+Who is asking:
+- pages: the signed-in account (Flask-Login, session cookie), or a *guest* who joined
+  one open night with its code (kept in the session, for that night only, until it closes);
+- the JSON API: only ``Authorization: Bearer <token>``. The API takes no cookies, so a
+  page elsewhere can't make a browser write through it (it has no CSRF token).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from scorekeeper.core import accounts
+from scorekeeper.core.models import Night, User
+from scorekeeper.core.text import ID_MAX
+from scorekeeper.web.context import SAFE_METHODS, get_db, is_api
+from scorekeeper.web.extensions import login_manager
+
+PUBLIC = "public"  # anyone: sign in, join with a code, static files
+VIEWER = "viewer"  # any account: the history
+SCORER = "scorer"  # start nights, add players
+ADMIN = "admin"  # reopen nights, roster care, accounts
+NIGHT_READ = "night_read"  # any account, or a guest of this night
+NIGHT_WRITE = "night_write"  # a scorer, or a guest of this night (while it is open)
+
+LEVELS = (PUBLIC, VIEWER, SCORER, ADMIN, NIGHT_READ, NIGHT_WRITE)
+PUBLIC_ENDPOINTS = frozenset({"static"})
+
+
+def access(level: str, write: str | None = None) -> Callable:
+    """Declare what a view needs: one of :data:`LEVELS` (``write``: what a POST, PUT or DELETE needs, if more)."""
+    if level not in LEVELS or (write or level) not in LEVELS:
+        raise ValueError(level)
+
+    def mark(view: Callable) -> Callable:
+        view.access = level
+        view.write_access = write or level
+        return view
+
+    return mark
+
+
+def level_of(app: Flask, endpoint: str, method: str = "GET") -> str | None:
+    """The access a request of ``method`` to ``endpoint`` needs (None: the route declares none)."""
+    if endpoint in PUBLIC_ENDPOINTS:
+        return PUBLIC
+    view = app.view_functions.get(endpoint)
+    return getattr(view, "access" if method in SAFE_METHODS else "write_access", None)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who is asking: an account (with its role), a guest of some nights, or nobody."""
+
+    user: User | None = None
+    guest_nights: frozenset[int] = frozenset()
+    role: str | None = None  # the user's, kept apart from the record (which a failed request lets go)
+    name: str = ""
+
+    @classmethod
+    def of(cls, user: User | None, guest_nights: frozenset[int] = frozenset()) -> Identity:
+        if user is None:
+            return cls(guest_nights=guest_nights)
+        return cls(user=user, guest_nights=guest_nights, role=user.role, name=user.name)
+
+    def at_least(self, role: str) -> bool:
+        return accounts.at_least(self.role, role)
+
+    def may(self, level: str, night_id: int | None = None) -> bool:
+        if level == PUBLIC:
+            return True
+        if level in (VIEWER, SCORER, ADMIN):
+            return self.at_least(level)
+        if level == NIGHT_READ:
+            return self.at_least(VIEWER) or night_id in self.guest_nights
+        if level == NIGHT_WRITE:
+            return self.at_least(SCORER) or night_id in self.guest_nights
+        return False
+
+
+def _bearer_user() -> User | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return accounts.user_for_token(get_db(), token.strip())
+
+
+GUESTS = "joined"  # the session key: {night id: join code}
+
+
+def _guest_nights() -> frozenset[int]:
+    joined = session.get(GUESTS)
+    if not isinstance(joined, dict) or not joined:
+        return frozenset()
+    valid = set()
+    db = get_db()
+    for key, code in joined.items():
+        night = db.get(Night, int(key)) if str(key).isdigit() and int(key) <= ID_MAX else None
+        if night is not None and accounts.code_valid(night, code):
+            valid.add(night.id)
+    return frozenset(valid)
+
+
+def identity() -> Identity:
+    """Who is asking in this request (worked out once)."""
+    if "identity" not in g:
+        if is_api():
+            g.identity = Identity.of(_bearer_user())
+        else:
+            user = current_user._get_current_object() if current_user.is_authenticated else None
+            g.identity = Identity.of(user, _guest_nights())
+    return g.identity
+
+
+def join(night: Night) -> None:
+    """Make this browser a guest of the night (its current code)."""
+    joined = dict(session.get(GUESTS) or {})
+    joined[str(night.id)] = night.join_code
+    session[GUESTS] = joined
+    session.permanent = True
+
+
+def _enforce():
+    """Before every request: refuse what the asker may not do."""
+    if request.endpoint is None:
+        return None  # no route: the 404 or 405 follows
+    level = level_of(current_app, request.endpoint, request.method)
+    if level is None:
+        current_app.logger.error("route %s declares no access: refused", request.endpoint)
+        abort(403, _("This page is not open to anybody."))
+    if level == PUBLIC:
+        return None
+    who = identity()
+    night_id = (request.view_args or {}).get("night_id")
+    if who.may(level, night_id):
+        return None
+    if is_api():
+        if who.user is None:
+            return (
+                {"error": {"field": "", "message": "a valid API token is needed: Authorization: Bearer <token>"}},
+                401,
+                {"WWW-Authenticate": "Bearer"},
+            )
+        return {"error": {"field": "", "message": f"the role {who.role} may not do this"}}, 403
+    if who.user is None and request.method in SAFE_METHODS:
+        return redirect(url_for("signin.login", next=request.full_path.rstrip("?")))
+    if who.user is None:
+        abort(401, _("Sign in first (or join the night with its code)."))
+    abort(403, _("Your account may not do this. Ask an admin of the club."))
+
+
+def safe_next(target: Any) -> str | None:
+    """A ``next`` address to return to after signing in: only a path on this site."""
+    if not isinstance(target, str) or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return None
+    if any(ord(c) < 32 for c in target) or len(target) > 500:
+        return None
+    return target
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is ``Secure`` when the request came over HTTPS (``SESSION_COOKIE_SECURE = "auto"``).
+
+    A club laptop at the pub often serves plain HTTP on the local network, where a
+    ``Secure`` cookie would never come back; behind a TLS proxy every cookie is ``Secure``.
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        setting = app.config["SESSION_COOKIE_SECURE"]
+        if setting == "auto":
+            return request.is_secure
+        return bool(setting)
+
+
+@login_manager.user_loader
+def _load_user(value: str) -> User | None:
+    return accounts.user_for_session(get_db(), value)
+
+
+def client_for(app: Flask, user: User | None):
+    """A test client of ``user`` (tests and benchmarks): signed in for pages, with a Bearer token for the API."""
+    from scorekeeper.core import db as database
+
+    client = app.test_client()
+    if user is not None:
+        with client.session_transaction() as cookie:
+            cookie["_user_id"] = user.get_id()
+            cookie["_fresh"] = True
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            _, token = accounts.create_token(db, user, "test client")
+        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    return client
+
+
+def init_app(app: Flask) -> None:
+    login_manager.init_app(app)
+    app.session_interface = SessionInterface()
+    app.before_request(_enforce)
+
+    def can(level: str, night_id: int | None = None) -> bool:
+        return identity().may(level, night_id)
+
+    from scorekeeper.web.accounts.forms import ROLE_NAMES
+
+    app.jinja_env.globals.update(
+        can=can,
+        identity=identity,
+        role_label=lambda role: ROLE_NAMES.get(role, role),
+    )

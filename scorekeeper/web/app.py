@@ -1,0 +1,185 @@
+"""The application factory: settings, database (migrated on start), extensions, blueprints,
+error pages and the headers every answer carries."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, abort, current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
+
+from scorekeeper import config
+from scorekeeper.core import accounts, db, history
+from scorekeeper.core.text import ID_MAX
+from scorekeeper.web import access, i18n
+from scorekeeper.web.context import SAFE_METHODS, close_db, is_api
+from scorekeeper.web.extensions import csrf
+
+#: Where the pages and styles are: the checkout's top-level folders, or the copies a built
+#: package carries inside itself (pyproject ships them as ``scorekeeper/templates`` and ``/static``).
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def _folder(name: str) -> str:
+    checkout = PACKAGE.parent / name
+    return str(checkout if checkout.is_dir() else PACKAGE / name)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The application factory: configuration, database (migrated on start), extensions, blueprints."""
+    settings = config.Settings.from_env()
+    test_config = test_config or {}
+    instance = Path(test_config.get("INSTANCE_PATH") or settings.instance)
+    instance.mkdir(parents=True, exist_ok=True)
+    app = Flask(
+        "scorekeeper",
+        instance_path=str(instance),
+        instance_relative_config=True,
+        template_folder=_folder("templates"),
+        static_folder=_folder("static"),
+    )
+    app.config.from_mapping(
+        DATABASE_URL=settings.database(instance),
+        SECRET_KEY=test_config.get("SECRET_KEY") or settings.key(instance),
+        WTF_CSRF_TIME_LIMIT=None,  # a form may stay open on a phone through a long hand
+        WTF_I18N_ENABLED=True,
+        BABEL_DEFAULT_LOCALE="de",
+        POLL_SECONDS=3,
+        CLUB_NAME=settings.club_name,
+        SEASON_START=settings.season_start,  # MM-DD: the club's seasons begin
+        CURRENCY=settings.currency,  # the history adds up money in this currency
+        MIN_DECLARED=settings.min_declared,  # hands declared for a win rate
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        # "auto": Secure when the request came over HTTPS (a pub laptop may serve plain HTTP on its Wi-Fi)
+        SESSION_COOKIE_SECURE=settings.secure_cookies,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # signed in at the table for the season
+    )
+    app.config.update(test_config)
+    app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
+    engine = db.make_engine(app.config["DATABASE_URL"])
+    db.upgrade(engine)
+    with db.session(engine, write=True) as session:
+        history.refresh_missing(session)  # nights recorded before the history tables existed
+        if not accounts.has_admin(session):
+            token = config.ensure_setup_token(instance)
+            app.config["SETUP_PATH"] = f"/setup/{token}"
+            app.logger.warning("No admin yet: open %s on this server to create the first one", app.config["SETUP_PATH"])
+    if settings.proxy_fix:  # behind one reverse proxy (docs/production.md)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    app.extensions["sk_engine"] = engine
+    csrf.init_app(app)
+    i18n.init_app(app)
+    _register(app)
+
+    @app.get("/")
+    @access.access(access.PUBLIC)
+    def index():
+        """The start page is the list of nights."""
+        return redirect(url_for("nights.index"))
+
+    return app
+
+
+def _http_error(exc: HTTPException):
+    """Error pages in the user's language; JSON for the API."""
+    if is_api():
+        return {"error": {"field": "", "message": exc.description or exc.name}}, exc.code
+    return render_template("errors/error.html", code=exc.code, title=exc.name, message=exc.description), exc.code
+
+
+def _server_error(exc: Exception):
+    """A 500 never shows a traceback; the database session is rolled back.
+
+    Its objects are let go first, keeping what they hold: the page still names the signed-in user.
+    """
+    session = g.pop("db", None)
+    if session is not None:
+        session.expunge_all()
+        session.rollback()
+        session.close()
+    current_app.logger.exception("unhandled error")
+    if is_api():
+        return {"error": {"field": "", "message": "internal error"}}, 500
+    return render_template("errors/error.html", code=500, title=_("Something went wrong"), message=""), 500
+
+
+#: Sent with every answer. The pages load scripts and styles only from ``/static`` (no inline
+#: script anywhere), draw their charts as inline SVG, and are never framed.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+}
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _forms_only():
+    """A page's form is posted as a form, without files: anything else is refused before a form reads it.
+
+    (Flask-WTF would read a JSON body as the form's data, where a list, a null or a number
+    isn't text any more.) The API under ``/api/`` takes JSON and checks it itself.
+    """
+    if request.method in SAFE_METHODS or is_api():
+        return None
+    if request.mimetype and request.mimetype not in FORM_TYPES:
+        abort(400, _("Send this form from its page."))
+    if request.files:
+        abort(400, _("This form takes no files."))
+    return None
+
+
+def _security_headers(response):
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+class IdConverter(IntegerConverter):
+    """``<int:...>`` in URLs, bounded to what every database's integer holds: beyond it, a 404.
+
+    (A ``max`` on the converter would make Werkzeug answer 405 for some paths, so the
+    bound answers 404 itself.)
+    """
+
+    def to_python(self, value: str) -> int:
+        number = super().to_python(value)
+        if number > ID_MAX:
+            raise NotFound()
+        return number
+
+
+def _register(app: Flask) -> None:
+    """The blueprints, each owning its URL prefix and its templates folder, and what every request shares."""
+    from scorekeeper.web.accounts.routes import bp as accounts_bp
+    from scorekeeper.web.api.routes import bp as api_bp
+    from scorekeeper.web.hands.routes import bp as hands_bp
+    from scorekeeper.web.leaderboard.routes import bp as leaderboard_bp
+    from scorekeeper.web.nights import closing  # noqa: F401  (its routes join the nights blueprint)
+    from scorekeeper.web.nights.routes import bp as nights_bp
+    from scorekeeper.web.nights.routes import sessions_bp
+    from scorekeeper.web.players.routes import bp as players_bp
+    from scorekeeper.web.signin.routes import bp as signin_bp
+    from scorekeeper.web.view import day, hundredths, money, roster_text
+
+    app.url_map.converters["int"] = IdConverter
+    for blueprint in (nights_bp, sessions_bp, hands_bp, players_bp, leaderboard_bp, signin_bp, accounts_bp, api_bp):
+        app.register_blueprint(blueprint)
+    access.init_app(app)
+    app.before_request(_forms_only)
+    app.jinja_env.globals.update(money=money, day=day, hundredths=hundredths, roster_text=roster_text)
+    app.teardown_appcontext(close_db)
+    app.after_request(_security_headers)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _server_error)

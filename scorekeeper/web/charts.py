@@ -1,0 +1,68 @@
+"""Charts drawn on the server as inline SVG (no script): a night's running balances, a player's nights."""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from scorekeeper.engine import ledger
+
+COLOURS = ("#0b5d3b", "#a4161a", "#1d4e89", "#b06a00", "#6b2d8c")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black and white too
+
+
+def _label(x: float, y: float, text: str) -> str:
+    return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="15">{escape(text)}</text>'
+
+
+def chart_svg(
+    series: list[list[int]],
+    names: list[str],
+    width: int = 480,
+    height: int = 240,
+    ends: tuple[str, str] | None = None,
+    label: str = "running balance",
+) -> Markup:
+    """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
+    night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
+    (the hand numbers if not given)."""
+    pad_l, pad_r, pad_t, pad_b = 62, 10, 12, 30
+    points = max((len(s) for s in series), default=1)
+    values = [v for s in series for v in s] or [0]
+    lo, hi = min(0, *values), max(0, *values)
+    if lo == hi:
+        hi = lo + 100
+    plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
+
+    def x(i: int) -> float:
+        return pad_l + (plot_w * i / (points - 1) if points > 1 else 0)
+
+    def y(v: int) -> float:
+        return pad_t + plot_h * (hi - v) / (hi - lo)
+
+    first, last = ends or ("0", str(points - 1))
+    rows = (len(names) + 1) // 2  # the legend: two names a row
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 8 + 24 * rows}" '
+        f'class="chart" role="img" aria-label="{escape(label)}">',
+        f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
+        f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
+        # the top and the bottom value, unless the 0 is written right there
+        *(_label(pad_l - 6, y(v) + 4, ledger.format_money(v, "").strip()) for v in (hi, lo) if abs(y(v) - y(0)) >= 16),
+        f'<text x="{pad_l}" y="{height - 8}" font-size="15">{escape(first)}</text>',
+        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{escape(last)}</text>',
+    ]
+    for k, s in enumerate(series):
+        colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
+        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash_attr} points="{coords}"/>')
+    for k, name in enumerate(names):
+        colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
+        lx, ly = 8 + (k % 2) * (width // 2), height + 12 + 24 * (k // 2)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="2"{dash_attr}/>'
+            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{escape(name)}</text>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,37 @@
+"""Form pieces the blueprints share: choices, GET forms for filters, the game picker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import SelectField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import ValidationError
+
+from scorekeeper.engine import GAMES
+from scorekeeper.web.labels import GAME_LABELS
+
+
+class GetForm(FlaskForm):
+    """A filter form read from the query string."""
+
+    class Meta:
+        csrf = False
+
+
+def checked_choice(form: FlaskForm, field: SelectField) -> None:
+    if field.data and field.data not in {str(choice.value) for choice in field.choices}:
+        raise ValidationError(_l("Not a valid choice."))
+
+
+def choices(pairs: Any) -> list[SelectChoice]:
+    """WTForms choices from ``(value, label)`` pairs."""
+    return [p if isinstance(p, SelectChoice) else SelectChoice(str(p[0]), p[1]) for p in pairs]
+
+
+def game_choices(everything: str | None) -> list[SelectChoice]:
+    """The games to pick from (first ``everything``, meaning no game in particular, if given)."""
+    first = [("", everything)] if everything else []
+    return choices([*first, *((name, GAME_LABELS[name]) for name in GAMES)])

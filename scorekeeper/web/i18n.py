@@ -1,0 +1,61 @@
+"""Languages: German (default) and English, with Flask-Babel.
+
+Catalogs are ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` and
+are compiled to ``.mo`` on start when missing or older than the ``.po`` (no
+build step). Game terms (Rufen, Schuß, Stänner ...) stay in their own words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask, request
+from flask_babel import get_locale
+
+from scorekeeper.web.extensions import babel
+
+LANGUAGES = ("de", "en")
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+COOKIE = "lang"
+
+
+def compile_catalogs(root: Path = TRANSLATIONS) -> None:
+    """Write each ``messages.mo`` that is missing or older than its ``messages.po``."""
+    for po in root.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        tmp = mo.with_suffix(".mo.tmp")
+        with tmp.open("wb") as f:
+            write_mo(f, catalog)
+        tmp.replace(mo)
+
+
+def select_locale() -> str:
+    """``?lang=`` (remembered in a cookie), else the cookie, else the browser's wish, else German."""
+    wanted = request.args.get("lang") or request.cookies.get(COOKIE)
+    if wanted in LANGUAGES:
+        return wanted
+    return request.accept_languages.best_match(LANGUAGES) or "de"
+
+
+def _remember_language(response):
+    wanted = request.args.get("lang")
+    if wanted in LANGUAGES and request.cookies.get(COOKIE) != wanted:
+        response.set_cookie(COOKIE, wanted, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    compile_catalogs()
+    babel.init_app(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
+    app.after_request(_remember_language)
+
+    @app.context_processor
+    def _language():
+        lang = str(get_locale() or "de")
+        return {"lang": lang, "other_lang": "en" if lang == "de" else "de"}

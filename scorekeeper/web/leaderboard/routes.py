@@ -1,0 +1,66 @@
+"""The season's standings in one game: money, units per hand, win rate as declarer, attendance."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import Blueprint, current_app, render_template, request
+from flask_babel import gettext as _
+from sqlmodel import select
+
+from scorekeeper.core import history
+from scorekeeper.core.models import Night
+from scorekeeper.engine import GAMES
+from scorekeeper.web.access import VIEWER, access
+from scorekeeper.web.context import get_db
+from scorekeeper.web.forms import choices, game_choices
+from scorekeeper.web.labels import GAME_LABELS
+from scorekeeper.web.leaderboard.forms import LeaderboardForm
+
+bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
+
+
+@bp.get("")
+@access(VIEWER)
+def index():
+    """A season's standings in one game: money, units per hand, win rate as declarer, attendance."""
+    db = get_db()
+    form = LeaderboardForm(request.args)
+    seasons = history.seasons(db, current_app.config["SEASON_START"])
+    form.game.choices = game_choices(None)
+    form.season.choices = choices((s.year, s.label) for s in seasons)
+    orders = {
+        "money": _("money"),
+        "per_hand": _("units per hand"),
+        "win_rate": _("won as declarer"),
+        "attendance": _("nights present"),
+    }
+    form.sort.choices = choices((key, orders[key]) for key in history.SORTS)
+    status = 200
+    if request.args and not form.validate():
+        status = 400
+    newest = db.exec(select(Night).order_by(Night.played_on.desc(), Night.id.desc()).limit(1)).first()
+    game = form.game.data if status == 200 and form.game.data else (newest.game if newest else next(iter(GAMES)))
+    if status == 200 and form.season.data:
+        season = history.Season.starting(int(form.season.data), current_app.config["SEASON_START"])
+    else:
+        season = history.Season.of(newest.played_on if newest else date.today(), current_app.config["SEASON_START"])
+    sort = form.sort.data if status == 200 and form.sort.data else "money"
+    form.game.data, form.season.data, form.sort.data = game, str(season.year), sort
+    minimum = current_app.config["MIN_DECLARED"]
+    standings, nights = history.leaderboard(db, game, season, min_declared=minimum, sort=sort)
+    return (
+        render_template(
+            "leaderboard/index.html",
+            form=form,
+            standings=standings,
+            nights=nights,
+            game=game,
+            season=season,
+            sort=sort,
+            minimum=minimum,
+            labels=GAME_LABELS,
+            currency=current_app.config["CURRENCY"],
+        ),
+        status,
+    )

@@ -1,0 +1,115 @@
+"""The end of the night: close and reopen, the summary page, its PDF and the exports (on the nights blueprint)."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import StringField
+from wtforms.validators import InputRequired
+
+from scorekeeper.core import exports
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.nights import close_night, reopen_night
+from scorekeeper.core.table import Table, load_table
+from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
+from scorekeeper.web.context import get_db
+from scorekeeper.web.messages import message
+from scorekeeper.web.nights.routes import bp
+from scorekeeper.web.pdf import context, summary_pdf
+
+
+class ReopenForm(FlaskForm):
+    reason = StringField(_l("Reason"), validators=[InputRequired()])
+
+
+def _table(night_id: int) -> Table:
+    try:
+        return load_table(db=get_db(), night_id=night_id)
+    except NotFound:
+        abort(404, _("There is no such night."))
+
+
+@bp.get("/<int:night_id>/summary")
+@access(NIGHT_READ)
+def summary(night_id: int):
+    """Who pays whom, the statistics and the chart (the same as the PDF)."""
+    table = _table(night_id)
+    show_bank = request.args.get("bank") == "1"
+    return render_template("nights/summary.html", **context(table), show_bank=show_bank)
+
+
+def _file(table: Table, body, suffix: str, mimetype: str, disposition: str = "attachment") -> Response:
+    """A night's file for download: ``scorekeeper-DATE-ID.SUFFIX``."""
+    name = f"scorekeeper-{table.night.played_on.isoformat()}-{table.night.id}.{suffix}"
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'{disposition}; filename="{name}"'})
+
+
+@bp.get("/<int:night_id>/summary.pdf")
+@access(NIGHT_READ)
+def pdf(night_id: int):
+    """The summary on A4, to take home or pin up at the club."""
+    table = _table(night_id)
+    return _file(table, summary_pdf(table), "pdf", "application/pdf", "inline")
+
+
+@bp.route("/<int:night_id>/close", methods=["GET", "POST"])
+@access(NIGHT_WRITE)
+def close(night_id: int):
+    """Close the night after a confirmation: it is locked, the settlement is final."""
+    table = _table(night_id)
+    form = FlaskForm()
+    if request.method == "POST" and form.validate():
+        try:
+            close_night(db=get_db(), night_id=night_id)
+        except Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+        if not identity().at_least(VIEWER):  # a guest: the closed night's code lets nobody in, so show it now
+            return summary(night_id)
+        return redirect(url_for(".summary", night_id=night_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("nights/close.html", table=table, form=form), status
+
+
+@bp.route("/<int:night_id>/reopen", methods=["GET", "POST"])
+@access(ADMIN)
+def reopen(night_id: int):
+    """Open a closed night again, with a reason for the audit trail."""
+    table = _table(night_id)
+    form = ReopenForm()
+    if form.validate_on_submit():
+        try:
+            reopen_night(db=get_db(), night_id=night_id, reason=form.reason.data)
+        except InvalidInput as exc:
+            get_db().rollback()
+            form.reason.errors = [message(exc)]
+        except Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+            return redirect(url_for("nights.show", night_id=night_id))
+        else:
+            flash(_("The night is open again."), "ok")
+            return redirect(url_for("nights.show", night_id=night_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("nights/reopen.html", table=table, form=form), status
+
+
+@bp.get("/<int:night_id>/export.csv")
+@access(NIGHT_READ)
+def export_csv(night_id: int):
+    """The hands as CSV: one row per hand, one column per player's units."""
+    table = _table(night_id)
+    return _file(table, exports.night_csv(table), "csv", "text/csv")
+
+
+@bp.get("/<int:night_id>/export.json")
+@access(NIGHT_READ)
+def export_json(night_id: int):
+    """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
+    table = _table(night_id)
+    body = json.dumps(exports.night_json(get_db(), night_id), ensure_ascii=False, indent=2)
+    return _file(table, body, "json", "application/json")

@@ -1,0 +1,147 @@
+"""Starting a night: game, every rule option of RULES.md with its default, stake, players, first dealer.
+
+The option fields are made from the engine's rule-set declarations
+(``engine.rules.option``), so a new option appears here by itself.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from scorekeeper.core.nights import STAKE_MAX_CENTS
+from scorekeeper.engine import GAMES
+from scorekeeper.web.forms import GetForm, checked_choice, choices
+from scorekeeper.web.labels import GAME_LABELS
+
+MAX_SEATS = max(size for game in GAMES.values() for size in game.table_sizes)
+_MONEY = re.compile(r"^\s*(\d{1,4})(?:[.,](\d{1,2}))?\s*$")
+
+
+def parse_cents(text: Any) -> int | None:
+    """``"0,10"``, ``"0.1"`` or ``"2"`` (a currency amount) as integer cents; None if it is not one.
+
+    >>> parse_cents("0,10"), parse_cents("1.5"), parse_cents("2"), parse_cents("-1"), parse_cents("1,234")
+    (10, 150, 200, None, None)
+    """
+    match = _MONEY.match(text or "") if isinstance(text, str) else None
+    if match is None:
+        return None
+    whole, part = match.groups()
+    return int(whole) * 100 + int((part or "0").ljust(2, "0"))
+
+
+def option_field_name(game: str, option: str) -> str:
+    return f"{game}__{option}"
+
+
+def _option_field(f: Any) -> Field:
+    meta = f.metadata
+    label = f.name
+    description = meta.get("help", "")
+    if meta["choices"]:
+        return SelectField(
+            label, choices=choices((c, c) for c in meta["choices"]), default=f.default, description=description
+        )
+    if isinstance(f.default, bool):
+        return BooleanField(label, default=f.default, description=description)
+    return IntegerField(
+        label,
+        default=f.default,
+        validators=[Optional()],
+        description=description,
+        render_kw={"inputmode": "numeric", "min": meta["lo"], "max": meta["hi"]},
+    )
+
+
+class NightFormBase(FlaskForm):
+    game = RadioField(
+        _l("Game"), choices=choices(GAME_LABELS.items()), default=next(iter(GAMES)), validators=[InputRequired()]
+    )
+    stake = StringField(_l("Stake per unit"), default="0,10", validators=[InputRequired()])
+    currency = StringField(_l("Currency"), default="EUR", validators=[InputRequired(), Length(min=3, max=3)])
+    played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
+    first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")
+
+    applied_preset = HiddenField(default="seed")  # the preset whose values the option fields show
+
+    def validate_stake(self, field: Field) -> None:
+        cents = parse_cents(field.data)
+        if cents is None:
+            raise ValidationError(_l("Enter the stake as an amount such as 0,10"))
+        if cents > STAKE_MAX_CENTS:
+            raise ValidationError(_l("The stake may be at most %(max)s", max="1000,00"))
+
+    def preset_not_applied(self) -> bool:
+        """A preset was chosen but its values are not in the option fields yet (no JavaScript)."""
+        game = self.game.data
+        return getattr(self, option_field_name(game, "preset")).data != (self.applied_preset.data or "seed")
+
+    def seat_fields(self) -> list[Field]:
+        return [getattr(self, f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
+
+    def option_fields(self, game: str) -> list[Field]:
+        return [getattr(self, option_field_name(game, f.name)) for f in GAMES[game].options()]
+
+    def rules(self) -> dict[str, Any]:
+        """The chosen game's rule set as the form says it (the preset and every option)."""
+        game = self.game.data
+        rules: dict[str, Any] = {"preset": getattr(self, option_field_name(game, "preset")).data}
+        for f in GAMES[game].options():
+            field = getattr(self, option_field_name(game, f.name))
+            value = field.data
+            if isinstance(field, IntegerField) and value is None and not f.metadata["nullable"]:
+                value = f.default
+            rules[f.name] = value
+        return rules
+
+    def apply_preset(self) -> None:
+        """Set the chosen game's options to its chosen preset (the no-JavaScript way)."""
+        game = self.game.data
+        preset = getattr(self, option_field_name(game, "preset")).data
+        values = GAMES[game].presets.get(preset, {})
+        for f in GAMES[game].options():
+            field = getattr(self, option_field_name(game, f.name))
+            field.data = values.get(f.name, f.default)
+            field.raw_data = None  # a number box shows what was posted unless told otherwise
+        self.applied_preset.data = preset
+
+
+def _build_form() -> type[NightFormBase]:
+    attrs: dict[str, Any] = {}
+    for i in range(1, MAX_SEATS + 1):
+        attrs[f"seat_{i}"] = SelectField(_l("Seat %(n)s", n=i), choices=choices(()), validate_choice=False)
+    for name, game in GAMES.items():
+        presets = list(game.presets)
+        attrs[option_field_name(name, "preset")] = SelectField(
+            _l("Rule preset"), choices=choices((p, p) for p in presets), default="seed"
+        )
+        for f in game.options():
+            attrs[option_field_name(name, f.name)] = _option_field(f)
+    return type("NightForm", (NightFormBase,), attrs)
+
+
+NightForm = _build_form()
+
+
+class NightFilterForm(GetForm):
+    """Which nights the list shows."""
+
+    game = SelectField(_l("Game"), validate_choice=False, validators=[checked_choice])
+    player = SelectField(_l("Player"), validate_choice=False, validators=[checked_choice])
+    place = SelectField(_l("Place"), validate_choice=False, validators=[checked_choice])
+    season = SelectField(_l("Season"), validate_choice=False, validators=[checked_choice])
+    since = DateField(_l("From"), validators=[Optional()])
+    until = DateField(_l("To"), validators=[Optional()])
+    page = IntegerField(_l("Page"), validators=[Optional(), NumberRange(min=1, max=10**6)])
+
+    def validate_until(self, field: DateField) -> None:
+        if field.data and self.since.data and field.data < self.since.data:
+            raise ValidationError(_l("The last day must not be before the first."))

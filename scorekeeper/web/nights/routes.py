@@ -1,0 +1,239 @@
+"""Nights: the list, starting one, the table page every phone at the table watches, its join code."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from scorekeeper.core import history
+from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.models import Night
+from scorekeeper.core.nights import create_night
+from scorekeeper.core.players import list_players
+from scorekeeper.core.table import Table, audit_trail, get_night, load_table
+from scorekeeper.engine import GAMES, InvalidHand
+from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
+from scorekeeper.web.context import get_db
+from scorekeeper.web.forms import choices, game_choices
+from scorekeeper.web.labels import GAME_LABELS
+from scorekeeper.web.messages import message
+from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name, parse_cents
+from scorekeeper.web.view import hand_views, money
+
+bp = Blueprint("nights", __name__, url_prefix="/nights")
+#: The API's name for a night, kept for links already printed: ``/sessions/<id>/summary.pdf``.
+sessions_bp = Blueprint("sessions", __name__, url_prefix="/sessions")
+
+PER_PAGE = 25
+
+
+def _presets_json() -> str:
+    return json.dumps(
+        {
+            name: {p: {f.name: values.get(f.name, f.default) for f in g.options()} for p, values in g.presets.items()}
+            for name, g in GAMES.items()
+        }
+    )
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@access(SCORER)
+def new():
+    """Start a night."""
+    db = get_db()
+    players = list_players(db=db, active=True)
+    form = NightForm()
+    for field in form.seat_fields():
+        field.choices = choices([("", "—"), *((p.id, p.name) for p in players)])
+    status = 200
+    if request.method == "POST" and "apply_preset" in request.form:
+        if form.game.data in GAMES:
+            form.apply_preset()
+    elif form.validate_on_submit():
+        if form.game.data not in GAMES:
+            form.game.errors.append(_("Choose a game."))
+        elif form.preset_not_applied():
+            form.apply_preset()
+            form.form_errors.append(_("The preset's rules are filled in: check them and start the night."))
+        else:
+            chosen = [f.data for f in form.seat_fields() if f.data]
+            ids = [int(x) if x.isdigit() else -1 for x in chosen]
+            try:
+                night = create_night(
+                    db=db,
+                    game=form.game.data,
+                    rules=form.rules(),
+                    stake_cents=parse_cents(form.stake.data),
+                    currency=(form.currency.data or "").upper(),
+                    played_on=form.played_on.data,
+                    place=form.place.data or "",
+                    player_ids=ids,
+                    first_dealer=int(form.first_dealer.data or 1),
+                )
+            except InvalidHand as exc:
+                db.rollback()
+                name = exc.field.removeprefix("rules.")
+                target = getattr(form, option_field_name(form.game.data, name), None)
+                (target.errors if target is not None else form.form_errors).append(message(exc))
+            except InvalidInput as exc:
+                db.rollback()
+                target = {"players": form.seat_1, "first_dealer": form.first_dealer, "stake_cents": form.stake}.get(
+                    exc.field
+                )
+                target = target or getattr(form, exc.field, None)
+                if target is None:
+                    form.form_errors.append(message(exc))
+                else:
+                    target.errors = [*list(target.errors), message(exc)]
+            else:
+                return redirect(url_for(".show", night_id=night.id))
+    if request.method == "POST" and "apply_preset" not in request.form:
+        status = 400
+    return (
+        render_template(
+            "nights/new.html",
+            form=form,
+            games=GAMES,
+            labels=GAME_LABELS,
+            players=players,
+            presets=_presets_json(),
+            max_seats=MAX_SEATS,
+            sizes={name: g.table_sizes for name, g in GAMES.items()},
+        ),
+        status,
+    )
+
+
+def _load(night_id: int) -> Table:
+    try:
+        return load_table(db=get_db(), night_id=night_id)
+    except NotFound:
+        abort(404, _("There is no such night."))
+
+
+LATEST = 20  # hands shown on the table page unless all are asked for
+
+
+def _context(table: Table) -> dict:
+    night = table.night
+    show_all = request.args.get("all") == "1"
+    hands = hand_views(table, limit=None if show_all else LATEST)
+    audit = {}
+    numbers = [h.number for h in hands]
+    for entry in audit_trail(db=get_db(), night_id=night.id, hand_numbers=numbers):
+        audit.setdefault(entry.hand_number, []).append(entry)
+    return {
+        "table": table,
+        "night": night,
+        "label": GAME_LABELS[night.game],
+        "hands": hands,
+        "more": len(table.hands) - len(hands),
+        "money": money,
+        "audit": audit,
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+@bp.get("/<int:night_id>")
+@access(NIGHT_READ)
+def show(night_id: int):
+    """The table page: balances, game state, the last hands."""
+    table = _load(night_id)
+    code = None
+    if table.night.is_open and identity().may(NIGHT_WRITE, night_id):
+        code = table.night.join_code
+    return render_template("nights/show.html", join_code=code, **_context(table))
+
+
+@bp.get("/<int:night_id>/live")
+@access(NIGHT_READ)
+def live(night_id: int):
+    """The changing part of the table page, for the other phones' polling."""
+    return render_template("nights/_live.html", **_context(_load(night_id)))
+
+
+@bp.get("/<int:night_id>/version")
+@access(NIGHT_READ)
+def version(night_id: int):
+    """How often the night has changed: phones poll this and reload the live part when it moves."""
+    night = get_db().get(Night, night_id)
+    if night is None:
+        abort(404, _("There is no such night."))
+    return {"version": night.version}, 200, {"Cache-Control": "no-store"}
+
+
+@sessions_bp.get("/<int:night_id>/summary.pdf")
+@access(NIGHT_READ)
+def summary_pdf_alias(night_id: int):
+    """The summary PDF under the API's name for a night (``/sessions/<id>``)."""
+    return redirect(url_for("nights.pdf", night_id=night_id))
+
+
+@bp.get("/")
+@access(VIEWER)
+def index():
+    """All nights, newest first, filtered by game, player, place, season or dates, a page at a time."""
+    db = get_db()
+    form = NightFilterForm(request.args)
+    seasons = history.seasons(db, current_app.config["SEASON_START"])
+    form.game.choices = game_choices(_("all games"))
+    form.player.choices = choices([("", _("everybody")), *((p.id, p.name) for p in list_players(db=db))])
+    form.place.choices = choices([("", _("everywhere")), *((p, p) for p in history.places(db))])
+    form.season.choices = choices([("", _("all seasons")), *((s.year, s.label) for s in seasons)])
+    status = 200
+    filters = history.NightFilter()
+    if request.args and not form.validate():
+        status = 400
+    elif request.args:
+        since, until = form.since.data, form.until.data
+        if form.season.data:
+            season = history.Season.starting(int(form.season.data), current_app.config["SEASON_START"])
+            since = max(since or season.start, season.start)
+            until = min(until or season.last, season.last)
+        filters = history.NightFilter(
+            game=form.game.data or None,
+            player_id=int(form.player.data) if form.player.data else None,
+            place=form.place.data or None,
+            since=since,
+            until=until,
+        )
+    page = history.nights_page(db, filters, (form.page.data or 1) if status == 200 else 1, PER_PAGE)
+    args = {k: v for k, v in request.args.items() if k not in ("page", "lang") and v}
+
+    def page_url(number: int) -> str:
+        return url_for(".index", **args, page=number)
+
+    return (
+        render_template(
+            "nights/index.html",
+            form=form,
+            page=page,
+            page_url=page_url,
+            filtered=filters != history.NightFilter(),
+            labels=GAME_LABELS,
+        ),
+        status,
+    )
+
+
+@bp.get("/<int:night_id>/join.svg")
+@access(NIGHT_WRITE)
+def join_qr(night_id: int):
+    """The QR code of the night's join address, drawn on the server as SVG."""
+    import io
+
+    import segno
+
+    db = get_db()
+    try:
+        night = get_night(db=db, night_id=night_id)
+    except NotFound:
+        abort(404, _("There is no such night."))
+    if not night.is_open or not night.join_code:
+        abort(404, _("A closed night can't be joined."))
+    url = url_for("signin.join_night", code=night.join_code, _external=True)
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", border=2, omitsize=True, xmldecl=False, title=_("Join"))
+    return out.getvalue(), 200, {"Content-Type": "image/svg+xml", "Cache-Control": "no-store"}

@@ -1,0 +1,1 @@
+"""Development tools, not shipped with the package: benchmarks, the load test, demo data."""
