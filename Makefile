@@ -19,6 +19,7 @@ run: install
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports  # the layers (pyproject.toml, docs/architecture.md)
 
 format: install
 	$(PY) -m ruff format .
@@ -31,4 +32,4 @@ bench: install
 	$(PY) manage.py bench engine
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info build dist .import_linter_cache

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Thin command line over the app: ``python manage.py --help``."""
+"""The command line of a checkout: the club's commands (``scorekeeper``) and the development
+tools' (``bench``, ``demo``): ``python manage.py --help``."""
 
 import sys
 
-from scorekeeper.cli import main
+from tools.commands import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -7,8 +7,8 @@
   var presets = JSON.parse(form.dataset.presets);
   var sizes = JSON.parse(form.dataset.sizes);  // game -> table sizes allowed (the engine's Game.table_sizes)
   function game() {
-    var c = form.querySelector('input[name="game"]:checked');
-    return c ? c.value : "matzlfangen";
+    var c = form.querySelector('input[name="game"]:checked') || form.querySelector('input[name="game"]');
+    return c ? c.value : "";
   }
   function update() {
     var g = game();

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
@@ -58,23 +59,8 @@ def _write(stdout: TextIO, text: str) -> None:
         pass
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from tools import bench
-
-    if args.what == "engine":
-        bench.print_engine(bench.bench_engine(args.hands))
-    elif args.what == "history":
-        with _app_db() as (app, _):
-            bench.print_history(bench.bench_history(app, runs=args.runs))
-    elif args.what == "web":
-        bench.print_web(bench.bench_web(nights=args.nights))
-    else:
-        bench.print_pdf(bench.bench_pdf())
-    return 0
-
-
 @contextmanager
-def _app_db(write: bool = False):
+def app_db(write: bool = False):
     """The app (migrating the database on the way) and a database session; both closed after.
 
     ``write``: the command changes the database (its transactions begin ``BEGIN IMMEDIATE`` on SQLite)."""
@@ -89,36 +75,12 @@ def _app_db(write: bool = False):
         app.extensions["sk_engine"].dispose()
 
 
-def _demo(args: argparse.Namespace) -> int:
-    import time
-
-    from tools.demo import make_club, make_demo
-
-    if args.nights is not None and not 1 <= args.nights <= 100_000:
-        print("--nights must be from 1 to 100000", file=sys.stderr)
-        return 1
-    with _app_db(write=True) as (app, db):
-        if args.nights is None:
-            ids = make_demo(db)
-            print(f"demo nights made: {', '.join(map(str, ids))} (database: {app.config['DATABASE_URL']})")
-            return 0
-        started = time.perf_counter()
-
-        def progress(done: int, hands: int) -> None:
-            if done % 100 == 0 or done == args.nights:
-                print(f"\r{done:,} nights, {hands:,} hands, {time.perf_counter() - started:.0f} s", end="", flush=True)
-
-        hands = make_club(db, args.nights, seed=args.seed, progress=progress)
-    print(f"\nmade {args.nights:,} nights with {hands:,} hands in {time.perf_counter() - started:.1f} s")
-    return 0
-
-
 def _summary(args: argparse.Namespace) -> int:
     from scorekeeper.core.errors import NotFound
     from scorekeeper.core.table import load_table
     from scorekeeper.web.pdf import summary_pdf
 
-    with _app_db() as (app, db), app.test_request_context(f"/?lang={args.lang}"):
+    with app_db() as (app, db), app.test_request_context(f"/?lang={args.lang}"):
         try:
             table = load_table(db=db, night_id=args.id)
         except NotFound:
@@ -146,7 +108,7 @@ def _export(args: argparse.Namespace) -> int:
     from scorekeeper.core import exports
     from scorekeeper.core.errors import NotFound
 
-    with _app_db() as (_, db):
+    with app_db() as (_, db):
         try:
             data = exports.night_json(db, args.id)
         except NotFound:
@@ -161,7 +123,7 @@ def _export(args: argparse.Namespace) -> int:
 def _export_all(args: argparse.Namespace) -> int:
     from scorekeeper.core import exports
 
-    with _app_db() as (_, db):
+    with app_db() as (_, db):
         data = exports.club_json(db)
     if not _write_json(args.file, data):
         return 1
@@ -192,7 +154,7 @@ def _import(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
     club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
-    with _app_db(write=True) as (_, db):
+    with app_db(write=True) as (_, db):
         try:
             if club:
                 done = exports.import_club(db, data)
@@ -271,14 +233,14 @@ def _restore(args: argparse.Namespace) -> int:
     except backup.BackupError as exc:
         print(f"nothing restored: {exc}", file=sys.stderr)
         return 1
-    with _app_db():  # an older backup is brought to the newest schema, its history filled in
+    with app_db():  # an older backup is brought to the newest schema, its history filled in
         pass
     print(f"restored {source} into {live} ({_many(info.nights, 'night')}); the database is at the newest schema")
     return 0
 
 
 def _init_db(args: argparse.Namespace) -> int:
-    with _app_db() as (app, _):
+    with app_db() as (app, _):
         pass
     print(f"database is at the newest schema: {app.config['DATABASE_URL']}")
     return 0
@@ -314,7 +276,7 @@ def _create_user(args: argparse.Namespace) -> int:
     if password is None:
         print("no password given (type it, or set SCOREKEEPER_ADMIN_PASSWORD): no account made", file=sys.stderr)
         return 1
-    with _app_db(write=True) as (app, db):
+    with app_db(write=True) as (app, db):
         try:
             user = accounts.create_user(db, args.name, password, role)
         except InvalidInput as exc:
@@ -330,7 +292,7 @@ def _create_token(args: argparse.Namespace) -> int:
     from scorekeeper.core import accounts
     from scorekeeper.core.errors import InvalidInput
 
-    with _app_db(write=True) as (_, db):
+    with app_db(write=True) as (_, db):
         user = accounts.find_user(db, args.user)
         if user is None:
             print(f"there is no account {args.user!r}", file=sys.stderr)
@@ -348,7 +310,7 @@ def _create_token(args: argparse.Namespace) -> int:
 def _tokens(args: argparse.Namespace) -> int:
     from scorekeeper.core import accounts
 
-    with _app_db() as (_, db):
+    with app_db() as (_, db):
         names = {u.id: u.name for u in accounts.list_users(db)}
         for t in accounts.tokens(db):
             state = f"revoked {t.revoked_at:%Y-%m-%d}" if t.revoked_at else "active"
@@ -360,7 +322,7 @@ def _revoke_token(args: argparse.Namespace) -> int:
     from scorekeeper.core import accounts
     from scorekeeper.core.errors import NotFound
 
-    with _app_db(write=True) as (_, db):
+    with app_db(write=True) as (_, db):
         try:
             accounts.revoke_token(db, args.id)
         except NotFound:
@@ -381,23 +343,12 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> tuple[argparse.ArgumentParser, Any]:
+    """The command line's parser and its subcommands (to which ``manage.py`` adds the development tools')."""
     parser = argparse.ArgumentParser(prog="manage.py", description="Scorekeeper: scores for card games at the table")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
-    p = sub.add_parser("bench", help="run a benchmark and print its figures")
-    p.add_argument(
-        "what",
-        choices=["engine", "web", "pdf", "history", "load"],
-        help="what to measure (history: on the app's database; load: gunicorn under 50 tables, see --help after it)",
-    )
-    p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
-    p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
-    p.add_argument("--runs", type=int, default=30, help="requests per page (history)")
-    p = sub.add_parser("demo", help="make a realistic demo night of each game, or --nights N of a busy club")
-    p.add_argument("--nights", type=int, help="make this many nights of a busy club (about 200 hands each) instead")
-    p.add_argument("--seed", type=int, default=2016, help="the random seed of --nights")
     p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the JSON file to write")
@@ -438,29 +389,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--debug", action="store_true")
-    return parser
+    return parser, sub
 
 
-def main(argv: list[str] | None = None) -> int:
+#: Commands added by whoever starts the command line: ``{name: (add its parser, run it)}``.
+Extra = dict[str, tuple[Callable[[Any], None], Callable[[argparse.Namespace], int]]]
+
+
+def main(argv: list[str] | None = None, extra: Extra | None = None) -> int:
+    """Run one command; ``extra`` adds commands (``manage.py`` adds the development tools')."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:2] == ["bench", "load"]:  # the load test has options of its own
-        from tools import loadtest
-
-        return loadtest.main(argv[2:])
-    args = build_parser().parse_args(argv)
+    parser, sub = build_parser()
+    for add, _ in (extra or {}).values():
+        add(sub)
+    args = parser.parse_args(argv)
     if args.command == "settle":
         sys.stdin.reconfigure(encoding="utf-8", errors="strict")
         sys.stdout.reconfigure(encoding="utf-8")
         return settle(sys.stdin, sys.stdout, pretty=args.pretty)
-    commands = {
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {name: run for name, (_, run) in (extra or {}).items()}
+    commands |= {
         "backup": _backup,
         "create-admin": _create_user,
         "create-user": _create_user,
         "create-token": _create_token,
         "tokens": _tokens,
         "revoke-token": _revoke_token,
-        "bench": _bench,
-        "demo": _demo,
         "export": _export,
         "export-all": _export_all,
         "import": _import,

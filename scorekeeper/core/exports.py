@@ -34,7 +34,7 @@ from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
 from scorekeeper.core.table import Table, audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
-from scorekeeper.engine import GAMES, InvalidHand, konter_a_matt, ledger, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, ledger, settle_session
 from scorekeeper.engine.rules import rules_to_json
 
 FORMAT = "scorekeeper-night"
@@ -82,14 +82,6 @@ class InvalidExport(ValueError):
 #: A spreadsheet takes a cell starting with one of these for a formula (or its start).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
-#: The header of the column that says what each hand was.
-_SUMMARY_HEADER = {
-    "matzlfangen": "contract",
-    "schafkopf": "contract",
-    "konter_a_matt": "trumps, points A:B",
-    "matt": "mated by",
-}
-
 
 def text_cell(text: str) -> str:
     """A text cell that a spreadsheet shows as text: a leading formula character gets a ``'`` before it.
@@ -101,18 +93,9 @@ def text_cell(text: str) -> str:
 
 
 def _summary(table: Table, index: int) -> str:
-    """What hand ``index`` (0-based) was: its contract, the trumps and points, or who gave mate."""
-    data = table.hands[index].data
-    game = table.night.game
-    if game == "konter_a_matt":
-        points_a = data["points_a"]
-        return f"{data['trump_team']}, {points_a}:{konter_a_matt.TOTAL_POINTS - points_a}"
-    if game == "matt":
-        seat = data.get("mated_by")
-        if seat is None:
-            return "draw"
-        return table.players[table.positions[index][seat - 1]].name
-    return data["contract"]
+    """What hand ``index`` (0-based) was, as its game says it; a seat is named by its player."""
+    said = GAMES[table.night.game].summary(table.settlement.hands[index])
+    return table.players[table.positions[index][said - 1]].name if isinstance(said, int) else said
 
 
 def night_csv(table: Table) -> str:
@@ -133,7 +116,7 @@ def night_csv(table: Table) -> str:
     with_pot = table.settlement.pot is not None
     out = io.StringIO()
     writer = csv.writer(out)
-    header: list[Any] = ["hand", "dealer", _SUMMARY_HEADER[night.game], "value"]
+    header: list[Any] = ["hand", "dealer", GAMES[night.game].summary_header, "value"]
     header += [text_cell(table.players[p].name) for p in positions]
     if with_pot:
         header.append("pot")

@@ -20,14 +20,14 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import delete, distinct, func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat
 from scorekeeper.core.players import get_player
 from scorekeeper.core.summary import summarize
 from scorekeeper.core.table import Table, build_table, load_table, seats
 from scorekeeper.core.text import name_key
-from scorekeeper.engine import Settlement, schafkopf
+from scorekeeper.engine import GAMES, Settlement
 
 # --- writing: a night's rows ----------------------------------------------------
 
@@ -215,7 +215,7 @@ def nights_page(db: Session, filters: NightFilter, page: int = 1, per_page: int 
         raise ValueError("a page holds at least one night")
     query = select(Night)
     if filters.game:
-        query = query.where(Night.game == filters.game)
+        query = query.where(col(Night.game) == filters.game)
     if filters.player_id is not None:
         query = query.where(Night.id.in_(select(Seat.night_id).where(Seat.player_id == filters.player_id)))
     if filters.place:
@@ -396,7 +396,7 @@ def player_history(db: Session, player_id: int, season_start: tuple[int, int] = 
             .order_by(ContractResult.game, ContractResult.contract)
         )
     ]
-    solos = [c for c in history.contracts if c.game == "schafkopf" and c.contract in schafkopf.SOLO_CONTRACTS]
+    solos = [c for c in history.contracts if c.contract in GAMES[c.game].solo_contracts]
     counts["solos"] = sum(c.declared for c in solos)
     counts["solos_won"] = sum(c.won for c in solos)
     history.counts = counts
@@ -428,7 +428,7 @@ def leaderboard(
     if sort not in SORTS:
         raise ValueError(f"sort by one of {', '.join(SORTS)}, not {sort!r}")
     in_season = (
-        NightResult.game == game,
+        col(NightResult.game) == game,
         NightResult.played_on >= season.start,
         NightResult.played_on < season.end,
         (NightResult.hands > 0) | (NightResult.cents != 0),  # as on the player's page

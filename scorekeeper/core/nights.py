@@ -11,7 +11,7 @@ import unicodedata
 from datetime import date
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from scorekeeper.core import history
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
@@ -131,7 +131,7 @@ def _carried_pot(db: Session, game: str, rules: Any) -> int:
         return 0
     last = db.exec(
         select(Night)
-        .where(Night.game == game, Night.status == CLOSED, Night.closed_at.is_not(None))
+        .where(col(Night.game) == game, Night.status == CLOSED, Night.closed_at.is_not(None))
         .order_by(Night.closed_at.desc(), Night.id.desc())
     ).first()
     if last is None or not g.carries_pot(g.parse_rules(last.rules)):
@@ -139,7 +139,7 @@ def _carried_pot(db: Session, game: str, rules: Any) -> int:
     # taken when a Schafkopf night started after it closed already began with a pot (times, not ids:
     # an imported older night gets a new id)
     taken = db.exec(
-        select(Night.id).where(Night.game == game, Night.created_at > last.closed_at, Night.pot_start > 0)
+        select(Night.id).where(col(Night.game) == game, Night.created_at > last.closed_at, Night.pot_start > 0)
     ).first()
     if taken is not None:
         return 0

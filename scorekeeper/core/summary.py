@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.core.table import Table
-from scorekeeper.engine import konter_a_matt, ledger
+from scorekeeper.engine import GAMES, ledger
 
 POT = "pot"  # the pot as a party of the payments (the club's cash box)
 
@@ -93,25 +93,10 @@ def _pot_close(table: Table) -> PotClose | None:
     return PotClose("carry", s.pot_start, s.pot, cents, 0, cents)
 
 
-def _declarer_positions(table: Table, index: int) -> tuple[list[int], str | None, bool | None]:
-    """The declaring side's table positions in hand ``index``, its contract, and whether it won."""
-    hand = table.settlement.hands[index]
-    result = table.settlement.results[index]
-    positions = table.positions[index]
-    game = table.night.game
-    if game in ("matzlfangen", "schafkopf"):
-        if getattr(hand, "declarer", None) is None:
-            return [], getattr(hand, "contract", None), None
-        return [positions[hand.declarer - 1]], hand.contract, result.winner == "declarers"
-    if game == "konter_a_matt":
-        seats = konter_a_matt.TEAM_SEATS[hand.trump_team]
-        return [positions[s - 1] for s in seats], "trumps", result.winner == hand.trump_team
-    return [], None, None
-
-
 def summarize(table: Table) -> Summary:
     """Everything the end-of-night page and PDF show."""
     night = table.night
+    game = GAMES[night.game]
     stake = night.stake_cents
     pot = _pot_close(table)
     lines = []
@@ -136,35 +121,23 @@ def summarize(table: Table) -> Summary:
         positions = table.positions[i]
         for position in positions:
             stats[position].hands += 1
-        side, contract, won = _declarer_positions(table, i)
-        data = record.data
-        for position in side:
-            player = stats[position]
-            player.declared[contract] += 1
-            player.won[contract] += bool(won)
-            if data.get("tout"):
+        facts = game.facts(table.settlement.hands[i], result)
+        for seat in facts.declarers:
+            player = stats[positions[seat - 1]]
+            player.declared[facts.contract] += 1
+            player.won[facts.contract] += bool(facts.won)
+            if facts.tout:
                 player.touts += 1
-                player.touts_won += bool(won)
-        if night.game == "matzlfangen" and data.get("matzl"):
-            counts["matzl"] += 1
-            catching = _matzl_side(table, i, data["matzl"])
-            for position in positions:
-                if position in catching:
-                    stats[position].matzl += 1
-                else:
-                    stats[position].matzl_lost += 1
-        winner_team = result.extra.get("game_winner")
-        if winner_team:
-            for seat in konter_a_matt.TEAM_SEATS[winner_team]:
-                stats[positions[seat - 1]].games_won += 1
-        if result.extra.get("match_winner"):
-            stats[positions[result.extra["match_winner"] - 1]].matches_won += 1
-        if result.extra.get("stanner"):
-            counts["stanner"] += 1
-        if data.get("uebermatt"):
-            counts["uebermatt"] += 1
-        if data.get("contract") == "rundpass":
-            counts["rundpass"] += 1
+                player.touts_won += bool(facts.won)
+        for seat in facts.catchers:
+            stats[positions[seat - 1]].matzl += 1
+        for seat in facts.losers_of_matzl:
+            stats[positions[seat - 1]].matzl_lost += 1
+        for seat in facts.game_winners:
+            stats[positions[seat - 1]].games_won += 1
+        if facts.match_winner:
+            stats[positions[facts.match_winner - 1]].matches_won += 1
+        counts.update(facts.events)
         if biggest is None or result.value > biggest[1]:
             biggest = (record.number, result.value)
 
@@ -172,7 +145,7 @@ def summarize(table: Table) -> Summary:
     for row in table.rows:
         for k, line in enumerate(lines):
             series[k].append(series[k][-1] + ledger.cents(row[line.position - 1], stake))
-    if night.game == "matt":  # the money comes from the match points' difference, not the hands' deltas
+    if game.money_from_balance:  # Matt: the money is the match points' difference, not the hands' sum
         series = [[0, line.cents] for line in lines] if table.hands else [[0] for _ in lines]
     return Summary(
         table,
@@ -186,11 +159,3 @@ def summarize(table: Table) -> Summary:
         series,
         dict(table.settlement.extra),
     )
-
-
-def _matzl_side(table: Table, index: int, side: str) -> list[int]:
-    hand = table.settlement.hands[index]
-    positions = table.positions[index]
-    declarers = {hand.declarer, hand.partner} - {None}
-    seats = declarers if side == "declarers" else set(range(1, 5)) - declarers
-    return [positions[s - 1] for s in sorted(seats)]

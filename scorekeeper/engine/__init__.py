@@ -67,6 +67,8 @@ class Game:
     money_from_balance: bool  # the night's money is the engine's final balance, not the sum of the hands
     carries_pot: Callable[[Any], bool]  # a night under these rules leaves its pot to the next night
     takes_pot: Callable[[Any], bool]  # a night under these rules starts with a carried pot
+    summary_header: str  # the export's column that says what each hand was
+    summary: Callable[[Any], str | int]  # what a hand was, for that column (an int: a seat, named by the caller)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Game:
@@ -90,6 +92,8 @@ class Game:
             getattr(module, "MONEY_FROM_BALANCE", False),
             getattr(module, "carries_pot", _no_pot),
             getattr(module, "takes_pot", _no_pot),
+            module.SUMMARY_HEADER,
+            module.summary,
         )
 
     def parse_rules(self, data: Any) -> Any:

@@ -17,6 +17,7 @@ NAME = "konter_a_matt"
 TITLE = "Konter a Matt"
 SEATS = 4
 TABLE_SIZES = (4,)
+SUMMARY_HEADER = "trumps, points A:B"  # the export's column that says what each hand was
 TOTAL_POINTS = 40
 TEAMS = ("A", "B")
 #: The seats of each team.
@@ -205,3 +206,12 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         events=("stanner",) if result.extra.get("stanner") else (),
         game_winners=TEAM_SEATS[winner] if winner else (),
     )
+
+
+def summary(hand: Hand) -> str | int:
+    """What the hand was, for the export's summary column: the trump team and both teams' points.
+
+    >>> summary(Hand("A", 25))
+    'A, 25:15'
+    """
+    return f"{hand.trump_team}, {hand.points_a}:{TOTAL_POINTS - hand.points_a}"

@@ -17,6 +17,7 @@ NAME = "matt"
 TITLE = "Matt"
 SEATS = 2
 TABLE_SIZES = (2,)
+SUMMARY_HEADER = "mated by"  # the export's column that says what each hand was
 TOTAL_POINTS = None  # no card points: the mating card scores
 MONEY_FROM_BALANCE = True  # the money is the match points' final difference, not the hands' sum
 DURCHGAENGE_PER_MATCH = 4
@@ -164,3 +165,8 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         events=("uebermatt",) if hand.uebermatt else (),
         match_winner=result.extra.get("match_winner"),
     )
+
+
+def summary(hand: Hand) -> str | int:
+    """What the Durchgang was, for the export's summary column: the seat that gave mate, or a draw."""
+    return "draw" if hand.mated_by is None else hand.mated_by

@@ -26,6 +26,7 @@ NAME = "matzlfangen"
 TITLE = "Matzlfangen"
 SEATS = 4
 TABLE_SIZES = (4, 5)  # at a table of five the dealer sits out each hand
+SUMMARY_HEADER = "contract"  # the export's column that says what each hand was
 FOREHAND_DECLARES = True  # the hand form names forehand
 TOTAL_POINTS = 130
 MATZL_POINTS = 10  # the Matzl is the trump ten
@@ -265,3 +266,8 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         losers_of_matzl=tuple(sorted(others)),
         events=("matzl",),
     )
+
+
+def summary(hand: Hand) -> str | int:
+    """What the hand was, for the export's summary column: its contract."""
+    return hand.contract

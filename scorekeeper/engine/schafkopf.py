@@ -29,6 +29,7 @@ NAME = "schafkopf"
 TITLE = "Schafkopf"
 SEATS = 4
 TABLE_SIZES = (4, 5)  # at a table of five the dealer sits out each hand
+SUMMARY_HEADER = "contract"  # the export's column that says what each hand was
 FOREHAND_DECLARES = True  # the hand form names forehand
 TOTAL_POINTS = 120
 CONTRACTS = ("sauspiel", "wenz", "solo", "rundpass", "ramsch")
@@ -461,3 +462,8 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
     if hand.declarer is None:
         return HandFacts((), hand.contract, None, events=events)
     return HandFacts((hand.declarer,), hand.contract, result.winner == "declarers", tout=hand.tout, events=events)
+
+
+def summary(hand: Hand) -> str | int:
+    """What the hand was, for the export's summary column: its contract."""
+    return hand.contract

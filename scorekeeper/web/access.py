@@ -20,7 +20,7 @@ from typing import Any
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
-from flask_login import current_user
+from flask_login import current_user, login_user
 
 from scorekeeper.core import accounts
 from scorekeeper.core.models import Night, User
@@ -220,3 +220,13 @@ def init_app(app: Flask) -> None:
         identity=identity,
         role_label=lambda role: ROLE_NAMES.get(role, role),
     )
+
+
+def sign_in(user) -> None:
+    """Start a new session for ``user`` (the nights a guest joined stay joined)."""
+    guests = session.get(GUESTS)
+    session.clear()  # a new session on sign-in: nothing of the one before carries over
+    if guests:
+        session[GUESTS] = guests
+    login_user(user)
+    session.permanent = True

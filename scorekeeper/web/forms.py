@@ -6,9 +6,9 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import SelectField
+from wtforms import PasswordField, SelectField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import ValidationError
+from wtforms.validators import EqualTo, InputRequired, ValidationError
 
 from scorekeeper.engine import GAMES
 from scorekeeper.web.labels import GAME_LABELS
@@ -35,3 +35,20 @@ def game_choices(everything: str | None) -> list[SelectChoice]:
     """The games to pick from (first ``everything``, meaning no game in particular, if given)."""
     first = [("", everything)] if everything else []
     return choices([*first, *((name, GAME_LABELS[name]) for name in GAMES)])
+
+
+class NewPasswordMixin:
+    """A new password, typed twice."""
+
+    password = PasswordField(_l("Password"), validators=[InputRequired(message=_l("Enter a password."))])
+    confirm = PasswordField(
+        _l("The password again"),
+        validators=[
+            InputRequired(message=_l("Enter the password a second time.")),
+            EqualTo("password", message=_l("The two passwords are not the same.")),
+        ],
+    )
+
+
+class ConfirmForm(FlaskForm):
+    """Only the CSRF token: a button that changes something (sign out, join, revoke)."""

@@ -1,8 +1,9 @@
 """Languages: German (default) and English, with Flask-Babel.
 
 Catalogs are ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` and
-are compiled to ``.mo`` on start when missing or older than the ``.po`` (no
-build step). Game terms (Rufen, Schuß, Stänner ...) stay in their own words.
+are compiled to ``.mo`` when a package is built (setup.py), or, running from a
+checkout, on start when missing or older than the ``.po``. Game terms (Rufen, Schuß,
+Stänner ...) stay in their own words.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from scorekeeper.web.extensions import babel
 
 LANGUAGES = ("de", "en")
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+#: Running from a checkout (not an installed package): the catalogs are compiled here, on start.
+#: A built package carries them compiled (setup.py), and nothing writes into it at run time.
+CHECKOUT = (TRANSLATIONS.parent.parent / "pyproject.toml").is_file()
 COOKIE = "lang"
 
 
@@ -51,7 +55,8 @@ def _remember_language(response):
 
 
 def init_app(app: Flask) -> None:
-    compile_catalogs()
+    if CHECKOUT:
+        compile_catalogs()
     babel.init_app(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
     app.after_request(_remember_language)
 

@@ -1,4 +1,4 @@
-"""Turning refusals of the engine and the repository into messages in the user's language."""
+"""Turning refusals of the engine and the core into messages in the user's language."""
 
 from __future__ import annotations
 
@@ -21,3 +21,9 @@ def message(exc: InvalidHand | InvalidInput | Conflict, label: str | None = None
     if label and params.get("name") == getattr(exc, "field", None):
         params["name"] = label
     return gettext(exc.template).format(**params)
+
+
+def field_error(form, exc: InvalidInput) -> None:
+    """A refusal of the core next to its form field (above the form when no field is to blame)."""
+    field = getattr(form, exc.field, None)
+    (field.errors if field is not None else form.form_errors).append(message(exc))

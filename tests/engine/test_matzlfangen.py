@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.engine import GAMES, InvalidHand, settle_json, settle_session
-from tests.engine.conftest import check_steps
+from tests.support import check_steps
 
 GAME = "matzlfangen"
 

@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from scorekeeper.engine import GAMES, InvalidHand, settle_json, settle_session
-from tests.engine.conftest import check_steps
+from tests.support import check_steps
 
 # ---------------------------------------------------------------------------
 # helpers

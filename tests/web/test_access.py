@@ -15,7 +15,7 @@ from sqlalchemy import text
 from scorekeeper import create_app
 from scorekeeper.core import accounts
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, PUBLIC, SAFE_METHODS, SCORER, VIEWER, level_of
-from tests.conftest import make_user, signed_in, snapshot, start_night
+from tests.support import make_user, signed_in, snapshot, start_night
 
 #: Who lacks each access (guest: of another night than the one asked for).
 LACKING = {

@@ -14,8 +14,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core.models import LoginFailure, User
 from scorekeeper.core.nights import close_night, reopen_night
 from scorekeeper.core.table import load_table
-from tests.conftest import PASSWORD, make_user, signed_in, start_night
-from tests.web.test_hands import submit
+from tests.support import PASSWORD, make_user, signed_in, start_night, submit
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 

@@ -14,8 +14,7 @@ from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.engine import GAMES, settle_json
 from scorekeeper.engine.rules import rules_to_json
-
-RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}
+from tests.support import RUFEN_HIRSCH
 
 
 def rows(db) -> dict[str, int]:

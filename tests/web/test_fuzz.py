@@ -46,7 +46,7 @@ from scorekeeper.web.hands.forms import FORMS as HAND_FORMS
 from scorekeeper.web.nights.closing import ReopenForm
 from scorekeeper.web.nights.forms import NightForm
 from scorekeeper.web.players import forms as player_forms
-from tests.conftest import PASSWORD, make_user, signed_in, snapshot, start_night
+from tests.support import PASSWORD, make_user, signed_in, snapshot, start_night
 
 EXAMPLES = 40  # per state-changing form route and backend
 API_EXAMPLES = 100  # per API route (they are quick)

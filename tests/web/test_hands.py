@@ -20,34 +20,9 @@ from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, HandRecord, Night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import settle_json
-from tests.conftest import form_values, start_night
+from tests.support import RUFEN_HIRSCH, fill, form_values, open_form, start_night, submit
 
 # --- a small browser ------------------------------------------------------------------
-
-
-def open_form(client, path: str) -> dict[str, str]:
-    page = client.get(path)
-    assert page.status_code == 200, page.get_data(as_text=True)
-    return form_values(page.get_data(as_text=True))
-
-
-def fill(data: dict[str, str], fields: dict[str, Any]) -> dict[str, str]:
-    """The form with ``fields`` changed: a value is typed or tapped, None clears it."""
-    data = dict(data)
-    for key, value in fields.items():
-        if value is None:
-            data.pop(key, None)
-        else:
-            data[key] = str(value)
-    return data
-
-
-def submit(client, night_id: int, fields: dict[str, Any], action="save", lang="en", number=None, form=None):
-    """Open the hand form (new, or edit of hand ``number``), fill it in and press preview or save."""
-    path = f"/nights/{night_id}/hands/new" if number is None else f"/nights/{night_id}/hands/{number}/edit"
-    data = fill(form if form is not None else open_form(client, f"{path}?lang={lang}"), fields)
-    data["action"] = action
-    return client.post(f"{path}?lang={lang}", data=data)
 
 
 def field_errors(page: str, field: str) -> str:
@@ -342,8 +317,6 @@ def test_a_mate_with_any_card_can_be_recorded(client, db, players, card, points)
 
 
 # --- preview -----------------------------------------------------------------------------
-
-RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}
 
 
 def test_a_preview_shows_value_steps_and_payments_and_saves_nothing(client, db, night):

@@ -14,7 +14,7 @@ from scorekeeper.core.hands import add_hands
 from scorekeeper.core.models import NightResult, Player, RosterChange, Seat
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import create_player, roster_changes
-from tests.conftest import start_night
+from tests.support import start_night
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}  # Bernd (forehand) and Clara win: 1 unit each
 

@@ -15,7 +15,7 @@ from scorekeeper.core.nights import create_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from tests.conftest import form_values, start_night
+from tests.support import form_values, start_night
 
 # --- a small browser: read a form's fields as a browser would post them ---------
 

@@ -13,9 +13,9 @@ from scorekeeper.core.models import AuditEntry, HandRecord
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import get_night, load_table
-from tests.conftest import start_night
+from tests.support import RUFEN_HIRSCH, start_night
 
-RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}  # Anna deals, Bernd declares: 6
+# RUFEN_HIRSCH: Anna deals, Bernd declares: 6
 
 
 def pdf_text(data: bytes, tmp_path) -> str:

@@ -1,11 +1,11 @@
-"""Sign-in, joining a night, and account forms (the rules for names and passwords live in accounts.py)."""
+"""The club's account forms (the rules for names and passwords live in core/accounts.py)."""
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, RadioField, StringField
-from wtforms.validators import EqualTo, InputRequired
+from wtforms import RadioField, StringField
+from wtforms.validators import InputRequired
 
-from scorekeeper.web.forms import choices
+from scorekeeper.web.forms import NewPasswordMixin, choices
 
 ROLE_NAMES = {"viewer": _l("Viewer"), "scorer": _l("Scorer"), "admin": _l("Admin")}
 ROLE_LABELS = {
@@ -17,28 +17,6 @@ ROLE_LABELS = {
 
 def _role_choices():
     return choices(list(ROLE_LABELS.items()))
-
-
-class LoginForm(FlaskForm):
-    name = StringField(_l("Name"), validators=[InputRequired(message=_l("Enter your name."))])
-    password = PasswordField(_l("Password"), validators=[InputRequired(message=_l("Enter your password."))])
-
-
-class NewPasswordMixin:
-    password = PasswordField(_l("Password"), validators=[InputRequired(message=_l("Enter a password."))])
-    confirm = PasswordField(
-        _l("The password again"),
-        validators=[
-            InputRequired(message=_l("Enter the password a second time.")),
-            EqualTo("password", message=_l("The two passwords are not the same.")),
-        ],
-    )
-
-
-class SetupForm(NewPasswordMixin, FlaskForm):
-    """The first admin."""
-
-    name = StringField(_l("Name"), validators=[InputRequired(message=_l("the name must not be empty"))])
 
 
 class UserForm(NewPasswordMixin, FlaskForm):
@@ -63,20 +41,5 @@ class ResetPasswordForm(NewPasswordMixin, FlaskForm):
     """A new password for an account (by an admin)."""
 
 
-class PasswordForm(NewPasswordMixin, FlaskForm):
-    """Change one's own password."""
-
-    current = PasswordField(_l("Your password now"), validators=[InputRequired(message=_l("Enter your password."))])
-    password = PasswordField(_l("New password"), validators=[InputRequired(message=_l("Enter a password."))])
-
-
 class TokenForm(FlaskForm):
     label = StringField(_l("What the token is for"))
-
-
-class JoinForm(FlaskForm):
-    code = StringField(_l("Code"), validators=[InputRequired(message=_l("Enter the code shown on the table page."))])
-
-
-class ConfirmForm(FlaskForm):
-    """Only the CSRF token: a button that changes something (sign out, join, revoke)."""

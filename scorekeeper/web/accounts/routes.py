@@ -9,15 +9,14 @@ from scorekeeper.core import accounts
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.web.access import ADMIN, access
 from scorekeeper.web.accounts.forms import (
-    ConfirmForm,
     ResetPasswordForm,
     RoleForm,
     TokenForm,
     UserForm,
 )
 from scorekeeper.web.context import get_db
-from scorekeeper.web.messages import message
-from scorekeeper.web.signin.routes import field_error
+from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.web.messages import field_error, message
 
 bp = Blueprint("accounts", __name__, url_prefix="/users")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -11,7 +12,7 @@ from flask_wtf import FlaskForm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.table import Table, load_table
-from scorekeeper.engine import InvalidHand, konter_a_matt, ledger, matzlfangen, schafkopf
+from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import get_db
 from scorekeeper.web.hands.forms import FORMS, HandForm
@@ -19,7 +20,6 @@ from scorekeeper.web.messages import message
 from scorekeeper.web.view import hand_view, seat_names
 
 #: card points in a deal, for "the other side has ..." as the points are typed
-TOTAL_POINTS = {m.NAME: m.TOTAL_POINTS for m in (matzlfangen, schafkopf, konter_a_matt)}
 
 bp = Blueprint("hands", __name__, url_prefix="/nights/<int:night_id>/hands")
 
@@ -65,7 +65,8 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
             preview=preview,
             edit=edit,
             hidden=_hidden_fields(table),
-            total_points=TOTAL_POINTS.get(table.night.game),
+            total_points=GAMES[table.night.game].total_points,
+            forehand_declares=GAMES[table.night.game].forehand_declares,
         ),
         status,
     )
@@ -154,8 +155,9 @@ def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
             data[key] = value  # toggles and number fields take the value itself
         else:
             data[key] = "" if value is None else str(value)  # segmented buttons post text
-    if game == "matzlfangen" and "matzl_claimed" not in hand:
-        data["matzl_claimed"] = True
+    for f in dataclasses.fields(GAMES[game].hand_cls):  # a toggle that is on unless the hand says off
+        if f.default is True and f.name not in hand:
+            data[f.name] = True
     return data
 
 

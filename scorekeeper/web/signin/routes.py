@@ -5,37 +5,22 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_login import login_user, logout_user
+from flask_login import logout_user
 
 from scorekeeper import config
 from scorekeeper.core import accounts
 from scorekeeper.core.errors import InvalidInput
-from scorekeeper.web.access import GUESTS, PUBLIC, VIEWER, access, identity, join, safe_next
-from scorekeeper.web.accounts.forms import ConfirmForm, JoinForm, LoginForm, PasswordForm, SetupForm
+from scorekeeper.web.access import PUBLIC, VIEWER, access, identity, join, safe_next, sign_in
 from scorekeeper.web.context import get_db, read_db
-from scorekeeper.web.messages import message
+from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.web.messages import field_error
+from scorekeeper.web.signin.forms import JoinForm, LoginForm, PasswordForm, SetupForm
 
 bp = Blueprint("signin", __name__)
 
 
 def _addr() -> str:
     return request.remote_addr or "unknown"
-
-
-def sign_in(user) -> None:
-    """Start a new session for ``user`` (the nights a guest joined stay joined)."""
-    guests = session.get(GUESTS)
-    session.clear()  # a new session on sign-in: nothing of the one before carries over
-    if guests:
-        session[GUESTS] = guests
-    login_user(user)
-    session.permanent = True
-
-
-def field_error(form, exc: InvalidInput) -> None:
-    """A refusal of the core next to its form field (above the form when no field is to blame)."""
-    field = getattr(form, exc.field, None)
-    (field.errors if field is not None else form.form_errors).append(message(exc))
 
 
 @bp.route("/login", methods=["GET", "POST"])

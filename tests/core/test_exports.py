@@ -22,7 +22,7 @@ from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
-from tests.conftest import drop_at, set_at
+from tests.support import as_file, drop_at, set_at
 
 MODELS = (Player, Night, Seat, HandRecord, AuditEntry)
 
@@ -59,11 +59,6 @@ def counts(db) -> dict[str, int]:
     db.rollback()
     db.expire_all()
     return {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in MODELS}
-
-
-def as_file(data: dict) -> dict:
-    """The export as it comes back from a file."""
-    return json.loads(json.dumps(data, ensure_ascii=False))
 
 
 # --- CSV -----------------------------------------------------------------------
@@ -478,9 +473,7 @@ def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(ot
     def broken(**_fields):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(
-        nights_module, "AuditEntry", broken
-    )  # fails after players, night, seats, hands
+    monkeypatch.setattr(nights_module, "AuditEntry", broken)  # fails after players, night, seats, hands
     with pytest.raises(RuntimeError, match="the disk is full"):
         import_night(other_db, good_file)
     assert counts(other_db) == before

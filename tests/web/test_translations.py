@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
+
 CATALOG = ROOT / "scorekeeper" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
 
 

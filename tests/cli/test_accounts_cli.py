@@ -12,7 +12,7 @@ from scorekeeper.cli import main
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.web.access import client_for
-from tests.test_cli import run_manage
+from tests.support import run_manage
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.conftest import BACKENDS, _fresh_postgres
+from tests.support import BACKENDS, fresh_postgres
 from tools import loadtest
 
 pytestmark = pytest.mark.slow
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_ten_tables_of_four_phones_under_gunicorn_lose_nothing_and_see_no_error(backend, tmp_path):
-    url = None if backend == "sqlite" else _fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+    url = None if backend == "sqlite" else fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
     env = loadtest.server_env(tmp_path / "instance", url)
     token = loadtest.api_token(env)
     with loadtest.start_gunicorn(env, log=tmp_path / "gunicorn.log") as server:

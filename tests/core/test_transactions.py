@@ -21,9 +21,8 @@ from scorekeeper.core import db as database
 from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Seat
 from scorekeeper.core.table import get_night, load_table
-from tests.conftest import BACKENDS, _fresh_postgres, start_night
+from tests.support import BACKENDS, DURCH, fresh_postgres, start_night
 
-DURCH = {"contract": "durch", "declarer": 1, "won": True}  # valid whoever deals, any number of times
 THREADS = 8
 
 
@@ -279,7 +278,7 @@ def test_server_processes_starting_at_once_on_a_new_database_all_start(backend, 
     if backend == "sqlite":
         url = f"sqlite:///{tmp_path / 'new.db'}"
     else:
-        url = _fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+        url = fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")}
     starts = [
         subprocess.Popen(

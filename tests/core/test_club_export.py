@@ -25,7 +25,7 @@ from scorekeeper.core.players import (
     roster_changes,
 )
 from scorekeeper.core.table import load_table
-from tests.conftest import drop_at, set_at, start_night
+from tests.support import as_file, drop_at, set_at, start_night
 
 MODELS = (Player, RosterChange, Night, Seat, HandRecord, AuditEntry, NightResult)
 NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
@@ -36,11 +36,6 @@ def counts(db) -> dict[str, int]:
     db.rollback()
     db.expire_all()
     return {m.__name__: db.exec(select(func.count()).select_from(m)).one() for m in MODELS}
-
-
-def as_file(data: dict) -> dict:
-    """The export as it comes back from a file."""
-    return json.loads(json.dumps(data, ensure_ascii=False))
 
 
 def record(db, night, *hands, key_prefix=None):

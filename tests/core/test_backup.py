@@ -26,10 +26,9 @@ from scorekeeper.core.models import AuditEntry, Night, NightResult, Player
 from scorekeeper.core.players import create_player, rename_player, retire_player
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from tests.conftest import start_night
+from tests.support import DURCH, start_night
 
 HEAD = ScriptDirectory.from_config(database.alembic_config(None)).get_current_head()  # the newest migration
-DURCH = {"contract": "durch", "declarer": 1, "won": True}  # any dealer, any number of times: 6 from each
 
 
 @pytest.fixture

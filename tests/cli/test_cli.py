@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from scorekeeper.cli import main, settle, settle_text
+from tests.support import DURCH, ROOT, run_manage
 
-ROOT = Path(__file__).resolve().parents[1]
 #: What the web app is made of; ``settle`` must start without it.
 WEB_PACKAGES = {"flask", "flask_wtf", "flask_babel", "sqlmodel", "sqlalchemy", "alembic", "weasyprint", "jinja2"}
 
@@ -773,9 +773,6 @@ def test_a_bad_session_is_refused_with_hand_null_naming_the_field(payload: Any, 
     assert refused(json.dumps(payload)) == {"hand": None, "field": field, "message": message}
 
 
-DURCH = {"contract": "durch", "declarer": 1, "won": True}
-
-
 @pytest.mark.parametrize(
     ("bad", "field", "message"),
     [
@@ -898,19 +895,6 @@ def test_main_settle_returns_1_for_bad_input(
 # --- The club's data: backup, restore, export-all, import
 #
 # These run on SQLite in a fresh instance folder, found as ``python manage.py`` finds it (SCOREKEEPER_INSTANCE).
-
-
-def run_manage(*args: str, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """``python manage.py ARGS`` in the repository root with ``env`` added to the environment."""
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **env},
-        timeout=120,
-    )
 
 
 def _make_instance(folder: Path, names: tuple[str, ...]) -> None:

@@ -1,0 +1,243 @@
+"""What the tests share that is no fixture: helpers and constants, imported as ``from tests.support import ...``.
+
+The fixtures are in the conftest.py files; they import from here too. No test imports a conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+from sqlmodel import SQLModel
+from werkzeug.security import generate_password_hash
+
+from scorekeeper.core import db as database
+from scorekeeper.core.models import User
+from scorekeeper.core.nights import create_night
+from scorekeeper.web.access import client_for
+
+#: The repository's root folder (where manage.py is).
+ROOT = Path(__file__).resolve().parents[1]
+
+# --- databases ---------------------------------------------------------------------------
+
+#: The databases the ``app`` fixture runs every test on: SQLite; PostgreSQL too when CI gives one.
+BACKENDS = ["sqlite"]
+if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):
+    BACKENDS.append("postgresql")
+
+
+def fresh_postgres(url: str) -> str:
+    """Drop everything in the test database's public schema so that migrations run from scratch."""
+    engine = database.make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return url
+
+
+COUNTED_TABLES = {"login_failure"}  # failed sign-ins and joins are counted on purpose, even when refused
+
+
+def snapshot(db) -> dict[str, list[str]]:
+    """Every row of every table but the counted failures: what "a refusal changes nothing" compares."""
+    db.rollback()  # a fresh read: see what the requests committed
+    rows = {
+        table.name: sorted(map(repr, db.connection().execute(table.select()).all()))
+        for table in SQLModel.metadata.sorted_tables
+        if table.name not in COUNTED_TABLES
+    }
+    db.rollback()
+    return rows
+
+
+# --- accounts ----------------------------------------------------------------------------
+
+PASSWORD = "richtig-geheim"
+_HASH = generate_password_hash(PASSWORD)  # once: hashing is slow on purpose
+
+
+def make_user(app, name: str, role: str) -> User:
+    """An account with the password :data:`PASSWORD` (stored directly: no slow hashing per test)."""
+    with database.session(app.extensions["sk_engine"]) as db:
+        user = User(name=name, role=role, password_hash=_HASH)
+        db.add(user)
+        db.commit()
+        return user
+
+
+signed_in = client_for  # a client signed in as a user (pages: cookie; API: a Bearer token); None: nobody
+
+# --- nights and hands --------------------------------------------------------------------
+
+
+def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cents=10, first_dealer=1, played_on=None):
+    """An night of ``game`` with the first ``seats`` players."""
+    return create_night(
+        db=db,
+        game=game,
+        rules=rules,
+        stake_cents=stake_cents,
+        player_ids=[p.id for p in players[:seats]],
+        first_dealer=first_dealer,
+        played_on=played_on,
+    )
+
+
+#: Durch won: valid whoever deals, any number of times; 6 from each defender.
+DURCH = {"contract": "durch", "declarer": 1, "won": True}
+#: Rufen won with 70, raised to the fifth level (Hirsch): 1 + 5 = 6 units.
+RUFEN_HIRSCH = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}
+
+# --- a small browser: read a form's fields as a browser would post them, fill it in, post it ---------
+
+
+class FormReader(HTMLParser):
+    """The values a browser posts for the first ``<form method="post">`` of a page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, str] = {}
+        self.in_form = False
+        self.done = False
+        self.select: str | None = None
+        self.select_first: str | None = None
+        self.select_chosen: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and not self.done and (a.get("method") or "").lower() == "post":
+            self.in_form = True
+        if not self.in_form:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = (a.get("type") or "text").lower()
+            if kind in ("radio", "checkbox"):
+                if "checked" in a:
+                    self.values[name] = a["value"] if a.get("value") is not None else "on"
+            elif kind not in ("submit", "button", "reset"):
+                self.values[name] = a.get("value") or ""
+        elif tag == "select" and name:
+            self.select, self.select_first, self.select_chosen = name, None, None
+        elif tag == "option" and self.select:
+            value = a.get("value") or ""
+            if self.select_first is None:
+                self.select_first = value
+            if "selected" in a:
+                self.select_chosen = value
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self.select:
+            chosen = self.select_chosen if self.select_chosen is not None else self.select_first
+            self.values[self.select] = chosen or ""
+            self.select = None
+        elif tag == "form" and self.in_form:
+            self.in_form = False
+            self.done = True
+
+
+def form_values(page: str) -> dict[str, str]:
+    reader = FormReader()
+    reader.feed(page)
+    return reader.values
+
+
+def open_form(client, path: str) -> dict[str, str]:
+    page = client.get(path)
+    assert page.status_code == 200, page.get_data(as_text=True)
+    return form_values(page.get_data(as_text=True))
+
+
+def fill(data: dict[str, str], fields: dict[str, Any]) -> dict[str, str]:
+    """The form with ``fields`` changed: a value is typed or tapped, None clears it."""
+    data = dict(data)
+    for key, value in fields.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = str(value)
+    return data
+
+
+def submit(client, night_id: int, fields: dict[str, Any], action="save", lang="en", number=None, form=None):
+    """Open the hand form (new, or edit of hand ``number``), fill it in and press preview or save."""
+    path = f"/nights/{night_id}/hands/new" if number is None else f"/nights/{night_id}/hands/{number}/edit"
+    data = fill(form if form is not None else open_form(client, f"{path}?lang={lang}"), fields)
+    data["action"] = action
+    return client.post(f"{path}?lang={lang}", data=data)
+
+
+# --- exported files ----------------------------------------------------------------------
+
+
+def as_file(data: dict) -> dict:
+    """The export as it comes back from a file."""
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+def set_at(path, value):
+    """A change to an exported file: set the value at ``path`` (keys and list indexes)."""
+
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def drop_at(path):
+    """A change to an exported file: delete the key (or item) at ``path``."""
+
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        del data[last]
+
+    return change
+
+
+# --- the command line --------------------------------------------------------------------
+
+
+def run_manage(*args: str, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python manage.py ARGS`` in the repository root with ``env`` added to the environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+
+
+# --- the engines -------------------------------------------------------------------------
+
+
+def check_steps(result: dict[str, Any]) -> None:
+    """The steps contract: the last step is the value, the units before it add up to it, totals run along."""
+    steps = result["steps"]
+    assert steps, "a hand result carries its steps"
+    last = steps[-1]
+    assert last["key"] == "value"
+    assert last["units"] == result["value"]
+    assert last["total"] == result["value"]
+    assert sum(step["units"] for step in steps[:-1]) == last["units"]
+    running = 0
+    for step in steps[:-1]:
+        running += step["units"]
+        assert step["total"] == running
+        assert isinstance(step["what"], str) and step["what"]
+        assert type(step["units"]) is int
