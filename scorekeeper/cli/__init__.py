@@ -347,7 +347,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     """The command line's parser and its subcommands (to which ``manage.py`` adds the development tools')."""
     parser = argparse.ArgumentParser(prog="manage.py", description="Scorekeeper: scores for card games at the table")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (RULES.md contract)")
+    p = sub.add_parser("settle", help="settle a session: JSON on stdin, JSON on stdout (the contract of docs/rules.md)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON for people")
     p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
     p.add_argument("id", type=int, help="the night's number")

@@ -2,7 +2,7 @@
 
 ``settle_session(game, rules, hands)`` validates a whole session and settles it
 hand by hand (the Schafkopf pot and Konter a Matt strokes carry over);
-``settle_json(payload)`` is the JSON contract of RULES.md on top of it.
+``settle_json(payload)`` is the JSON contract of docs/rules.md on top of it.
 
 >>> s = settle_json({"game": "matzlfangen", "hands": [
 ...     {"contract": "rufen", "declarer": 1, "partner": 3, "points": 70, "raises": 5}]})

@@ -1,6 +1,6 @@
 """Konter a Matt: two fixed teams (A = seats 1 and 3, B = seats 2 and 4), strokes counted down.
 
-Seed: ``konter-a-matt-lb.txt``; specification: RULES.md.
+The rules in the project's words: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ FIELDS = frozenset({"trump_team", "points_a", "schwarz", "matt", "konter"})
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house rules of Konter a Matt (RULES.md, "Options")."""
+    """The house rules of Konter a Matt (docs/rules.md)."""
 
     preset: str = "seed"
     strokes: int = option(11, lo=1, hi=100, help="strokes each team starts a game with")

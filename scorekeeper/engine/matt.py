@@ -1,6 +1,6 @@
 """Matt: two players, a match of two rounds of two Durchgänge.
 
-Seed: ``matt-de.txt``; specification: RULES.md.
+The rules in the project's words: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FIELDS = frozenset({"mated_by", "move", "card", "vorablegen", "uebermatt"})
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house rules of Matt (RULES.md)."""
+    """The house rules of Matt (docs/rules.md)."""
 
     preset: str = "seed"
     stake_per_point: int = option(0, lo=0, hi=1000, help="units per point of the final difference")

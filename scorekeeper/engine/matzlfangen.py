@@ -1,6 +1,6 @@
 """Matzlfangen: four seats, 130 card points, Rufen and four solo contracts.
 
-Seeds: ``matzlfangen-sv.txt`` and ``matzlfangen-en.txt``; specification: RULES.md.
+The rules in the project's words: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ _MATZL_POINTS = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house rules of Matzlfangen (RULES.md, "Options")."""
+    """The house rules of Matzlfangen (docs/rules.md)."""
 
     preset: str = "seed"
     win_threshold: int = option(66, lo=1, hi=TOTAL_POINTS, help="card points the declaring side needs to win")

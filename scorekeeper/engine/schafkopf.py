@@ -1,6 +1,6 @@
 """Schafkopf: four seats, 120 card points; Sauspiel, Wenz, Solo, Tout, the pot and Ramsch.
 
-Seed: ``schafkopf-sv.txt``; specification: RULES.md.
+The rules in the project's words: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ ALLOWED = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house rules of Schafkopf (RULES.md); presets ``seed``, ``seed-variant``, ``bavarian``."""
+    """The house rules of Schafkopf (docs/rules.md); presets ``seed``, ``seed-variant``, ``bavarian``."""
 
     preset: str = "seed"
     tariff_sauspiel: int = option(2, lo=0, hi=1000, help="units of a Sauspiel")

@@ -209,7 +209,7 @@ def _hand_answer(night_id: int, number: int, status: int, table: Table | None = 
 @bp.post("/sessions/<int:night_id>/hands")
 @access(NIGHT_WRITE)
 def add_hand(night_id: int):
-    """Record the next hand (a hand as in RULES.md); an ``Idempotency-Key`` repeat returns the first result."""
+    """Record the next hand (a hand as in docs/rules.md); an ``Idempotency-Key`` repeat returns the first result."""
     data = _body()
     key = request.headers.get("Idempotency-Key")
     record, created, table = record_hand(db=get_db(), night_id=night_id, hand=data, idempotency_key=key)

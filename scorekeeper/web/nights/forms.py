@@ -1,4 +1,4 @@
-"""Starting a night: game, every rule option of RULES.md with its default, stake, players, first dealer.
+"""Starting a night: game, every rule option of docs/rules.md with its default, stake, players, first dealer.
 
 The option fields are made from the engine's rule-set declarations
 (``engine.rules.option``), so a new option appears here by itself.
