@@ -98,7 +98,7 @@ def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60,
         night = make_night(db, rng, "matzlfangen", people[:4], NIGHT - 1, {}, date(2026, 11, 21), "Bench")
     build = time.perf_counter() - t0
     with database.session(app.extensions["sk_engine"], write=True) as db:
-        client = client_for(app, accounts.create_user(db, "bench", "bench-password", "admin"))
+        client = client_for(app, accounts.create_user(db=db, name="bench", password="bench-password", role="admin"))
     hands = random_hands(
         "matzlfangen", random.Random(seed), NIGHT - 1 + samples, GAMES["matzlfangen"].parse_rules(None)
     )
@@ -227,7 +227,9 @@ def temporary_viewer(app: Any):
 
     engine = app.extensions["sk_engine"]
     with database.session(engine, write=True) as db:
-        user = accounts.create_user(db, f"bench-{secrets.token_hex(4)}", secrets.token_hex(16), "viewer")
+        user = accounts.create_user(
+            db=db, name=f"bench-{secrets.token_hex(4)}", password=secrets.token_hex(16), role="viewer"
+        )
     try:
         yield client_for(app, user)
     finally:

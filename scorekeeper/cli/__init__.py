@@ -110,7 +110,7 @@ def _export(args: argparse.Namespace) -> int:
 
     with app_db() as (_, db):
         try:
-            data = exports.night_json(db, args.id)
+            data = exports.night_json(db=db, night_id=args.id)
         except NotFound:
             print(f"there is no night {args.id}", file=sys.stderr)
             return 1
@@ -157,9 +157,9 @@ def _import(args: argparse.Namespace) -> int:
     with app_db(write=True) as (_, db):
         try:
             if club:
-                done = exports.import_club(db, data)
+                done = exports.import_club(db=db, data=data)
             else:
-                night_id, created = exports.import_night(db, data)
+                night_id, created = exports.import_night(db=db, data=data)
         except exports.InvalidExport as exc:
             print(f"{args.file}: {exc}", file=sys.stderr)
             print("nothing was imported", file=sys.stderr)
@@ -190,11 +190,11 @@ def _backup(args: argparse.Namespace) -> int:
     from scorekeeper.core import backup
 
     url, instance = _database()
-    target = Path(args.path) if args.path else backup.default_target(instance / "backups")
+    target = Path(args.path) if args.path else backup.default_target(directory=instance / "backups")
     if target.is_dir():
-        target = backup.default_target(target)
+        target = backup.default_target(directory=target)
     try:
-        info = backup.backup(url, target)
+        info = backup.backup(url=url, target=target)
     except backup.BackupError as exc:
         print(f"no backup written: {exc}", file=sys.stderr)
         return 1
@@ -229,7 +229,7 @@ def _restore(args: argparse.Namespace) -> int:
         print("restore cancelled: nothing changed", file=sys.stderr)
         return 1
     try:
-        backup.restore(url, source)
+        backup.restore(url=url, source=source)
     except backup.BackupError as exc:
         print(f"nothing restored: {exc}", file=sys.stderr)
         return 1
@@ -278,7 +278,7 @@ def _create_user(args: argparse.Namespace) -> int:
         return 1
     with app_db(write=True) as (app, db):
         try:
-            user = accounts.create_user(db, args.name, password, role)
+            user = accounts.create_user(db=db, name=args.name, password=password, role=role)
         except InvalidInput as exc:
             print(f"no account made: {exc.message}", file=sys.stderr)
             return 1
@@ -293,12 +293,12 @@ def _create_token(args: argparse.Namespace) -> int:
     from scorekeeper.core.errors import InvalidInput
 
     with app_db(write=True) as (_, db):
-        user = accounts.find_user(db, args.user)
+        user = accounts.find_user(db=db, name=args.user)
         if user is None:
             print(f"there is no account {args.user!r}", file=sys.stderr)
             return 1
         try:
-            record, token = accounts.create_token(db, user, args.label)
+            record, token = accounts.create_token(db=db, user=user, label=args.label)
         except InvalidInput as exc:
             print(f"no token made: {exc.message}", file=sys.stderr)
             return 1
@@ -312,7 +312,7 @@ def _tokens(args: argparse.Namespace) -> int:
 
     with app_db() as (_, db):
         names = {u.id: u.name for u in accounts.list_users(db)}
-        for t in accounts.tokens(db):
+        for t in accounts.tokens(db=db):
             state = f"revoked {t.revoked_at:%Y-%m-%d}" if t.revoked_at else "active"
             print(f"#{t.id}\t{names.get(t.user_id, '?')}\t{t.created_at:%Y-%m-%d}\t{state}\t{t.label}")
     return 0
@@ -324,7 +324,7 @@ def _revoke_token(args: argparse.Namespace) -> int:
 
     with app_db(write=True) as (_, db):
         try:
-            accounts.revoke_token(db, args.id)
+            accounts.revoke_token(db=db, token_id=args.id)
         except NotFound:
             print(f"there is no token #{args.id}", file=sys.stderr)
             return 1

@@ -22,7 +22,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import ApiToken, LoginFailure, Night, User, utcnow
 from scorekeeper.core.nights import JOIN_ALPHABET, JOIN_LENGTH
-from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
+from scorekeeper.core.text import ID_MAX, clean_name, has_control, is_id, name_key, parse_int
 
 ROLES = ("viewer", "scorer", "admin")  # each may do what the ones before it may
 PASSWORD_MIN = 8
@@ -35,7 +35,7 @@ LIMITS = {"name": 5, "addr": 30, "join": 10}
 TOKEN_PREFIX = "skt_"
 
 
-def at_least(role: str | None, needed: str) -> bool:
+def at_least(*, role: str | None, needed: str) -> bool:
     """Whether ``role`` may do what ``needed`` may."""
     return role in ROLES and ROLES.index(role) >= ROLES.index(needed)
 
@@ -65,14 +65,14 @@ def _user_by_name(db: Session, name: str) -> User | None:
     return next((u for u in db.exec(select(User)).all() if name_key(u.name) == key), None)
 
 
-def find_user(db: Session, name: Any) -> User | None:
+def find_user(*, db: Session, name: Any) -> User | None:
     """The account of this name (case does not matter), or None."""
     if not isinstance(name, str) or has_control(name) or len(name) > 200:
         return None
     return _user_by_name(db, unicodedata.normalize("NFC", name).strip())
 
 
-def get_user(db: Session, user_id: int) -> User:
+def get_user(*, db: Session, user_id: int) -> User:
     user = db.get(User, user_id) if 0 < user_id <= ID_MAX else None
     if user is None:
         raise NotFound(f"no user {user_id}")
@@ -83,7 +83,7 @@ def list_users(db: Session) -> list[User]:
     return sorted(db.exec(select(User)).all(), key=lambda u: name_key(u.name))
 
 
-def create_user(db: Session, name: Any, password: Any, role: Any) -> User:
+def create_user(*, db: Session, name: Any, password: Any, role: Any) -> User:
     """A new account (names are unique regardless of case)."""
     name = clean_name(name)
     role = check_role(role)
@@ -96,9 +96,9 @@ def create_user(db: Session, name: Any, password: Any, role: Any) -> User:
     return user
 
 
-def authenticate(db: Session, name: Any, password: Any) -> User | None:
+def authenticate(*, db: Session, name: Any, password: Any) -> User | None:
     """The active account with this name and password, else None (the same time either way)."""
-    user = find_user(db, name)
+    user = find_user(db=db, name=name)
     if user is None or not isinstance(password, str):
         check_password_hash(_DUMMY_HASH, "x")  # as slow as a real check: no telling which names exist
         return None
@@ -115,7 +115,7 @@ def has_admin(db: Session) -> bool:
     return _active_admins(db) > 0
 
 
-def setup_token_matches(expected: str, given: str) -> bool:
+def setup_token_matches(*, expected: str, given: str) -> bool:
     return secrets.compare_digest(expected.encode(), given.encode())
 
 
@@ -134,23 +134,23 @@ def attempt_key(name: Any) -> str:
     return name_key(unicodedata.normalize("NFC", text).strip())[:100]
 
 
-def end_sessions(db: Session, user_id: int) -> None:
+def end_sessions(*, db: Session, user_id: int) -> None:
     """End every session of the account (signing out: a copied cookie stops working too)."""
-    user = get_user(db, user_id)
+    user = get_user(db=db, user_id=user_id)
     user.stamp = secrets.token_hex(16)
     db.add(user)
     db.commit()
 
 
 def update_user(
-    db: Session, user_id: int, *, role: Any = None, active: bool | None = None, password: Any = None
+    *, db: Session, user_id: int, role: Any = None, active: bool | None = None, password: Any = None
 ) -> User:
     """Change an account's role, whether it may sign in, or its password. Any change ends its sessions;
     a new password or disabling the account also revokes its API tokens (they may have leaked with it).
 
     :raises Conflict: when the change would leave the club without an active admin.
     """
-    user = get_user(db, user_id)
+    user = get_user(db=db, user_id=user_id)
     _active_admins(db, lock=True)
     db.refresh(user)  # as the lock found it
     was_admin = user.role == "admin" and user.active
@@ -174,11 +174,12 @@ def update_user(
     return user
 
 
-def user_for_session(db: Session, value: str) -> User | None:
+def user_for_session(*, db: Session, value: str) -> User | None:
     user_id, _, stamp = str(value).partition(".")
-    if not user_id.isdigit() or not stamp:
+    number = parse_int(user_id)
+    if number is None or not is_id(number) or not stamp:
         return None
-    user = db.get(User, int(user_id)) if int(user_id) <= ID_MAX else None
+    user = db.get(User, number)
     if user is None or not user.active or not secrets.compare_digest(user.stamp, stamp):
         return None
     return user
@@ -191,7 +192,7 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_token(db: Session, user: User, label: Any = "") -> tuple[ApiToken, str]:
+def create_token(*, db: Session, user: User, label: Any = "") -> tuple[ApiToken, str]:
     """A new API token for ``user``: the record and the token itself (shown once, stored as a digest)."""
     if not isinstance(label, str) or len(label) > 80 or has_control(label):
         raise InvalidInput("label", "the label may have at most 80 characters and no control characters")
@@ -202,7 +203,7 @@ def create_token(db: Session, user: User, label: Any = "") -> tuple[ApiToken, st
     return record, token
 
 
-def user_for_token(db: Session, token: str) -> User | None:
+def user_for_token(*, db: Session, token: str) -> User | None:
     """The active account of a valid, unrevoked token, else None."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
@@ -213,14 +214,14 @@ def user_for_token(db: Session, token: str) -> User | None:
     return user if user is not None and user.active else None
 
 
-def tokens(db: Session, user_id: int | None = None) -> list[ApiToken]:
+def tokens(*, db: Session, user_id: int | None = None) -> list[ApiToken]:
     query = select(ApiToken).order_by(ApiToken.id)
     if user_id is not None:
         query = query.where(ApiToken.user_id == user_id)
     return list(db.exec(query).all())
 
 
-def revoke_token(db: Session, token_id: int, user_id: int | None = None) -> ApiToken:
+def revoke_token(*, db: Session, token_id: int, user_id: int | None = None) -> ApiToken:
     """Revoke a token (for good); with ``user_id``, only a token of that account."""
     record = db.get(ApiToken, token_id) if 0 < token_id <= ID_MAX else None
     if record is None or (user_id is not None and record.user_id != user_id):
@@ -245,7 +246,7 @@ def normalize_code(code: Any) -> str | None:
     return code
 
 
-def night_for_code(db: Session, code: Any) -> Night | None:
+def night_for_code(*, db: Session, code: Any) -> Night | None:
     """The open night this code joins, else None (a closed night's code has expired)."""
     code = normalize_code(code)
     if code is None:
@@ -254,7 +255,7 @@ def night_for_code(db: Session, code: Any) -> Night | None:
     return night if night is not None and night.is_open else None
 
 
-def code_valid(night: Night, code: Any) -> bool:
+def code_valid(*, night: Night, code: Any) -> bool:
     """Whether a guest's stored code still opens this night (it is open and the code is its current one)."""
     return (
         night.is_open

@@ -68,7 +68,7 @@ class BackupInfo:
     nights: int
 
 
-def sqlite_path(url: str, *, tool: str) -> Path:
+def sqlite_path(*, url: str, tool: str) -> Path:
     """The file of a SQLite database URL.
 
     :param tool: what to use instead on PostgreSQL (named in the refusal).
@@ -87,7 +87,7 @@ def sqlite_path(url: str, *, tool: str) -> Path:
     return Path(parsed.database)
 
 
-def default_target(directory: Path, now: datetime | None = None) -> Path:
+def default_target(*, directory: Path, now: datetime | None = None) -> Path:
     """``directory/scorekeeper-YYYYmmdd-HHMMSS.db`` (local time)."""
     return directory / f"scorekeeper-{(now or datetime.now()):%Y%m%d-%H%M%S}.db"
 
@@ -116,7 +116,7 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def backup(url: str, target: Path) -> BackupInfo:
+def backup(*, url: str, target: Path) -> BackupInfo:
     """Copy the live SQLite database of ``url`` to ``target`` (replacing a file there).
 
     The copy is written next to ``target`` under a temporary name, checked, and
@@ -125,7 +125,7 @@ def backup(url: str, target: Path) -> BackupInfo:
     :raises NotSQLite: on PostgreSQL.
     :raises BackupError: when there is no database, or the copy fails or is not sound.
     """
-    source = sqlite_path(url, tool="pg_dump -Fc")
+    source = sqlite_path(url=url, tool="pg_dump -Fc")
     if not source.is_file():
         raise BackupError(f"there is no database at {source}: nothing to back up")
     if _same_file(source, target):
@@ -207,10 +207,10 @@ def restore_target(url: str) -> Path:
 
     :raises NotSQLite: on PostgreSQL (pointing to its tools).
     """
-    return sqlite_path(url, tool="pg_restore (or psql for a plain SQL dump)")
+    return sqlite_path(url=url, tool="pg_restore (or psql for a plain SQL dump)")
 
 
-def restore(url: str, source: Path) -> BackupInfo:
+def restore(*, url: str, source: Path) -> BackupInfo:
     """Replace the live SQLite database of ``url`` by the backup ``source``, in one transaction.
 
     The file is checked first (:func:`check_backup`); a refused file changes

@@ -147,7 +147,7 @@ def _timestamp(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def night_json(db: Session, night_id: int) -> dict[str, Any]:
+def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
     """The whole night as a JSON object, lossless: :func:`import_night` makes the same night of it.
 
     Database ids are left out (they differ between databases); the night's ``uid`` says which night it is.
@@ -214,7 +214,7 @@ def club_json(db: Session) -> dict[str, Any]:
     ``nights``: :func:`night_json` of every night, in the order they were made.
     No database ids: uids and names say what is what.
     """
-    nights = [night_json(db, night_id) for night_id in db.exec(select(Night.id).order_by(Night.id))]
+    nights = [night_json(db=db, night_id=night_id) for night_id in db.exec(select(Night.id).order_by(Night.id))]
     # The roster after the nights: a player seated at a night exported above is on it.
     players = list_players(db=db)
     names = {p.id: p.name for p in players}  # changes name only players of this list
@@ -689,7 +689,7 @@ def _add_night(db: Session, night: CheckedNight) -> tuple[int, bool]:
     return _write(db, night), True
 
 
-def import_night(db: Session, data: Any) -> tuple[int, bool]:
+def import_night(*, db: Session, data: Any) -> tuple[int, bool]:
     """Create the night of a :func:`night_json` object; returns ``(night_id, created)``.
 
     A night whose ``uid`` is already in the database is not imported again:
@@ -735,7 +735,7 @@ class ClubImport:
         return bool(self.players_created or self.changes_created or self.nights_created)
 
 
-def import_club(db: Session, data: Any) -> ClubImport:
+def import_club(*, db: Session, data: Any) -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
     Players are found on the roster by name ignoring case, or added with the

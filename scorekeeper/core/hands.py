@@ -23,7 +23,7 @@ from scorekeeper.engine import GAMES, ledger
 __all__ = ["add_hands", "complete_hand", "edit_hand", "record_hand", "undo_last"]
 
 
-def complete_hand(night: Night, hand: Any, dealer: int) -> Any:
+def complete_hand(*, night: Night, hand: Any, dealer: int) -> Any:
     """The hand as the engine gets it: with what the deal tells (the game says what: Matzlfangen
     at a table of four adds the dealer's seat, so forehand declares a Rufen without a tap)."""
     game = GAMES[night.game]
@@ -47,7 +47,7 @@ def record_hand(
 
     :raises InvalidHand: when the engine refuses the hand (nothing is saved).
     """
-    night = lock_night(db, night_id)
+    night = lock_night(db=db, night_id=night_id)
     if idempotency_key is not None:
         if (
             not isinstance(idempotency_key, str)
@@ -61,7 +61,7 @@ def record_hand(
         if earlier is not None:
             return earlier, False, None
     check_open(night)
-    hands = hand_rows(db, night_id)
+    hands = hand_rows(db=db, night_id=night_id)
     if expected_hands is not None and expected_hands != len(hands):
         raise Conflict(
             "another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
@@ -70,16 +70,18 @@ def record_hand(
             now=len(hands),
         )
     dealer = ledger.dealer_of(night.first_dealer, night.seat_count, len(hands))
-    data = complete_hand(night, hand, dealer)
-    settlement = settle(night, [*(h.data for h in hands), data])  # validates; the hand is a JSON object
+    data = complete_hand(night=night, hand=hand, dealer=dealer)
+    settlement = settle(night=night, hands=[*(h.data for h in hands), data])  # validates; the hand is a JSON object
     stored = dict(data)
     record = HandRecord(
         night_id=night_id, number=len(hands) + 1, dealer=dealer, data=stored, idempotency_key=idempotency_key
     )
     db.add(record)
-    touch(db, night, "record", record.number, None, stored)
+    touch(db=db, night=night, action="record", number=record.number, before=None, after=stored)
     try:
-        table = history.refresh(db, night, [*hands, HandRow(record.number, dealer, stored)], settlement)
+        table = history.refresh(
+            db=db, night=night, hands=[*hands, HandRow(record.number, dealer, stored)], settlement=settlement
+        )
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -100,14 +102,14 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
 
     :raises InvalidHand: naming the first bad hand (by its index in the whole night); nothing is saved.
     """
-    night = lock_night(db, night_id)
+    night = lock_night(db=db, night_id=night_id)
     check_open(night)
-    existing = hand_rows(db, night_id)
+    existing = hand_rows(db=db, night_id=night_id)
     rows = []
     for i, hand in enumerate(hands, start=len(existing)):
         dealer = ledger.dealer_of(night.first_dealer, night.seat_count, i)
-        rows.append(HandRow(i + 1, dealer, dict(complete_hand(night, hand, dealer))))
-    settlement = settle(night, [h.data for h in (*existing, *rows)])
+        rows.append(HandRow(i + 1, dealer, dict(complete_hand(night=night, hand=hand, dealer=dealer))))
+    settlement = settle(night=night, hands=[h.data for h in (*existing, *rows)])
     now = utcnow()
     if rows:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
         db.exec(
@@ -121,46 +123,46 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     night.version += 1
     db.add(night)
     db.add(AuditEntry(night_id=night_id, hand_number=None, action="import", before=None, after={"hands": len(rows)}))
-    history.refresh(db, night, [*existing, *rows], settlement)
+    history.refresh(db=db, night=night, hands=[*existing, *rows], settlement=settlement)
     db.commit()
     return len(existing) + len(rows)
 
 
 def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_version: int | None = None) -> HandRecord:
     """Replace hand ``number``; everything after it is recomputed (and must stay valid)."""
-    night = lock_night(db, night_id)
+    night = lock_night(db=db, night_id=night_id)
     check_open(night)
     if expected_version is not None and expected_version != night.version:
         raise Conflict("the night changed while you were editing: check the hand and edit it again")
-    hands = hand_rows(db, night_id)
-    record = hand_record(db, night_id, number) if 1 <= number <= len(hands) else None
+    hands = hand_rows(db=db, night_id=night_id)
+    record = hand_record(db=db, night_id=night_id, number=number) if 1 <= number <= len(hands) else None
     if record is None:
         raise NotFound(f"no hand {number}")
-    data = complete_hand(night, hand, record.dealer)
+    data = complete_hand(night=night, hand=hand, dealer=record.dealer)
     rows = [HandRow(h.number, h.dealer, data) if h.number == number else h for h in hands]
-    settlement = settle(night, [h.data for h in rows])
+    settlement = settle(night=night, hands=[h.data for h in rows])
     before = record.data
     record.data = dict(data)
     record.updated_at = utcnow()
     db.add(record)
-    touch(db, night, "edit", number, before, record.data)
-    history.refresh(db, night, rows, settlement)
+    touch(db=db, night=night, action="edit", number=number, before=before, after=record.data)
+    history.refresh(db=db, night=night, hands=rows, settlement=settlement)
     db.commit()
     return record
 
 
 def undo_last(*, db: Session, night_id: int, expected_hands: int | None = None) -> HandRecord:
     """Take back the last hand (kept in the audit trail)."""
-    night = lock_night(db, night_id)
+    night = lock_night(db=db, night_id=night_id)
     check_open(night)
-    hands = hand_rows(db, night_id)
+    hands = hand_rows(db=db, night_id=night_id)
     if not hands:
         raise Conflict("there is no hand to undo")
     if expected_hands is not None and expected_hands != len(hands):
         raise Conflict("another phone changed the night meanwhile: check the table before you undo")
-    last = hand_record(db, night_id, len(hands))
+    last = hand_record(db=db, night_id=night_id, number=len(hands))
     db.delete(last)
-    touch(db, night, "undo", last.number, last.data, None)
-    history.refresh(db, night, hands[:-1])
+    touch(db=db, night=night, action="undo", number=last.number, before=last.data, after=None)
+    history.refresh(db=db, night=night, hands=hands[:-1])
     db.commit()
     return last

@@ -73,18 +73,18 @@ def night_rows(table: Table) -> tuple[list[NightResult], list[ContractResult]]:
     return results, contracts
 
 
-def refresh(db: Session, night: Night, hands: list[Any], settlement: Settlement | None = None) -> Table:
+def refresh(*, db: Session, night: Night, hands: list[Any], settlement: Settlement | None = None) -> Table:
     """The table after a change to its hands, with the night's history rows rewritten (not committed).
 
     Every change to a night's hands goes through here, so the club's history never lags behind.
     """
     db.flush()
-    after = build_table(night, seats(db, night.id), hands, settlement)
-    refresh_night(db, after)
+    after = build_table(night=night, players=seats(db=db, night_id=night.id), hands=hands, settlement=settlement)
+    refresh_night(db=db, table=after)
     return after
 
 
-def refresh_night(db: Session, table: Table) -> None:
+def refresh_night(*, db: Session, table: Table) -> None:
     """Rewrite the night's result rows from its settled table (the caller commits)."""
     night_id = table.night.id
     db.exec(delete(ContractResult).where(ContractResult.night_id == night_id))
@@ -103,7 +103,7 @@ def refresh_missing(db: Session) -> int:
     missing = select(Night.id).where(~select(NightResult.night_id).where(NightResult.night_id == Night.id).exists())
     done = 0
     for night_id in list(db.exec(missing.order_by(Night.id))):
-        refresh_night(db, load_table(db=db, night_id=night_id))
+        refresh_night(db=db, table=load_table(db=db, night_id=night_id))
         done += 1
         if done % 50 == 0:
             db.commit()
@@ -165,7 +165,7 @@ class Season:
         return f"{self.year}/{(self.year + 1) % 100:02d}"
 
 
-def seasons(db: Session, start: tuple[int, int]) -> list[Season]:
+def seasons(*, db: Session, start: tuple[int, int]) -> list[Season]:
     """Every season from the club's first night to its newest, newest first (none without nights)."""
     first, last = db.exec(select(func.min(Night.played_on), func.max(Night.played_on))).one()
     if first is None:
@@ -209,7 +209,7 @@ class NightsPage:
     pages: int
 
 
-def nights_page(db: Session, filters: NightFilter, page: int = 1, per_page: int = 25) -> NightsPage:
+def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: int = 25) -> NightsPage:
     """One page of the nights that match, newest first; a page past the end shows the last one."""
     if per_page < 1:
         raise ValueError("a page holds at least one night")
@@ -293,12 +293,12 @@ class Tally:
     @property
     def units_per_hand(self) -> int | None:
         """Hundredths of a unit per hand."""
-        return ratio(self.units, self.hands)
+        return ratio(part=self.units, whole=self.hands)
 
     @property
     def win_rate(self) -> int | None:
         """Per cent of the hands declared that were won."""
-        return ratio(self.won, self.declared)
+        return ratio(part=self.won, whole=self.declared)
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ class ContractLine:
 
     @property
     def win_rate(self) -> int | None:
-        return ratio(self.won, self.declared)
+        return ratio(part=self.won, whole=self.declared)
 
 
 @dataclass
@@ -341,7 +341,7 @@ class PlayerHistory:
 COUNTS = ("matzl_caught", "matzl_lost", "touts", "touts_won", "games_won", "matches_won")
 
 
-def player_history(db: Session, player_id: int, season_start: tuple[int, int] = (1, 1)) -> PlayerHistory:
+def player_history(*, db: Session, player_id: int, season_start: tuple[int, int] = (1, 1)) -> PlayerHistory:
     """Everything a player's page shows, from their result rows (a few per night, not per hand).
 
     A night counts when the player played a hand in it or it moved their money (a
@@ -418,7 +418,7 @@ SORTS = ("money", "per_hand", "win_rate", "attendance")
 
 
 def leaderboard(
-    db: Session, game: str, season: Season, *, min_declared: int = 20, sort: str = "money"
+    *, db: Session, game: str, season: Season, min_declared: int = 20, sort: str = "money"
 ) -> tuple[list[Standing], int]:
     """The season's standings in one game, and how many nights of it were played.
 
@@ -452,7 +452,7 @@ def leaderboard(
     standings = []
     for player_id, name, count, hands, units, cents, declared, won in rows:
         tally = Tally(count, hands, units, cents, declared, won)
-        standings.append(Standing(player_id, name, tally, ratio(count, nights)))
+        standings.append(Standing(player_id, name, tally, ratio(part=count, whole=nights)))
 
     def rate(s: Standing) -> int | None:
         return s.tally.win_rate if s.tally.declared >= min_declared else None

@@ -103,7 +103,7 @@ def create_night(
     db.flush()
     for position, player_id in enumerate(player_ids, start=1):
         db.add(Seat(night_id=night.id, position=position, player_id=player_id))
-    history.refresh(db, night, [])
+    history.refresh(db=db, night=night, hands=[])
     db.commit()
     return night
 
@@ -143,10 +143,10 @@ def _carried_pot(db: Session, game: str, rules: Any) -> int:
     ).first()
     if taken is not None:
         return 0
-    return settle(last, [h.data for h in hand_rows(db, last.id)]).pot or 0
+    return settle(night=last, hands=[h.data for h in hand_rows(db=db, night_id=last.id)]).pot or 0
 
 
-def lock_night(db: Session, night_id: int) -> Night:
+def lock_night(*, db: Session, night_id: int) -> Night:
     """The night for a change to it, its row locked to the end of the transaction
     (``SELECT ... FOR UPDATE``; read afresh even if the session holds it already).
 
@@ -167,7 +167,7 @@ def check_open(night: Night) -> None:
         raise Conflict("this night is closed: no hand can be recorded, changed or undone")
 
 
-def touch(db: Session, night: Night, action: str, number: int, before: Any, after: Any) -> None:
+def touch(*, db: Session, night: Night, action: str, number: int, before: Any, after: Any) -> None:
     night.version += 1
     db.add(night)
     db.add(AuditEntry(night_id=night.id, hand_number=number, action=action, before=before, after=after))
@@ -178,12 +178,12 @@ def close_night(*, db: Session, night_id: int) -> Night:
 
     Its join code expires: guests who joined with it can't come back, also not after a reopening.
     """
-    night = lock_night(db, night_id)
+    night = lock_night(db=db, night_id=night_id)
     check_open(night)
     night.status = CLOSED
     night.closed_at = utcnow()
     night.join_code = None
-    touch(db, night, "close", None, None, None)
+    touch(db=db, night=night, action="close", number=None, before=None, after=None)
     db.commit()
     return night
 
@@ -193,7 +193,7 @@ def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:
 
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
     """
-    night = lock_night(db, night_id)
+    night = lock_night(db=db, night_id=night_id)
     if night.status != CLOSED:
         raise Conflict("this night is open already")
     if not isinstance(reason, str) or not reason.strip():
@@ -206,7 +206,7 @@ def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:
     night.status = OPEN
     night.closed_at = None
     night.join_code = new_join_code(db)  # a new one: the guests of before join again
-    touch(db, night, "reopen", None, None, {"reason": reason})
+    touch(db=db, night=night, action="reopen", number=None, before=None, after={"reason": reason})
     db.commit()
     return night
 
@@ -239,5 +239,5 @@ def add_imported_night(
     db.flush()  # hands before audit entries, each in file order: their ids keep the order
     db.add_all(AuditEntry(night_id=night.id, **a) for a in audit)
     rows = sorted(hands, key=lambda h: h["number"])
-    history.refresh(db, night, [HandRow(h["number"], h["dealer"], h["data"]) for h in rows])
+    history.refresh(db=db, night=night, hands=[HandRow(h["number"], h["dealer"], h["data"]) for h in rows])
     return night

@@ -67,13 +67,13 @@ class Table:
         """
         hands = [h for h in self.hands if h.number != number]
         hands.insert(number - 1, HandRow(number, self.dealer_for(number), data))
-        return build_table(self.night, self.players, hands)
+        return build_table(night=self.night, players=self.players, hands=hands)
 
     def money(self, position: int) -> int:
         return ledger.cents(self.balance[position - 1], self.night.stake_cents)
 
 
-def seats(db: Session, night_id: int) -> dict[int, Player]:
+def seats(*, db: Session, night_id: int) -> dict[int, Player]:
     """Who sits where: the player at each table position."""
     rows = db.exec(
         select(Seat.position, Player).join(Player, Player.id == Seat.player_id).where(Seat.night_id == night_id)
@@ -81,7 +81,7 @@ def seats(db: Session, night_id: int) -> dict[int, Player]:
     return {position: player for position, player in rows}
 
 
-def hand_rows(db: Session, night_id: int) -> list[Any]:
+def hand_rows(*, db: Session, night_id: int) -> list[Any]:
     """The night's hands as light rows (``number``, ``dealer``, ``data``), in order: reading 300
     of them as rows is several times quicker than as ORM objects, and pages only read."""
     query = (
@@ -92,12 +92,12 @@ def hand_rows(db: Session, night_id: int) -> list[Any]:
     return list(db.exec(query))
 
 
-def hand_record(db: Session, night_id: int, number: int) -> HandRecord | None:
+def hand_record(*, db: Session, night_id: int, number: int) -> HandRecord | None:
     """The stored hand ``number`` of a night, if there is one."""
     return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.number == number)).first()
 
 
-def settle(night: Night, hands: list[dict[str, Any]]) -> Settlement:
+def settle(*, night: Night, hands: list[dict[str, Any]]) -> Settlement:
     """The night's hands settled by the engine under the night's rules (and its carried pot).
 
     :raises InvalidHand: for the first hand the engine refuses.
@@ -114,10 +114,10 @@ def get_night(*, db: Session, night_id: int) -> Night:
 
 
 def build_table(
-    night: Night, players: dict[int, Player], hands: list[Any], settlement: Settlement | None = None
+    *, night: Night, players: dict[int, Player], hands: list[Any], settlement: Settlement | None = None
 ) -> Table:
     """The table from its parts (``settlement`` when the caller has just settled these hands)."""
-    settlement = settlement or settle(night, [h.data for h in hands])
+    settlement = settlement or settle(night=night, hands=[h.data for h in hands])
     seats = GAMES[night.game].seats
     positions = [ledger.seat_positions(night.seat_count, seats, h.dealer) for h in hands]
     rows = ledger.position_units(settlement, positions, night.seat_count)
@@ -128,7 +128,7 @@ def build_table(
 def load_table(*, db: Session, night_id: int) -> Table:
     """The night settled from its stored hands."""
     night = get_night(db=db, night_id=night_id)
-    return build_table(night, seats(db, night_id), hand_rows(db, night_id))
+    return build_table(night=night, players=seats(db=db, night_id=night_id), hands=hand_rows(db=db, night_id=night_id))
 
 
 def audit_trail(*, db: Session, night_id: int, hand_numbers: list[int] | None = None) -> list[AuditEntry]:

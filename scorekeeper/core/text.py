@@ -1,7 +1,9 @@
-"""The rules for text and ids a person or a file sends: one place for each.
+"""The rules for text, numbers and ids a person or a file sends: one place for each.
 
->>> name_key("STRASSE") == name_key("Straße")
-True
+>>> name_key("STRASSE") == name_key("Straße"), name_key("Ａｎｎａ") == name_key("anna")
+(True, True)
+>>> parse_int("12"), parse_int("²"), parse_int("-3"), parse_int(" 7")
+(12, None, None, None)
 """
 
 from __future__ import annotations
@@ -27,13 +29,55 @@ def is_id(value: Any) -> bool:
     return type(value) is int and 0 < value <= ID_MAX
 
 
+def parse_int(value: Any, *, digits: int = 18) -> int | None:
+    """A whole number written in ASCII digits only (at most ``digits`` of them), else None.
+
+    Forms and the API read every number through here: ``"²"`` passes ``str.isdigit()`` but is no
+    number a person typed, and ``int()`` of it fails.
+    """
+    if isinstance(value, str) and 0 < len(value) <= digits and value.isascii() and value.isdigit():
+        return int(value)
+    return None
+
+
 def has_control(text: str) -> bool:
-    """Whether a text holds control characters, line breaks or direction overrides."""
-    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_OVERRIDES for c in text)
+    """Whether a text holds control characters, line breaks, direction overrides or lone surrogates
+    (which are no Unicode characters at all: a database cannot store them)."""
+    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") or c in _BIDI_OVERRIDES for c in text)
+
+
+_ZWJ = "\u200d"
+_TAGS = range(0xE0020, 0xE0080)  # the tag letters of a flag such as Scotland's
+_BLACK_FLAG = "\U0001f3f4"
+
+
+def invisible(text: str) -> str | None:
+    """The first invisible format character (Unicode category Cf) in ``text``, if any: a zero-width
+    space, a direction mark, a soft hyphen. Those inside an emoji are part of what one sees and
+    pass: a joiner between two pictographs (👨‍👩‍👧), the tags of a subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+
+    >>> invisible("Anna\u200b"), invisible("A\u200fB"), invisible("Anna 👨\u200d👩\u200d👧")
+    ('\u200b', '\u200f', None)
+    """
+    for i, c in enumerate(text):
+        if unicodedata.category(c) != "Cf":
+            continue
+        before, after = text[i - 1 : i], text[i + 1 : i + 2]
+        if c == _ZWJ and before and after and _pictograph(before) and _pictograph(after):
+            continue
+        if ord(c) in _TAGS and _BLACK_FLAG in text[:i]:
+            continue
+        return c
+    return None
+
+
+def _pictograph(c: str) -> bool:
+    return unicodedata.category(c) in ("So", "Sk") or c == "\ufe0f" or 0x1F3FB <= ord(c) <= 0x1F3FF
 
 
 def clean_name(name: Any) -> str:
-    """Trimmed, NFC-normalised, 1-40 characters, no control characters.
+    """Trimmed, NFC-normalised, 1-40 characters, no control characters, no invisible characters
+    (a name that looks like another must be refused like a duplicate, not stored beside it).
 
     :raises InvalidInput: otherwise.
     """
@@ -46,10 +90,14 @@ def clean_name(name: Any) -> str:
         raise InvalidInput("name", "the name may have at most {n} characters", n=NAME_MAX)
     if has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
+    if invisible(name):
+        raise InvalidInput("name", "the name must not contain invisible characters")
     return name
 
 
 def name_key(name: str) -> str:
-    """What makes two names the same person's: equal ignoring case, in every alphabet, whatever
-    Unicode form they were typed in (``STRASSE`` finds ``Straße``)."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What makes two names the same person's: they look the same. Equal ignoring case in every
+    alphabet, whatever Unicode form they were typed in (``STRASSE`` finds ``Straße``, full-width
+    ``Ａｎｎａ`` finds ``Anna``), ignoring invisible characters and runs of spaces."""
+    visible = "".join(c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c) != "Cf")
+    return " ".join(visible.casefold().split())

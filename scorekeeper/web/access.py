@@ -24,7 +24,7 @@ from flask_login import current_user, login_user
 
 from scorekeeper.core import accounts
 from scorekeeper.core.models import Night, User
-from scorekeeper.core.text import ID_MAX
+from scorekeeper.core.text import is_id, parse_int
 from scorekeeper.web.context import SAFE_METHODS, get_db, is_api
 from scorekeeper.web.extensions import login_manager
 
@@ -76,7 +76,7 @@ class Identity:
         return cls(user=user, guest_nights=guest_nights, role=user.role, name=user.name)
 
     def at_least(self, role: str) -> bool:
-        return accounts.at_least(self.role, role)
+        return accounts.at_least(role=self.role, needed=role)
 
     def may(self, level: str, night_id: int | None = None) -> bool:
         if level == PUBLIC:
@@ -95,7 +95,7 @@ def _bearer_user() -> User | None:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    return accounts.user_for_token(get_db(), token.strip())
+    return accounts.user_for_token(db=get_db(), token=token.strip())
 
 
 GUESTS = "joined"  # the session key: {night id: join code}
@@ -108,8 +108,9 @@ def _guest_nights() -> frozenset[int]:
     valid = set()
     db = get_db()
     for key, code in joined.items():
-        night = db.get(Night, int(key)) if str(key).isdigit() and int(key) <= ID_MAX else None
-        if night is not None and accounts.code_valid(night, code):
+        night_id = parse_int(str(key))
+        night = db.get(Night, night_id) if night_id is not None and is_id(night_id) else None
+        if night is not None and accounts.code_valid(night=night, code=code):
             valid.add(night.id)
     return frozenset(valid)
 
@@ -187,7 +188,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
 @login_manager.user_loader
 def _load_user(value: str) -> User | None:
-    return accounts.user_for_session(get_db(), value)
+    return accounts.user_for_session(db=get_db(), value=value)
 
 
 def client_for(app: Flask, user: User | None):
@@ -200,7 +201,7 @@ def client_for(app: Flask, user: User | None):
             cookie["_user_id"] = user.get_id()
             cookie["_fresh"] = True
         with database.session(app.extensions["sk_engine"], write=True) as db:
-            _, token = accounts.create_token(db, user, "test client")
+            _, token = accounts.create_token(db=db, user=user, label="test client")
         client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     return client
 

@@ -69,8 +69,8 @@ def _sign_in(page, live) -> None:
 
     base, app = live
     with database.session(app.extensions["sk_engine"], write=True) as db:
-        if accounts.find_user(db, ADMIN) is None:
-            accounts.create_user(db, ADMIN, PASSWORD, "admin")
+        if accounts.find_user(db=db, name=ADMIN) is None:
+            accounts.create_user(db=db, name=ADMIN, password=PASSWORD, role="admin")
     page.goto(f"{base}/login")
     page.fill("#name", ADMIN)
     page.fill("#password", PASSWORD)

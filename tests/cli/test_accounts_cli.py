@@ -37,7 +37,7 @@ def test_create_admin_reads_the_password_from_the_environment_for_scripts(instan
     assert config.read_setup_token(instance) is None  # the setup address is gone with it
     app = _app()
     with database.session(app.extensions["sk_engine"]) as db:
-        assert accounts.authenticate(db, "wirt", "wirt-geheim").role == "admin"
+        assert accounts.authenticate(db=db, name="wirt", password="wirt-geheim").role == "admin"
     app.extensions["sk_engine"].dispose()
 
 

@@ -92,7 +92,7 @@ def current(app) -> dict:
 def test_a_backup_is_a_checked_self_contained_copy_of_the_database(url, db, club, tmp_path):
     target = tmp_path / "backups" / "copy.db"
 
-    info = backup.backup(url, target)
+    info = backup.backup(url=url, target=target)
 
     assert (info.path, info.size, info.nights, info.revision) == (target, target.stat().st_size, 1, HEAD)
     assert info.size > 0
@@ -109,7 +109,7 @@ def test_a_backup_taken_while_a_write_transaction_is_open_holds_only_what_was_co
     writer.exec(delete(AuditEntry))
     writer.flush()  # written into the database's transaction, not committed
     try:
-        info = backup.backup(url, tmp_path / "during.db")
+        info = backup.backup(url=url, target=tmp_path / "during.db")
     finally:
         writer.commit()
         writer.close()
@@ -117,7 +117,7 @@ def test_a_backup_taken_while_a_write_transaction_is_open_holds_only_what_was_co
     assert export_of(info.path) == committed
     assert query(info.path, "PRAGMA integrity_check") == [("ok",)]
     assert query(info.path, "SELECT count(*) FROM auditentry") == [(3,)]
-    after = backup.backup(url, tmp_path / "after.db")  # the committed change is in the next backup
+    after = backup.backup(url=url, target=tmp_path / "after.db")  # the committed change is in the next backup
     assert query(after.path, "SELECT count(*) FROM auditentry") == [(0,)]
     assert "Zenzi" in [p["name"] for p in export_of(after.path)["players"]]
 
@@ -143,7 +143,7 @@ def test_backups_taken_while_hands_are_recorded_each_hold_one_moment(app, url, d
     writer.start()
     try:
         started.wait(30)
-        copies = [backup.backup(url, tmp_path / f"copy-{i}.db").path for i in range(5)]
+        copies = [backup.backup(url=url, target=tmp_path / f"copy-{i}.db").path for i in range(5)]
     finally:
         stop.set()
         writer.join(60)
@@ -161,29 +161,30 @@ def test_backups_taken_while_hands_are_recorded_each_hold_one_moment(app, url, d
 def test_a_backup_replaces_a_file_of_the_same_name_and_refuses_the_database_itself(url, live, db, club, tmp_path):
     target = tmp_path / "latest.db"
     target.write_text("last week's backup")
-    assert backup.backup(url, target).nights == 1
+    assert backup.backup(url=url, target=target).nights == 1
     assert query(target, "SELECT count(*) FROM evening") == [(1,)]
     with pytest.raises(BackupError, match="is the database itself"):
-        backup.backup(url, live)
+        backup.backup(url=url, target=live)
 
 
 def test_there_is_no_backup_of_a_database_that_does_not_exist(tmp_path):
     with pytest.raises(BackupError, match=r"there is no database at .*: nothing to back up"):
-        backup.backup(f"sqlite:///{tmp_path / 'missing.db'}", tmp_path / "copy.db")
+        backup.backup(url=f"sqlite:///{tmp_path / 'missing.db'}", target=tmp_path / "copy.db")
     assert sorted(tmp_path.iterdir()) == []  # neither a database nor a copy was made
 
 
 def test_a_backup_that_cannot_be_written_is_refused_with_the_reason(url, club, tmp_path):
     (tmp_path / "notes.txt").write_text("not a folder")
     with pytest.raises(BackupError, match=r"^cannot write the backup .*notes\.txt/copy\.db: "):
-        backup.backup(url, tmp_path / "notes.txt" / "copy.db")
+        backup.backup(url=url, target=tmp_path / "notes.txt" / "copy.db")
 
 
 def test_the_default_backup_name_says_when_it_was_taken(tmp_path):
     from datetime import datetime
 
     assert (
-        backup.default_target(tmp_path, datetime(2026, 3, 14, 23, 5, 9)) == tmp_path / "scorekeeper-20260314-230509.db"
+        backup.default_target(directory=tmp_path, now=datetime(2026, 3, 14, 23, 5, 9))
+        == tmp_path / "scorekeeper-20260314-230509.db"
     )
 
 
@@ -194,7 +195,7 @@ def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(
     app, url, db, club, players, tmp_path, client
 ):
     before = club_json(db)
-    saved = backup.backup(url, tmp_path / "saved.db")
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")
     record_hand(db=db, night_id=club.id, hand=DURCH)
     create_player(db=db, name="Zenzi")
     retire_player(db=db, player_id=players[0].id)
@@ -202,7 +203,7 @@ def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(
     assert current(app) != before
     assert len(client.get(f"/api/v1/sessions/{club.id}").get_json()["hands"]) == 4
 
-    info = backup.restore(url, saved.path)
+    info = backup.restore(url=url, source=saved.path)
 
     assert info.nights == 1
     assert current(app) == before
@@ -233,7 +234,7 @@ def test_an_older_backup_is_brought_to_the_newest_schema_with_its_history_after_
     engine.dispose()
     assert backup.check_backup(old).revision == "0002"
 
-    backup.restore(url, old)
+    backup.restore(url=url, source=old)
     upgraded = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": app.instance_path})  # as restore
     upgraded.extensions["sk_engine"].dispose()
 
@@ -302,14 +303,14 @@ BAD_BACKUPS = {
 def test_a_file_that_is_no_sound_backup_of_this_app_is_refused_and_nothing_changes(
     app, url, db, club, tmp_path, make, message
 ):
-    good = backup.backup(url, tmp_path / "good.db").path
+    good = backup.backup(url=url, target=tmp_path / "good.db").path
     bad = tmp_path / "bad.db"
     make(good)(bad)
     content = bad.read_bytes()
     before = current(app)
 
     with pytest.raises(BackupError, match=re.escape(message)):
-        backup.restore(url, bad)
+        backup.restore(url=url, source=bad)
 
     assert current(app) == before
     assert bad.read_bytes() == content
@@ -318,12 +319,12 @@ def test_a_file_that_is_no_sound_backup_of_this_app_is_refused_and_nothing_chang
 @pytest.mark.parametrize("name", ["missing.db", "."])
 def test_a_missing_file_or_a_folder_is_refused(url, tmp_path, name):
     with pytest.raises(BackupError, match="is not a file"):
-        backup.restore(url, tmp_path / name)
+        backup.restore(url=url, source=tmp_path / name)
 
 
 def test_the_database_itself_is_not_restored_over_itself(url, live, club):
     with pytest.raises(BackupError, match="is the database itself"):
-        backup.restore(url, live)
+        backup.restore(url=url, source=live)
 
 
 # --- PostgreSQL ---------------------------------------------------------------------
@@ -334,13 +335,13 @@ def test_the_database_itself_is_not_restored_over_itself(url, live, club):
 )
 def test_postgresql_is_refused_pointing_to_its_own_tools(url, tmp_path):
     with pytest.raises(NotSQLite, match=r"the database is PostgreSQL, not SQLite: use pg_dump") as caught:
-        backup.backup(url, tmp_path / "copy.db")
+        backup.backup(url=url, target=tmp_path / "copy.db")
     assert "secret" not in str(caught.value)
     with pytest.raises(NotSQLite, match="use pg_restore"):
-        backup.restore(url, tmp_path / "copy.db")
+        backup.restore(url=url, source=tmp_path / "copy.db")
     assert sorted(tmp_path.iterdir()) == []
 
 
 def test_an_in_memory_database_has_no_file_to_back_up(tmp_path):
     with pytest.raises(NotSQLite, match="not a SQLite file"):
-        backup.backup("sqlite://", tmp_path / "copy.db")
+        backup.backup(url="sqlite://", target=tmp_path / "copy.db")

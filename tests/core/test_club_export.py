@@ -112,7 +112,7 @@ def test_the_club_export_holds_every_player_the_roster_changes_and_every_night_i
     assert data["roster_changes"][0]["detail"] == {"before": "Zenzl", "after": "Zenzi"}
     assert data["roster_changes"][1]["detail"]["merged"] == "Zenzi"
     assert all(re.fullmatch(r"[0-9a-f]{32}", c["uid"]) for c in data["roster_changes"])
-    assert data["nights"] == [night_json(db, night.id) for night in club]
+    assert data["nights"] == [night_json(db=db, night_id=night.id) for night in club]
     assert [n["players"][2]["name"] for n in data["nights"][:2]] == ["Clara", "Clara"]  # merged: Zenzi's seat too
     assert json.loads(json.dumps(data)) == data  # plain JSON
 
@@ -133,7 +133,7 @@ def test_an_empty_club_exports_empty_lists(other_db):
 def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, other_db, club):
     original = club_json(db)
 
-    done = import_club(other_db, as_file(original))
+    done = import_club(db=other_db, data=as_file(original))
 
     assert done == ClubImport(
         players_created=7,
@@ -153,7 +153,7 @@ def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, o
 
 
 def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, other_db, club):
-    import_club(other_db, as_file(club_json(db)))
+    import_club(db=other_db, data=as_file(club_json(db)))
     assert {p.name: p.retired for p in list_players(db=other_db)} == {
         "Anna": False,
         "Bernhard": False,
@@ -175,7 +175,7 @@ def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, oth
 
 
 def test_renames_and_merges_survive_the_round_trip_on_their_players(db, other_db, club):
-    import_club(other_db, as_file(club_json(db)))
+    import_club(db=other_db, data=as_file(club_json(db)))
     clara = by_name(other_db, "Clara")
     [zenzi_renamed, merge] = roster_changes(db=other_db, player_id=clara.id)  # Zenzi's history came along
     assert zenzi_renamed.detail == {"before": "Zenzl", "after": "Zenzi"}
@@ -198,10 +198,10 @@ def test_renames_and_merges_survive_the_round_trip_on_their_players(db, other_db
 
 def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, other_db, club):
     data = as_file(club_json(db))
-    first = import_club(other_db, data)
+    first = import_club(db=other_db, data=data)
     after_first = counts(other_db)
 
-    second = import_club(other_db, copy.deepcopy(data))
+    second = import_club(db=other_db, data=copy.deepcopy(data))
 
     assert first.changed and not second.changed
     assert second == ClubImport(
@@ -214,7 +214,7 @@ def test_importing_the_same_club_twice_changes_nothing_the_second_time(db, other
     )
     assert counts(other_db) == after_first
     before = counts(db)
-    assert not import_club(db, data).changed  # back into the database it came from
+    assert not import_club(db=db, data=data).changed  # back into the database it came from
     assert counts(db) == before
 
 
@@ -223,13 +223,15 @@ def test_a_club_import_finds_players_by_name_ignoring_case_and_keeps_their_retir
     resi = create_player(db=other_db, name="RESI")  # playing here, retired in the file
     create_player(db=other_db, name="anna")
 
-    done = import_club(other_db, data)
+    done = import_club(db=other_db, data=data)
 
     assert (done.players_created, done.players_present) == (5, 2)
     assert other_db.get(Player, resi.id).retired is False  # only a player the import creates takes the file's flag
     names = [p.name for p in list_players(db=other_db)]  # by name, ignoring case
     assert names == ["anna", "Bernhard", "Clara", "Dieter", "Eva", "RESI", "Sepp 🍺"]
-    assert night_json(other_db, other_db.exec(select(Night.id).order_by(Night.id)).first())["players"][0] == {
+    assert night_json(db=other_db, night_id=other_db.exec(select(Night.id).order_by(Night.id)).first())["players"][
+        0
+    ] == {
         "position": 1,
         "name": "anna",
     }
@@ -237,9 +239,9 @@ def test_a_club_import_finds_players_by_name_ignoring_case_and_keeps_their_retir
 
 def test_a_club_file_partly_imported_before_adds_only_what_is_new(db, other_db, club):
     data = as_file(club_json(db))
-    exports.import_night(other_db, data["nights"][1])  # one night came over on its own earlier
+    exports.import_night(db=other_db, data=data["nights"][1])  # one night came over on its own earlier
 
-    done = import_club(other_db, data)
+    done = import_club(db=other_db, data=data)
 
     assert (done.nights_created, done.nights_present) == (2, 1)
     assert club_json(other_db)["nights"] == [data["nights"][1], data["nights"][0], data["nights"][2]]
@@ -316,7 +318,7 @@ def test_a_bad_club_file_is_refused_naming_the_place_and_nothing_is_written(db, 
     data = as_file(club_json(db))
     change(data)
     with pytest.raises(InvalidExport) as caught:
-        import_club(other_db, data)
+        import_club(db=other_db, data=data)
     assert caught.value.path == path
     assert message in caught.value.message
     assert counts(other_db) == NOTHING
@@ -325,12 +327,12 @@ def test_a_bad_club_file_is_refused_naming_the_place_and_nothing_is_written(db, 
 @pytest.mark.parametrize("data", [[], "club", None, 7])
 def test_a_club_file_that_is_not_a_json_object_is_refused(other_db, data):
     with pytest.raises(InvalidExport, match="must be a JSON object"):
-        import_club(other_db, data)
+        import_club(db=other_db, data=data)
 
 
 def test_a_night_file_is_not_a_club_file(db, other_db, club):
     with pytest.raises(InvalidExport, match="not a Scorekeeper club"):
-        import_club(other_db, as_file(night_json(db, club[0].id)))
+        import_club(db=other_db, data=as_file(night_json(db=db, night_id=club[0].id)))
 
 
 def test_a_bad_last_night_leaves_the_nights_before_it_unwritten_too(db, other_db, club):
@@ -340,7 +342,7 @@ def test_a_bad_last_night_leaves_the_nights_before_it_unwritten_too(db, other_db
     data["nights"][2]["hands"][0]["dealer"] = 2
 
     with pytest.raises(InvalidExport, match=r"^nights\[2\]\.hands\[0\]\.dealer: hand 1 is dealt by seat 1"):
-        import_club(other_db, data)
+        import_club(db=other_db, data=data)
 
     assert counts(other_db) == before
 
@@ -358,6 +360,6 @@ def test_a_failure_while_writing_the_last_night_leaves_nothing_of_the_club(db, o
 
     monkeypatch.setattr(exports, "_write", fails_on_the_third_night)
     with pytest.raises(RuntimeError, match="the disk is full"):
-        import_club(other_db, data)
+        import_club(db=other_db, data=data)
     assert len(written) == 2  # two nights, the players and the roster changes were flushed: all rolled back
     assert counts(other_db) == NOTHING

@@ -176,7 +176,7 @@ def test_the_csv_of_a_night_without_hands_is_its_header(db, players, night):
 def test_the_json_export_holds_the_format_marker_the_night_the_players_in_seat_order_and_the_hands(db, players):
     night = start(db, players[::-1], seats=4, place="Gasthaus Post", currency="CHF", stake_cents=20)
     record(db, night, {"contract": "durch", "declarer": 2, "won": False}, key_prefix="k")
-    data = night_json(db, night.id)
+    data = night_json(db=db, night_id=night.id)
     assert (data["format"], data["version"]) == ("scorekeeper-night", 1)
     assert set(data) == {"format", "version", "evening", "players", "hands", "audit"}
     e = data["evening"]
@@ -208,7 +208,7 @@ def test_the_json_export_holds_the_format_marker_the_night_the_players_in_seat_o
 
 def test_the_json_export_of_an_unknown_night_is_not_found(db):
     with pytest.raises(NotFound):
-        night_json(db, 999)
+        night_json(db=db, night_id=999)
 
 
 # --- import: round trips ---------------------------------------------------------
@@ -226,13 +226,13 @@ def test_a_night_exported_and_imported_into_an_empty_database_exports_exactly_th
         key_prefix="phone-a",
     )
     record(db, night, {"contract": "rundpass"})  # recorded without a key
-    original = night_json(db, night.id)
+    original = night_json(db=db, night_id=night.id)
 
-    new_id, created = import_night(other_db, as_file(original))
+    new_id, created = import_night(db=other_db, data=as_file(original))
 
     assert created
-    assert night_json(other_db, new_id) == original
-    assert json.dumps(night_json(other_db, new_id), sort_keys=True) == json.dumps(original, sort_keys=True)
+    assert night_json(db=other_db, night_id=new_id) == original
+    assert json.dumps(night_json(db=other_db, night_id=new_id), sort_keys=True) == json.dumps(original, sort_keys=True)
     again = load_table(db=other_db, night_id=new_id)
     table = load_table(db=db, night_id=night.id)
     assert (again.rows, again.balance, again.settlement.pot) == (table.rows, table.balance, table.settlement.pot)
@@ -254,7 +254,7 @@ def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(
     close_night(db=db, night_id=night.id)
     reopen_night(db=db, night_id=night.id, reason="Hand 2 war ein Treiben, kein Rufen")
     closed = close_night(db=db, night_id=night.id)
-    original = night_json(db, night.id)
+    original = night_json(db=db, night_id=night.id)
     assert [(a["hand_number"], a["action"]) for a in original["audit"]] == [
         (1, "record"),
         (2, "record"),
@@ -271,10 +271,10 @@ def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(
     assert original["audit"][3]["before"] == {"contract": "rufen", "partner": 3, "points": 70, "dealer": 1}
     assert original["audit"][4]["after"] is None
 
-    new_id, created = import_night(other_db, as_file(original))
+    new_id, created = import_night(db=other_db, data=as_file(original))
 
     assert created
-    assert night_json(other_db, new_id) == original
+    assert night_json(db=other_db, night_id=new_id) == original
     imported = other_db.get(Night, new_id)
     assert (imported.status, imported.closed_at) == ("closed", closed.closed_at)
     hands = other_db.exec(select(HandRecord).where(HandRecord.night_id == new_id).order_by(HandRecord.number)).all()
@@ -287,30 +287,35 @@ def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(
 def test_importing_the_same_night_twice_gives_its_id_and_changes_nothing(db, other_db, players):
     night = start(db, players)
     record(db, night, {"contract": "rufen", "partner": 3, "points": 70})
-    data = as_file(night_json(db, night.id))
+    data = as_file(night_json(db=db, night_id=night.id))
 
-    first_id, first_created = import_night(other_db, data)
+    first_id, first_created = import_night(db=other_db, data=data)
     after_first = counts(other_db)
-    second_id, second_created = import_night(other_db, copy.deepcopy(data))
+    second_id, second_created = import_night(db=other_db, data=copy.deepcopy(data))
 
     assert (first_created, second_created) == (True, False)
     assert second_id == first_id
     assert counts(other_db) == after_first == {"Player": 4, "Night": 1, "Seat": 4, "HandRecord": 1, "AuditEntry": 1}
     before = counts(db)
-    assert import_night(db, data) == (night.id, False)  # back into the database it came from
+    assert import_night(db=db, data=data) == (night.id, False)  # back into the database it came from
     assert counts(db) == before
 
 
 def test_an_imported_night_seats_the_roster_players_of_the_same_name_ignoring_case(db, other_db, players):
     night = start(db, players)
-    data = as_file(night_json(db, night.id))
+    data = as_file(night_json(db=db, night_id=night.id))
     roster(other_db, "anna", "CLARA", "Zenzi")
 
-    new_id, created = import_night(other_db, data)
+    new_id, created = import_night(db=other_db, data=data)
 
     assert created
     assert sorted(p.name for p in other_db.exec(select(Player))) == ["Bernd", "CLARA", "Dieter", "Zenzi", "anna"]
-    assert [p["name"] for p in night_json(other_db, new_id)["players"]] == ["anna", "Bernd", "CLARA", "Dieter"]
+    assert [p["name"] for p in night_json(db=other_db, night_id=new_id)["players"]] == [
+        "anna",
+        "Bernd",
+        "CLARA",
+        "Dieter",
+    ]
 
 
 # --- import: bad files -------------------------------------------------------------
@@ -441,18 +446,18 @@ def good_file(db, players):
         {"contract": "treiben", "declarer": 1, "points": 80},
         key_prefix="k",
     )
-    return as_file(night_json(db, night.id))
+    return as_file(night_json(db=db, night_id=night.id))
 
 
 def test_the_good_file_of_the_bad_file_tests_imports(other_db, good_file):
-    assert import_night(other_db, good_file)[1] is True
+    assert import_night(db=other_db, data=good_file)[1] is True
 
 
 @pytest.mark.parametrize("change, path, message", BAD_FILES.values(), ids=list(BAD_FILES))
 def test_a_bad_file_is_refused_naming_the_place_and_nothing_is_written(other_db, good_file, change, path, message):
     change(good_file)
     with pytest.raises(InvalidExport) as caught:
-        import_night(other_db, good_file)
+        import_night(db=other_db, data=good_file)
     assert caught.value.path == path
     assert message in caught.value.message
     assert str(caught.value) == f"{path}: {caught.value.message}"
@@ -462,7 +467,7 @@ def test_a_bad_file_is_refused_naming_the_place_and_nothing_is_written(other_db,
 @pytest.mark.parametrize("data", [[], "night", None, 7])
 def test_a_file_that_is_not_a_json_object_is_refused(other_db, data):
     with pytest.raises(InvalidExport, match="must be a JSON object"):
-        import_night(other_db, data)
+        import_night(db=other_db, data=data)
     assert counts(other_db)["Night"] == 0
 
 
@@ -475,6 +480,6 @@ def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(ot
 
     monkeypatch.setattr(nights_module, "AuditEntry", broken)  # fails after players, night, seats, hands
     with pytest.raises(RuntimeError, match="the disk is full"):
-        import_night(other_db, good_file)
+        import_night(db=other_db, data=good_file)
     assert counts(other_db) == before
     assert [p.name for p in other_db.exec(select(Player))] == ["Anna"]

@@ -547,7 +547,9 @@ def test_an_edited_hand_changes_the_rows_and_the_contracts(db, club):
         ("Clara", "rufen"): (1, 0),
         ("Clara", "neidspiel"): (1, 1),
     }  # Anna's treiben row is gone
-    assert history.player_history(db, club.id("Anna")).games["matzlfangen"] == Tally(2, 7, -16 - 8, -240, 0, 0)
+    assert history.player_history(db=db, player_id=club.id("Anna")).games["matzlfangen"] == Tally(
+        2, 7, -16 - 8, -240, 0, 0
+    )
 
 
 def test_undoing_hands_takes_their_numbers_out_of_the_rows(db, club):
@@ -597,8 +599,8 @@ def test_hands_added_at_once_write_the_same_rows_as_hands_recorded_one_by_one(db
 
 
 def test_an_imported_night_brings_its_rows_into_the_other_database(db, club, other_db):
-    data = json.loads(json.dumps(exports.night_json(db, club.night("n3"))))  # as it comes back from a file
-    new_id, created = exports.import_night(other_db, data)
+    data = json.loads(json.dumps(exports.night_json(db=db, night_id=club.night("n3"))))  # as it comes back from a file
+    new_id, created = exports.import_night(db=other_db, data=data)
     assert created
     assert money(other_db, new_id) == {
         "Anna": (2, 20, 7),
@@ -614,14 +616,14 @@ def test_an_imported_night_brings_its_rows_into_the_other_database(db, club, oth
     }
     assert contracts(other_db, new_id)[("Bernd", "trumps")] == (4, 2)
     eva = other_db.exec(select(Player).where(Player.name == "Eva")).one()
-    assert history.player_history(other_db, eva.id).total == Tally(1, 7, -2, -20, 4, 2)
+    assert history.player_history(db=other_db, player_id=eva.id).total == Tally(1, 7, -2, -20, 4, 2)
 
 
 # --- a player's history ---------------------------------------------------------------------------
 
 
 def test_a_players_history_adds_up_every_night_in_total_and_per_game(db, club):
-    bernd = history.player_history(db, club.id("Bernd"))
+    bernd = history.player_history(db=db, player_id=club.id("Bernd"))
     assert bernd.player.name == "Bernd"
     # nights n1, n2, n3, n5, n6, n7: hands 5+5+7+3+4+3 = 27, units -12+23-2+7-1-18 = -3,
     # cents -120+246-20+70-50-180 = -54, declared 3+1+4+1+1+1 = 11, won 1+1+2+1+0+0 = 5
@@ -633,21 +635,21 @@ def test_a_players_history_adds_up_every_night_in_total_and_per_game(db, club):
         "matzlfangen": Tally(2, 8, -30, -300, 4, 1),  # n1 and n7
         "schafkopf": Tally(3, 12, 29, 266, 3, 2),  # n2, n5, n6: 23+7-1 units, 246+70-50 cents
     }
-    dieter = history.player_history(db, club.id("Dieter"))
+    dieter = history.player_history(db=db, player_id=club.id("Dieter"))
     # n1 120, n2 -194, n5 50, n6 250, n7 250
     assert dieter.total == Tally(5, 19, 26, 476, 2, 1)
     assert dieter.games == {
         "matzlfangen": Tally(2, 7, 37, 370, 1, 1),
         "schafkopf": Tally(3, 12, -11, 106, 1, 0),
     }
-    clara = history.player_history(db, club.id("Clara"))
+    clara = history.player_history(db=db, player_id=club.id("Clara"))
     # n1 -40, n2 -94, n3 20, n4 74, n6 -50, n7 -40; hands 5+5+7+9+4+3
     assert clara.total == Tally(6, 33, 19, -130, 5, 4)
     assert clara.games["matt"] == Tally(1, 9, 37, 74, 0, 0)
 
 
 def test_a_players_seasons_split_on_new_year_by_default_newest_first(db, club):
-    dieter = history.player_history(db, club.id("Dieter"))
+    dieter = history.player_history(db=db, player_id=club.id("Dieter"))
     assert [(s.label, s.start, s.end) for s, _ in dieter.seasons] == [
         ("2026", date(2026, 1, 1), date(2027, 1, 1)),
         ("2025", date(2025, 1, 1), date(2026, 1, 1)),
@@ -659,7 +661,7 @@ def test_a_players_seasons_split_on_new_year_by_default_newest_first(db, club):
 
 
 def test_with_a_season_start_of_august_first_the_seasons_are_labelled_2024_25_to_2026_27(db, club):
-    dieter = history.player_history(db, club.id("Dieter"), season_start=AUGUST)
+    dieter = history.player_history(db=db, player_id=club.id("Dieter"), season_start=AUGUST)
     assert [(s.label, s.start, s.end) for s, _ in dieter.seasons] == [
         ("2026/27", date(2026, 8, 1), date(2027, 8, 1)),
         ("2025/26", date(2025, 8, 1), date(2026, 8, 1)),
@@ -670,7 +672,7 @@ def test_with_a_season_start_of_august_first_the_seasons_are_labelled_2024_25_to
         {"schafkopf": Tally(2, 7, 10, 300, 0, 0)},  # n5, n6 (spring 2026)
         {"matzlfangen": Tally(1, 5, 12, 120, 0, 0), "schafkopf": Tally(1, 5, -21, -194, 1, 0)},  # spring 2025
     ]
-    eva = history.player_history(db, club.id("Eva"), season_start=AUGUST)
+    eva = history.player_history(db=db, player_id=club.id("Eva"), season_start=AUGUST)
     assert [(s.label, games) for s, games in eva.seasons] == [
         ("2026/27", {"matzlfangen": Tally(1, 2, 5, 50, 1, 1)}),
         (
@@ -690,14 +692,14 @@ def test_a_night_on_the_season_start_day_belongs_to_the_new_season(db, players):
     on = open_night(db, players[:2], "matt", date(2025, 8, 1), OCHSEN, rules=N4_RULES)
     record_hand(db=db, night_id=before.id, hand={"mated_by": 1, "move": 2, "card": "K"})  # 8 points
     record_hand(db=db, night_id=on.id, hand={"mated_by": 2, "move": 3, "card": "Q"})  # 9 points
-    anna = history.player_history(db, players[0].id, season_start=AUGUST)
+    anna = history.player_history(db=db, player_id=players[0].id, season_start=AUGUST)
     assert [(s.label, games["matt"].units) for s, games in anna.seasons] == [("2025/26", -9), ("2024/25", 8)]
-    assert [s.label for s in history.seasons(db, AUGUST)] == ["2025/26", "2024/25"]
-    assert [s.label for s in history.seasons(db, (1, 1))] == ["2025"]
+    assert [s.label for s in history.seasons(db=db, start=AUGUST)] == ["2025/26", "2024/25"]
+    assert [s.label for s in history.seasons(db=db, start=(1, 1))] == ["2025"]
 
 
 def test_per_contract_win_rates_are_whole_per_cents_rounded(db, club):
-    eva = history.player_history(db, club.id("Eva"))
+    eva = history.player_history(db=db, player_id=club.id("Eva"))
     assert [(c.game, c.contract, c.declared, c.won, c.win_rate) for c in eva.contracts] == [
         ("konter_a_matt", "trumps", 4, 2, 50),
         ("matzlfangen", "rufen", 1, 1, 100),
@@ -705,7 +707,7 @@ def test_per_contract_win_rates_are_whole_per_cents_rounded(db, club):
         ("schafkopf", "wenz", 1, 1, 100),
     ]
     assert eva.total.win_rate == 67  # 6 / 9
-    bernd = history.player_history(db, club.id("Bernd"))
+    bernd = history.player_history(db=db, player_id=club.id("Bernd"))
     assert [(c.game, c.contract, c.declared, c.won, c.win_rate) for c in bernd.contracts] == [
         ("konter_a_matt", "trumps", 4, 2, 50),
         ("matzlfangen", "durch", 1, 0, 0),
@@ -715,14 +717,14 @@ def test_per_contract_win_rates_are_whole_per_cents_rounded(db, club):
         ("schafkopf", "solo", 1, 1, 100),
     ]
     assert bernd.games["schafkopf"].win_rate == 67  # 2 / 3
-    anna = history.player_history(db, club.id("Anna"))
+    anna = history.player_history(db=db, player_id=club.id("Anna"))
     assert anna.total.win_rate == 83  # 5 / 6 = 83.33 % rounds down
     assert anna.total.units_per_hand == -157  # -33 / 21 = -1.5714 units
 
 
 def test_the_counts_add_up_matzl_touts_solos_games_and_matches(db, club):
     def counts(name):
-        return history.player_history(db, club.id(name)).counts
+        return history.player_history(db=db, player_id=club.id(name)).counts
 
     zero = dict.fromkeys(
         ("matzl_caught", "matzl_lost", "touts", "touts_won", "games_won", "matches_won", "solos", "solos_won"), 0
@@ -756,17 +758,17 @@ def test_best_and_worst_night_are_the_nights_most_won_and_most_lost(db, club):
         "Eva": (("n2", 166), ("n6", -150)),
     }
     for name, (best, worst) in expected.items():
-        record = history.player_history(db, club.id(name))
+        record = history.player_history(db=db, player_id=club.id(name))
         assert record.best == line(club, *best), name
         assert record.worst == line(club, *worst), name
-    dieter = history.player_history(db, club.id("Dieter"))
+    dieter = history.player_history(db=db, player_id=club.id("Dieter"))
     assert dieter.best.cents == 250  # n6 and n7 both
     assert dieter.worst == line(club, "n2", -194)
 
 
 def test_the_longest_winning_streak_is_the_longest_run_of_nights_with_money_by_date(db, club):
     def streak(name):
-        return history.player_history(db, club.id(name)).streak
+        return history.player_history(db=db, player_id=club.id(name)).streak
 
     # Dieter: n1 +120, n2 -194, then n5 +50, n6 +250, n7 +250
     assert streak("Dieter") == [line(club, "n5", 50), line(club, "n6", 250), line(club, "n7", 250)]
@@ -777,7 +779,7 @@ def test_the_longest_winning_streak_is_the_longest_run_of_nights_with_money_by_d
 
 
 def test_the_nights_for_the_chart_are_oldest_first_with_their_money(db, club):
-    eva = history.player_history(db, club.id("Eva"))
+    eva = history.player_history(db=db, player_id=club.id("Eva"))
     assert eva.nights == [
         line(club, "n2", 166),
         line(club, "n3", -20),
@@ -791,7 +793,7 @@ def test_the_nights_for_the_chart_are_oldest_first_with_their_money(db, club):
 
 def test_a_player_with_no_nights_has_an_empty_history(db, club):
     franz = create_player(db=db, name="Franz")
-    record = history.player_history(db, franz.id)
+    record = history.player_history(db=db, player_id=franz.id)
     assert record.player.name == "Franz"
     assert record.total == Tally(0, 0, 0, 0, 0, 0)
     assert (record.total.win_rate, record.total.units_per_hand) == (None, None)
@@ -803,7 +805,7 @@ def test_a_player_with_no_nights_has_an_empty_history(db, club):
 @pytest.mark.parametrize("player_id", [999, 0, -1, 2**31])
 def test_an_unknown_player_has_no_history(db, club, player_id):
     with pytest.raises(NotFound):
-        history.player_history(db, player_id)
+        history.player_history(db=db, player_id=player_id)
 
 
 # --- the nights list --------------------------------------------------------------------------
@@ -815,7 +817,7 @@ def keys(club: Club, page: history.NightsPage) -> list[str]:
 
 
 def test_the_nights_list_shows_every_night_newest_first_with_names_in_seat_order_hands_and_leader(db, club):
-    page = history.nights_page(db, NightFilter())
+    page = history.nights_page(db=db, filters=NightFilter())
     assert (page.total, page.page, page.pages) == (7, 1, 1)
     assert keys(club, page) == ["n7", "n6", "n5", "n4", "n3", "n2", "n1"]
     assert [(i.names, i.hands, i.leader) for i in page.items] == [
@@ -834,7 +836,7 @@ def test_a_night_nobody_won_has_no_leader(db, club, players):
     even = open_night(db, players[:4], "matzlfangen", date(2026, 10, 2), OCHSEN)
     # Bernd (forehand) calls Clara, 40 lost, the Matzl caught by the losers: worth 0
     record_hand(db=db, night_id=even.id, hand=N1_HANDS[4])
-    page = history.nights_page(db, NightFilter(since=date(2026, 10, 1)))
+    page = history.nights_page(db=db, filters=NightFilter(since=date(2026, 10, 1)))
     assert [(i.night.id, i.hands, i.leader) for i in page.items] == [(even.id, 1, None), (empty.id, 0, None)]
 
 
@@ -862,24 +864,24 @@ def test_the_nights_list_filters_by_game_player_place_and_dates(db, club, filter
     filters = dict(filters)
     if "player" in filters:
         filters["player_id"] = club.id(filters.pop("player"))
-    page = history.nights_page(db, NightFilter(**filters))
+    page = history.nights_page(db=db, filters=NightFilter(**filters))
     assert keys(club, page) == expected
     assert page.total == len(expected)
     assert (page.page, page.pages) == (1, 1)
 
 
 def test_the_nights_list_pages_by_per_page_and_a_page_beyond_the_end_shows_the_last(db, club):
-    pages = [history.nights_page(db, NightFilter(), page=n, per_page=2) for n in (1, 2, 3, 4)]
+    pages = [history.nights_page(db=db, filters=NightFilter(), page=n, per_page=2) for n in (1, 2, 3, 4)]
     assert [(p.total, p.page, p.pages) for p in pages] == [(7, 1, 4), (7, 2, 4), (7, 3, 4), (7, 4, 4)]
     assert [keys(club, p) for p in pages] == [["n7", "n6"], ["n5", "n4"], ["n3", "n2"], ["n1"]]
-    beyond = history.nights_page(db, NightFilter(), page=9, per_page=2)
+    beyond = history.nights_page(db=db, filters=NightFilter(), page=9, per_page=2)
     assert (beyond.page, beyond.pages, keys(club, beyond)) == (4, 4, ["n1"])
-    before = history.nights_page(db, NightFilter(), page=0, per_page=2)
+    before = history.nights_page(db=db, filters=NightFilter(), page=0, per_page=2)
     assert (before.page, keys(club, before)) == (1, ["n7", "n6"])
     # filtered: Clara's six nights, three to a page
-    clara = history.nights_page(db, NightFilter(player_id=club.id("Clara")), page=2, per_page=3)
+    clara = history.nights_page(db=db, filters=NightFilter(player_id=club.id("Clara")), page=2, per_page=3)
     assert (clara.total, clara.page, clara.pages, keys(club, clara)) == (6, 2, 2, ["n3", "n2", "n1"])
-    none = history.nights_page(db, NightFilter(game="matt", since=date(2027, 1, 1)), page=3, per_page=2)
+    none = history.nights_page(db=db, filters=NightFilter(game="matt", since=date(2027, 1, 1)), page=3, per_page=2)
     assert (none.total, none.page, none.pages, none.items) == (0, 1, 1, [])
 
 
@@ -893,7 +895,7 @@ def standings(board) -> list[tuple]:
 
 def test_the_leaderboard_ranks_the_season_by_money_with_tallies_and_attendance(db, club):
     # Schafkopf 2026: n5 (10 cents) and n6 (50 cents): two nights.
-    rows, nights = history.leaderboard(db, "schafkopf", Season.starting(2026))
+    rows, nights = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026))
     assert nights == 2
     assert [(s.player_id, s.name, s.tally, s.attendance) for s in rows] == [
         (club.id("Dieter"), "Dieter", Tally(2, 7, 10, 300, 0, 0), 100),  # 50 + 250
@@ -905,7 +907,7 @@ def test_the_leaderboard_ranks_the_season_by_money_with_tallies_and_attendance(d
 
 
 def test_the_leaderboard_by_units_per_hand_counts_hundredths_of_a_unit(db, club):
-    rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026), sort="per_hand")
+    rows, _ = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026), sort="per_hand")
     # Dieter 10/7 = 1.4286 -> 143, Bernd 6/7 = 0.857 -> 86, Eva 2/7 = 0.286 -> 29, Clara -1/4 -> -25,
     # Anna -17/3 = -5.667 -> -567 (Eva before Clara here, after her by money: the stakes differ)
     assert [(s.name, s.tally.units_per_hand) for s in rows] == [
@@ -916,7 +918,7 @@ def test_the_leaderboard_by_units_per_hand_counts_hundredths_of_a_unit(db, club)
         ("Anna", -567),
     ]
     # Konter a Matt 2025 (n3): +-2 units in 7 parties = +-0.2857 -> +-29; ties go by money, then by name
-    rows, nights = history.leaderboard(db, "konter_a_matt", Season.starting(2025), sort="per_hand")
+    rows, nights = history.leaderboard(db=db, game="konter_a_matt", season=Season.starting(2025), sort="per_hand")
     assert nights == 1
     assert [(s.name, s.tally.units_per_hand, s.tally.cents) for s in rows] == [
         ("Anna", 29, 20),
@@ -938,13 +940,15 @@ def test_the_leaderboard_by_units_per_hand_counts_hundredths_of_a_unit(db, club)
     ],
 )
 def test_the_leaderboard_by_win_rate_rates_only_players_with_enough_declared_hands(db, club, min_declared, expected):
-    rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026), min_declared=min_declared, sort="win_rate")
+    rows, _ = history.leaderboard(
+        db=db, game="schafkopf", season=Season.starting(2026), min_declared=min_declared, sort="win_rate"
+    )
     rated = [(s.name, s.tally.win_rate if s.tally.declared >= min_declared else None) for s in rows]
     assert rated == expected
 
 
 def test_the_leaderboard_by_attendance_puts_the_regulars_first(db, club):
-    rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026), sort="attendance")
+    rows, _ = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026), sort="attendance")
     # 2 of 2 nights: Dieter, Bernd, Eva (by money 300, 20, -100); 1 of 2: Clara (-50), Anna (-170)
     assert [(s.name, s.attendance) for s in rows] == [
         ("Dieter", 100),
@@ -957,32 +961,32 @@ def test_the_leaderboard_by_attendance_puts_the_regulars_first(db, club):
 
 def test_the_leaderboard_keeps_to_its_season_and_game(db, club):
     # Schafkopf 2024/25 (from 1 August): n2 only, all five there
-    assert standings(history.leaderboard(db, "schafkopf", Season.starting(2024, AUGUST))) == [
+    assert standings(history.leaderboard(db=db, game="schafkopf", season=Season.starting(2024, AUGUST))) == [
         ("Bernd", Tally(1, 5, 23, 246, 1, 1), 100),
         ("Eva", Tally(1, 5, 15, 166, 1, 1), 100),
         ("Clara", Tally(1, 5, -11, -94, 0, 0), 100),
         ("Anna", Tally(1, 4, -14, -124, 1, 1), 100),
         ("Dieter", Tally(1, 5, -21, -194, 1, 0), 100),
     ]
-    assert history.leaderboard(db, "schafkopf", Season.starting(2025, AUGUST))[1] == 2  # n5, n6
+    assert history.leaderboard(db=db, game="schafkopf", season=Season.starting(2025, AUGUST))[1] == 2  # n5, n6
     # Matzlfangen 2026 (calendar): n7 only; from 1 August 2025 to 31 July 2026: none
-    assert standings(history.leaderboard(db, "matzlfangen", Season.starting(2026))) == [
+    assert standings(history.leaderboard(db=db, game="matzlfangen", season=Season.starting(2026))) == [
         ("Dieter", Tally(1, 2, 25, 250, 1, 1), 100),
         ("Eva", Tally(1, 2, 5, 50, 1, 1), 100),
         ("Clara", Tally(1, 3, -4, -40, 0, 0), 100),
         ("Anna", Tally(1, 2, -8, -80, 0, 0), 100),
         ("Bernd", Tally(1, 3, -18, -180, 1, 0), 100),
     ]
-    assert history.leaderboard(db, "matzlfangen", Season.starting(2025, AUGUST)) == ([], 0)
-    assert standings(history.leaderboard(db, "matt", Season.starting(2026))) == [
+    assert history.leaderboard(db=db, game="matzlfangen", season=Season.starting(2025, AUGUST)) == ([], 0)
+    assert standings(history.leaderboard(db=db, game="matt", season=Season.starting(2026))) == [
         ("Clara", Tally(1, 9, 37, 74, 0, 0), 100),
         ("Eva", Tally(1, 9, -37, -74, 0, 0), 100),
     ]
 
 
 def test_the_clubs_seasons_and_places(db, club):
-    assert [s.label for s in history.seasons(db, (1, 1))] == ["2026", "2025"]
-    assert [s.label for s in history.seasons(db, AUGUST)] == ["2026/27", "2025/26", "2024/25"]
+    assert [s.label for s in history.seasons(db=db, start=(1, 1))] == ["2026", "2025"]
+    assert [s.label for s in history.seasons(db=db, start=AUGUST)] == ["2026/27", "2025/26", "2024/25"]
     assert history.places(db) == [CLARAS, OCHSEN]
 
 
@@ -1005,19 +1009,19 @@ def snapshot(record: history.PlayerHistory) -> tuple:
 
 
 def test_renaming_a_player_keeps_every_number_and_shows_the_new_name(db, club):
-    before = snapshot(history.player_history(db, club.id("Bernd")))
+    before = snapshot(history.player_history(db=db, player_id=club.id("Bernd")))
     rename_player(db=db, player_id=club.id("Bernd"), name="Bernhard")
-    after = history.player_history(db, club.id("Bernd"))
+    after = history.player_history(db=db, player_id=club.id("Bernd"))
     assert after.player.name == "Bernhard"
     assert snapshot(after) == before
     assert after.total == Tally(6, 27, -3, -54, 11, 5)
     assert money(db, club.night("n2"))["Bernhard"] == (23, 246, 5)
-    page = history.nights_page(db, NightFilter(game="schafkopf"))
+    page = history.nights_page(db=db, filters=NightFilter(game="schafkopf"))
     assert [(i.names, i.leader) for i in page.items][1:] == [
         (["Dieter", "Bernhard", "Eva", "Anna"], ("Bernhard", 70)),
         (["Anna", "Bernhard", "Clara", "Dieter", "Eva"], ("Bernhard", 246)),
     ]
-    rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026))
+    rows, _ = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026))
     assert [(s.name, s.tally.cents) for s in rows][:2] == [("Dieter", 300), ("Bernhard", 20)]
     assert [(c.action, c.detail) for c in roster_changes(db=db, player_id=club.id("Bernd"))] == [
         ("rename", {"before": "Bernd", "after": "Bernhard"})
@@ -1048,12 +1052,12 @@ def second_record_of_bernd(db, club) -> Player:
 def test_merge_moves_every_night_of_the_other_record(db, club):
     huber = second_record_of_bernd(db, club)
     huber_id = huber.id
-    old_bernd = history.player_history(db, club.id("Bernd"))
-    old_huber = history.player_history(db, huber_id)
+    old_bernd = history.player_history(db=db, player_id=club.id("Bernd"))
+    old_huber = history.player_history(db=db, player_id=huber_id)
     assert old_huber.total == Tally(1, 2, 17, 170, 1, 1)  # 15 + 2 units at 10 cents
     kept = merge_players(db=db, keep_id=club.id("Bernd"), merge_id=huber_id)
     assert kept.name == "Bernd"
-    bernd = history.player_history(db, club.id("Bernd"))
+    bernd = history.player_history(db=db, player_id=club.id("Bernd"))
     # the sum of both records before: nights 6 + 1, hands 27 + 2, units -3 + 17, cents -54 + 170, 11 + 1, 5 + 1
     assert bernd.total == Tally(7, 29, 14, 116, 12, 6)
     total = Tally()
@@ -1074,15 +1078,15 @@ def test_merge_moves_every_night_of_the_other_record(db, club):
     # n8 (20 Feb) falls between n5 (+70) and n6 (-50): two nights won in a row now
     assert bernd.streak == [line(club, "n5", 70), line(club, "n8", 170)]
     assert money(db, club.night("n8"))["Bernd"] == (17, 170, 2)
-    page = history.nights_page(db, NightFilter(player_id=club.id("Bernd")))
+    page = history.nights_page(db=db, filters=NightFilter(player_id=club.id("Bernd")))
     assert page.total == 7
     assert page.items[2].names == ["Bernd", "Anna", "Clara", "Dieter"]  # n7, n6, then n8
-    rows, nights = history.leaderboard(db, "schafkopf", Season.starting(2026))
+    rows, nights = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026))
     assert nights == 3
     assert {s.name: (s.tally, s.attendance) for s in rows}["Bernd"] == (Tally(3, 9, 23, 190, 3, 2), 100)
     assert huber_id not in {s.player_id for s in rows}
     with pytest.raises(NotFound):
-        history.player_history(db, huber_id)
+        history.player_history(db=db, player_id=huber_id)
 
 
 def test_merging_is_recorded_in_the_roster_changes(db, club):
@@ -1101,7 +1105,7 @@ def test_merging_a_record_with_itself_is_refused_and_changes_nothing(db, club):
         merge_players(db=db, keep_id=club.id("Eva"), merge_id=club.id("Eva"))
     assert refused.value.field == "other"
     assert (count_rows(db), all_rows(db)) == (before, rows)
-    assert history.player_history(db, club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
+    assert history.player_history(db=db, player_id=club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
 
 
 def test_merging_two_records_that_sat_at_the_same_night_is_refused_and_changes_nothing(db, club):
@@ -1113,19 +1117,19 @@ def test_merging_two_records_that_sat_at_the_same_night_is_refused_and_changes_n
     assert "Clara and Eva sat at the same night" in refused.value.message
     assert (count_rows(db), all_rows(db)) == (before, rows)
     assert roster_changes(db=db) == []
-    assert history.player_history(db, club.id("Clara")).total == Tally(6, 33, 19, -130, 5, 4)
-    assert history.player_history(db, club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
+    assert history.player_history(db=db, player_id=club.id("Clara")).total == Tally(6, 33, 19, -130, 5, 4)
+    assert history.player_history(db=db, player_id=club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
 
 
 def test_a_retired_player_leaves_the_seat_pickers_but_keeps_the_history(db, club):
-    before = snapshot(history.player_history(db, club.id("Eva")))
+    before = snapshot(history.player_history(db=db, player_id=club.id("Eva")))
     retire_player(db=db, player_id=club.id("Eva"))
     assert [p.name for p in list_players(db=db, active=True)] == ["Anna", "Bernd", "Clara", "Dieter"]
     assert [p.name for p in list_players(db=db)] == ["Anna", "Bernd", "Clara", "Dieter", "Eva"]
-    eva = history.player_history(db, club.id("Eva"))
+    eva = history.player_history(db=db, player_id=club.id("Eva"))
     assert snapshot(eva) == before
     assert eva.total == Tally(6, 30, -17, 22, 9, 6)
-    rows, _ = history.leaderboard(db, "schafkopf", Season.starting(2026))
+    rows, _ = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026))
     assert {s.name: s.tally.cents for s in rows}["Eva"] == -100
     assert [c.action for c in roster_changes(db=db, player_id=club.id("Eva"))] == ["retire"]
 
@@ -1140,11 +1144,13 @@ def test_refresh_missing_writes_the_deleted_rows_back_identical(db, club):
     db.exec(delete(NightResult).where(NightResult.night_id.in_(gone)))
     db.commit()
     assert money(db, club.night("n2")) == {}
-    assert history.player_history(db, club.id("Eva")).total == Tally(3, 16, -35, -174, 3, 2)  # n4, n5, n6 only
+    assert history.player_history(db=db, player_id=club.id("Eva")).total == Tally(
+        3, 16, -35, -174, 3, 2
+    )  # n4, n5, n6 only
     assert history.refresh_missing(db) == 3
     assert all_rows(db) == before
     assert money(db, club.night("n2"))["Eva"] == (15, 166, 5)
-    assert history.player_history(db, club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
+    assert history.player_history(db=db, player_id=club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
 
 
 def test_refresh_missing_does_nothing_when_every_night_has_rows(db, club):

@@ -1,4 +1,4 @@
-"""The load test (scorekeeper/loadtest.py), short: tables of four phones each recording and reading the same
+"""The load test (tools/loadtest.py), short: tables of four phones each recording and reading the same
 night at once through gunicorn, with no error, no hand lost and none stored twice."""
 
 from __future__ import annotations

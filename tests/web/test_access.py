@@ -58,7 +58,7 @@ def world(app, db, players, admin):
 
     record_hand(db=db, night_id=mine.id, hand={"contract": "rufen", "partner": 3, "points": 70})
     viewer, scorer = make_user(app, "Vera", "viewer"), make_user(app, "Sepp", "scorer")
-    token, _ = accounts.create_token(db, admin, "x")
+    token, _ = accounts.create_token(db=db, user=admin, label="x")
     clients = {
         "nobody": app.test_client(),
         "viewer": signed_in(app, viewer),

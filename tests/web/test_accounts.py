@@ -131,11 +131,11 @@ def test_a_disabled_account_or_a_changed_password_ends_its_sessions(app, db, adm
     scorer = make_user(app, "Sepp", "scorer")
     phone = signed_in(app, scorer)
     assert phone.get("/nights/").status_code == 200
-    accounts.update_user(db, scorer.id, password="ein-neues-passwort")
+    accounts.update_user(db=db, user_id=scorer.id, password="ein-neues-passwort")
     assert phone.get("/nights/").status_code == 302
     phone = signed_in(app, db.get(User, scorer.id))
     db.rollback()  # the test's session read before the token was written: start afresh
-    accounts.update_user(db, scorer.id, active=False)
+    accounts.update_user(db=db, user_id=scorer.id, active=False)
     assert phone.get("/nights/").status_code == 302
     assert sign_in(app.test_client(), "Sepp", "ein-neues-passwort").status_code == 400
 
@@ -269,7 +269,7 @@ def test_an_admin_makes_an_account_that_can_sign_in(app, client, db):
         "/users/", data={"name": "Sepp", "role": "scorer", "password": "sepp-geheim", "confirm": "sepp-geheim"}
     )
     assert answer.status_code == 302
-    user = accounts.find_user(db, "sepp")
+    user = accounts.find_user(db=db, name="sepp")
     assert user.role == "scorer" and user.password_hash != "sepp-geheim"
     assert sign_in(app.test_client(), "Sepp", "sepp-geheim").status_code == 302
 
@@ -349,7 +349,7 @@ def test_a_token_is_shown_once_works_for_the_api_and_stops_when_revoked(app, cli
     api.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     assert api.get("/api/v1/players").status_code == 200
     assert token not in client.get(f"/users/{admin.id}").get_data(as_text=True)
-    record = next(t for t in accounts.tokens(db, admin.id) if t.label == "Tablet")
+    record = next(t for t in accounts.tokens(db=db, user_id=admin.id) if t.label == "Tablet")
     assert record.digest != token
     assert client.post(f"/users/{admin.id}/tokens/{record.id}/revoke").status_code == 302
     assert api.get("/api/v1/players").status_code == 401
@@ -361,7 +361,7 @@ def test_a_new_password_or_disabling_an_account_revokes_its_tokens(app, client, 
     assert api.get("/api/v1/players").status_code == 200
     client.post(f"/users/{user.id}/password", data={"password": "neu-und-lang", "confirm": "neu-und-lang"})
     assert api.get("/api/v1/players").status_code == 401
-    api = signed_in(app, accounts.get_user(db, user.id))
+    api = signed_in(app, accounts.get_user(db=db, user_id=user.id))
     client.post(f"/users/{user.id}/role", data={"role": "scorer", "active": "0"})
     client.post(f"/users/{user.id}/role", data={"role": "scorer", "active": "1"})
     assert api.get("/api/v1/players").status_code == 401  # enabled again, but the token stays revoked

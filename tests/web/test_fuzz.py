@@ -46,6 +46,7 @@ from scorekeeper.web.hands.forms import FORMS as HAND_FORMS
 from scorekeeper.web.nights.closing import ReopenForm
 from scorekeeper.web.nights.forms import NightForm
 from scorekeeper.web.players import forms as player_forms
+from scorekeeper.web.signin import forms as signin_forms
 from tests.support import PASSWORD, make_user, signed_in, snapshot, start_night
 
 EXAMPLES = 40  # per state-changing form route and backend
@@ -176,12 +177,12 @@ WRITES: dict[str, Write] = {
     "hands.undo": Write(("expected_hands",), lambda w, a: {"expected_hands": "2"}),
     "nights.close": Write(()),
     "nights.reopen": Write(fields_of(ReopenForm), lambda w, a: {"reason": "a typo in hand 2"}),
-    "signin.login": Write(fields_of(account_forms.LoginForm), lambda w, a: {"name": "Admin"}, who="anon"),
+    "signin.login": Write(fields_of(signin_forms.LoginForm), lambda w, a: {"name": "Admin"}, who="anon"),
     "signin.logout": Write((), who="leaving", examples=10),
-    "signin.setup": Write(fields_of(account_forms.SetupForm), lambda w, a: {"name": "Neu", **_PASSWORDS}, who="anon"),
-    "signin.join_night": Write(fields_of(account_forms.JoinForm), lambda w, a: {"code": w.code}, who="anon"),
+    "signin.setup": Write(fields_of(signin_forms.SetupForm), lambda w, a: {"name": "Neu", **_PASSWORDS}, who="anon"),
+    "signin.join_night": Write(fields_of(signin_forms.JoinForm), lambda w, a: {"code": w.code}, who="anon"),
     "signin.account": Write(
-        fields_of(account_forms.PasswordForm), lambda w, a: {"current": PASSWORD, **_PASSWORDS}, examples=20
+        fields_of(signin_forms.PasswordForm), lambda w, a: {"current": PASSWORD, **_PASSWORDS}, examples=20
     ),  # (each example checks a password hash: slow on purpose)
     "accounts.users": Write(
         fields_of(account_forms.UserForm), lambda w, a: {"name": "Neu", "role": "viewer", **_PASSWORDS}
@@ -622,7 +623,7 @@ def world(app, db, players, admin) -> World:
     code = db.get(Night, min(nights)).join_code
     db.rollback()  # end the read: the next write must not start from a snapshot older than make_user's
     victim = make_user(app, "Vera", "viewer")
-    token, _ = accounts.create_token(db, victim, "phone")
+    token, _ = accounts.create_token(db=db, user=victim, label="phone")
     db.rollback()
     return World(nights, closed.id, [p.id for p in players], victim.id, token.id, code)
 

@@ -1,6 +1,6 @@
 """The history pages: the nights list with filters and paging, a player's page, the leaderboard,
 and roster care (merge, retire) through the web. The numbers themselves are checked against
-hand-computed values in tests/test_history.py; here: what the pages show and refuse."""
+hand-computed values in tests/core/test_history.py; here: what the pages show and refuse."""
 
 from __future__ import annotations
 

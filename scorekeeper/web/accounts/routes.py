@@ -30,7 +30,7 @@ def users():
     status = 200
     if form.validate_on_submit():
         try:
-            user = accounts.create_user(db, form.name.data, form.password.data, form.role.data)
+            user = accounts.create_user(db=db, name=form.name.data, password=form.password.data, role=form.role.data)
         except InvalidInput as exc:
             db.rollback()
             field_error(form, exc)
@@ -44,7 +44,7 @@ def users():
 
 def _user(user_id: int):
     try:
-        return accounts.get_user(get_db(), user_id)
+        return accounts.get_user(db=get_db(), user_id=user_id)
     except NotFound:
         abort(404, _("There is no such account."))
 
@@ -58,7 +58,7 @@ def _user_page(user, status=200, role_form=None, password_form=None, token_form=
             password_form=password_form or ResetPasswordForm(),
             token_form=token_form or TokenForm(),
             revoke_form=ConfirmForm(),
-            tokens=accounts.tokens(get_db(), user.id),
+            tokens=accounts.tokens(db=get_db(), user_id=user.id),
             new_token=new_token,
         ),
         status,
@@ -79,7 +79,7 @@ def user_role(user_id: int):
     form = RoleForm()
     if form.validate_on_submit():
         try:
-            accounts.update_user(get_db(), user_id, role=form.role.data, active=form.active.data == "1")
+            accounts.update_user(db=get_db(), user_id=user_id, role=form.role.data, active=form.active.data == "1")
         except InvalidInput as exc:
             field_error(form, exc)
         except Conflict as exc:
@@ -97,7 +97,7 @@ def user_password(user_id: int):
     form = ResetPasswordForm()
     if form.validate_on_submit():
         try:
-            accounts.update_user(get_db(), user_id, password=form.password.data)
+            accounts.update_user(db=get_db(), user_id=user_id, password=form.password.data)
         except InvalidInput as exc:
             field_error(form, exc)
         else:
@@ -114,7 +114,7 @@ def user_token(user_id: int):
     form = TokenForm()
     if form.validate_on_submit():
         try:
-            _, token = accounts.create_token(get_db(), user, form.label.data or "")
+            _, token = accounts.create_token(db=get_db(), user=user, label=form.label.data or "")
         except InvalidInput as exc:
             field_error(form, exc)
         else:
@@ -130,7 +130,7 @@ def revoke_token(user_id: int, token_id: int):
     if not ConfirmForm().validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
     try:
-        accounts.revoke_token(get_db(), token_id, user_id=user_id)
+        accounts.revoke_token(db=get_db(), token_id=token_id, user_id=user_id)
     except NotFound:
         abort(404, _("There is no such token."))
     flash(_("The token is revoked: it opens nothing any more."))

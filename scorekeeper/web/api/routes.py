@@ -17,6 +17,7 @@ from scorekeeper.core.models import Player
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import Table, load_table
+from scorekeeper.core.text import name_key
 from scorekeeper.engine import InvalidHand, ledger
 from scorekeeper.engine.fields import shown
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access
@@ -103,13 +104,13 @@ def _player_ids(value: Any) -> list[int]:
     """Players as ids or as roster names, in seat order."""
     if not isinstance(value, list):
         raise ApiError(400, "players", "players must be a list of player ids or names in seat order")
-    by_name = {p.name.lower(): p.id for p in list_players(db=get_db())}
+    by_name = {name_key(p.name): p.id for p in list_players(db=get_db())}
     ids = []
     for item in value:
         if type(item) is int:
             ids.append(item)
-        elif isinstance(item, str) and item.strip().lower() in by_name:
-            ids.append(by_name[item.strip().lower()])
+        elif isinstance(item, str) and name_key(item) in by_name:
+            ids.append(by_name[name_key(item)])
         else:
             raise ApiError(400, "players", f"there is no player {shown(item)} on the roster")
     return ids

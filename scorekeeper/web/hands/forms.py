@@ -15,6 +15,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 from wtforms.widgets import NumberInput
 
+from scorekeeper.core.text import parse_int
 from scorekeeper.engine import matzlfangen, schafkopf
 from scorekeeper.engine.matt import CARD_VALUES
 from scorekeeper.web.forms import choices
@@ -41,9 +42,8 @@ def Points(label: Any) -> IntegerField:
 
 def _int_or_raw(value: Any) -> Any:
     """Seat and level radios post digits; anything else goes to the engine as it is, to be refused."""
-    if isinstance(value, str) and value.isdigit() and len(value) < 6:
-        return int(value)
-    return value
+    number = parse_int(value, digits=5)
+    return value if number is None else number
 
 
 class HandForm(FlaskForm):
@@ -71,7 +71,7 @@ class HandForm(FlaskForm):
 
     def expected(self) -> int | None:
         value = self.expected_hands.data
-        return int(value) if isinstance(value, str) and value.isdigit() else None
+        return parse_int(value)
 
     def shows(self, field: str) -> str:
         """The contracts a field is shown for, for the page's script (empty: always)."""

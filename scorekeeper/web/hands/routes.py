@@ -12,6 +12,7 @@ from flask_wtf import FlaskForm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.table import Table, load_table
+from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import get_db
@@ -85,7 +86,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
         if not form.validate():
             return _form_page(table, form, positions, number, None, 400, edit)
         hand = form.hand_json(forehand_seat, table.size)
-        data = complete_hand(table.night, hand, table.dealer_for(number))
+        data = complete_hand(night=table.night, hand=hand, dealer=table.dealer_for(number))
         try:
             if request.form.get("action") == "save":
                 save(data, form)
@@ -201,7 +202,7 @@ def undo(night_id: int):
     if request.method == "POST" and form.validate():
         expected = request.form.get("expected_hands", "")
         try:
-            undo_last(db=get_db(), night_id=night_id, expected_hands=int(expected) if expected.isdigit() else None)
+            undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected))
         except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")

@@ -26,7 +26,7 @@ def index():
     """A season's standings in one game: money, units per hand, win rate as declarer, attendance."""
     db = get_db()
     form = LeaderboardForm(request.args)
-    seasons = history.seasons(db, current_app.config["SEASON_START"])
+    seasons = history.seasons(db=db, start=current_app.config["SEASON_START"])
     form.game.choices = game_choices(None)
     form.season.choices = choices((s.year, s.label) for s in seasons)
     orders = {
@@ -48,7 +48,7 @@ def index():
     sort = form.sort.data if status == 200 and form.sort.data else "money"
     form.game.data, form.season.data, form.sort.data = game, str(season.year), sort
     minimum = current_app.config["MIN_DECLARED"]
-    standings, nights = history.leaderboard(db, game, season, min_declared=minimum, sort=sort)
+    standings, nights = history.leaderboard(db=db, game=game, season=season, min_declared=minimum, sort=sort)
     return (
         render_template(
             "leaderboard/index.html",

@@ -111,5 +111,5 @@ def export_csv(night_id: int):
 def export_json(night_id: int):
     """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
     table = _table(night_id)
-    body = json.dumps(exports.night_json(get_db(), night_id), ensure_ascii=False, indent=2)
+    body = json.dumps(exports.night_json(db=get_db(), night_id=night_id), ensure_ascii=False, indent=2)
     return _file(table, body, "json", "application/json")

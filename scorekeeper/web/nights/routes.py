@@ -13,6 +13,7 @@ from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import list_players
 from scorekeeper.core.table import Table, audit_trail, get_night, load_table
+from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
 from scorekeeper.web.context import get_db
@@ -59,7 +60,7 @@ def new():
             form.form_errors.append(_("The preset's rules are filled in: check them and start the night."))
         else:
             chosen = [f.data for f in form.seat_fields() if f.data]
-            ids = [int(x) if x.isdigit() else -1 for x in chosen]
+            ids = [-1 if (x := parse_int(p)) is None else x for p in chosen]
             try:
                 night = create_night(
                     db=db,
@@ -177,7 +178,7 @@ def index():
     """All nights, newest first, filtered by game, player, place, season or dates, a page at a time."""
     db = get_db()
     form = NightFilterForm(request.args)
-    seasons = history.seasons(db, current_app.config["SEASON_START"])
+    seasons = history.seasons(db=db, start=current_app.config["SEASON_START"])
     form.game.choices = game_choices(_("all games"))
     form.player.choices = choices([("", _("everybody")), *((p.id, p.name) for p in list_players(db=db))])
     form.place.choices = choices([("", _("everywhere")), *((p, p) for p in history.places(db))])
@@ -199,7 +200,9 @@ def index():
             since=since,
             until=until,
         )
-    page = history.nights_page(db, filters, (form.page.data or 1) if status == 200 else 1, PER_PAGE)
+    page = history.nights_page(
+        db=db, filters=filters, page=(form.page.data or 1) if status == 200 else 1, per_page=PER_PAGE
+    )
     args = {k: v for k, v in request.args.items() if k not in ("page", "lang") and v}
 
     def page_url(number: int) -> str:

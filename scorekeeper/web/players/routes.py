@@ -17,6 +17,7 @@ from scorekeeper.core.players import (
     retire_player,
     roster_changes,
 )
+from scorekeeper.core.text import parse_int
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.context import get_db
@@ -100,9 +101,10 @@ def merge(player_id: int):
     if form.validate_on_submit():
         other = form.other.data
         try:
-            if not other.isdigit():
+            other_id = parse_int(other)
+            if other_id is None:
                 raise InvalidInput("other", "choose the record to merge into this one")
-            merged = get_player(db=db, player_id=int(other))
+            merged = get_player(db=db, player_id=other_id)
             merge_players(db=db, keep_id=player.id, merge_id=merged.id)
         except NotFound:
             form.other.errors.append(_("There is no such player."))
@@ -122,7 +124,7 @@ def show(player_id: int):
     """A player's record: money and units by season, contracts declared and won, best nights, streak."""
     db = get_db()
     try:
-        record = history.player_history(db, player_id, current_app.config["SEASON_START"])
+        record = history.player_history(db=db, player_id=player_id, season_start=current_app.config["SEASON_START"])
     except NotFound:
         abort(404, _("There is no such player."))
     chart = None

@@ -36,7 +36,7 @@ def login():
             form.form_errors.append(_("Too many wrong attempts. Wait a quarter of an hour and try again."))
             status = 429
         else:
-            user = accounts.authenticate(read_db(), form.name.data, form.password.data)
+            user = accounts.authenticate(db=read_db(), name=form.name.data, password=form.password.data)
             if user is not None:
                 accounts.clear_failures(get_db(), name=keys["name"])
                 sign_in(user)
@@ -58,7 +58,7 @@ def logout():
         abort(400, _("The form was not complete: reload the page and try again."))
     user = identity().user
     if user is not None:
-        accounts.end_sessions(get_db(), user.id)  # also a copy of this cookie stops working
+        accounts.end_sessions(db=get_db(), user_id=user.id)  # also a copy of this cookie stops working
     logout_user()
     session.clear()
     flash(_("You are signed out."))
@@ -71,14 +71,18 @@ def setup(token: str):
     """The first admin, once: the address with its token is printed when the app starts without one."""
     instance = current_app.instance_path
     expected = config.read_setup_token(instance)
-    if expected is None or not accounts.setup_token_matches(expected, token) or accounts.has_admin(get_db()):
+    if (
+        expected is None
+        or not accounts.setup_token_matches(expected=expected, given=token)
+        or accounts.has_admin(get_db())
+    ):
         abort(404, _("This setup address is not valid (any more). Sign in instead."))
     form = SetupForm()
     status = 200
     if form.validate_on_submit():
         db = get_db()
         try:
-            user = accounts.create_user(db, form.name.data, form.password.data, "admin")
+            user = accounts.create_user(db=db, name=form.name.data, password=form.password.data, role="admin")
         except InvalidInput as exc:
             db.rollback()
             field_error(form, exc)
@@ -111,7 +115,7 @@ def join_night(code: str | None = None):
     if accounts.limited(db, join=_addr()):
         form.code.errors.append(_("Too many wrong codes. Wait a quarter of an hour and try again."))
         return render_template("signin/join.html", form=form), 429
-    night = accounts.night_for_code(db, form.code.data)
+    night = accounts.night_for_code(db=db, code=form.code.data)
     if night is None:
         accounts.record_failure(db, join=_addr())
         return _join_refused(form, _("No open night has this code. Closed nights can't be joined."))
@@ -132,12 +136,12 @@ def account():
     if form.validate_on_submit():
         if accounts.limited(read_db(), **key):
             form.current.errors.append(_("Too many wrong attempts. Wait a quarter of an hour and try again."))
-        elif accounts.authenticate(read_db(), user.name, form.current.data) is None:
+        elif accounts.authenticate(db=read_db(), name=user.name, password=form.current.data) is None:
             accounts.record_failure(db, **key)
             form.current.errors.append(_("This is not your password."))
         else:
             try:
-                user = accounts.update_user(db, user.id, password=form.password.data)
+                user = accounts.update_user(db=db, user_id=user.id, password=form.password.data)
             except InvalidInput as exc:
                 field_error(form, exc)
             else:
