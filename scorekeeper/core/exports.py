@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import InvalidInput
+from scorekeeper.core.hands import add_imported_hands
 from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, RosterChange, Seat
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
@@ -672,13 +673,9 @@ def _night_id(db: Session, uid: str) -> int | None:
 def _write(db: Session, night: CheckedNight) -> int:
     """Write a new night through the use cases (not committed)."""
     seated = [player for player, _ in find_or_add_players(db=db, people=[{"name": name} for name in night.names])]
-    return add_imported_night(
-        db=db,
-        columns=night.columns,
-        player_ids=[p.id for p in seated],
-        hands=copy.deepcopy(night.hands),
-        audit=copy.deepcopy(night.audit),
-    ).id
+    added = add_imported_night(db=db, columns=night.columns, player_ids=[p.id for p in seated])
+    add_imported_hands(db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit))
+    return added.id
 
 
 def _add_night(db: Session, night: CheckedNight) -> tuple[int, bool]:

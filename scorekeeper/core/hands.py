@@ -20,15 +20,16 @@ from scorekeeper.core.nights import check_open, lock_night, touch
 from scorekeeper.core.table import HandRow, Table, hand_record, hand_rows, settle
 from scorekeeper.engine import GAMES, ledger
 
-__all__ = ["add_hands", "complete_hand", "edit_hand", "record_hand", "undo_last"]
+__all__ = ["add_hands", "add_imported_hands", "complete_hand", "edit_hand", "record_hand", "undo_last"]
 
 
 def complete_hand(*, night: Night, hand: Any, dealer: int) -> Any:
-    """The hand as the engine gets it: with what the deal tells (the game says what: Matzlfangen
-    at a table of four adds the dealer's seat, so forehand declares a Rufen without a tap)."""
+    """The hand as the engine gets it: with what the deal tells (the game says what: in
+    Matzlfangen forehand declares a Rufen, so nobody taps the declarer)."""
     game = GAMES[night.game]
     positions = ledger.seat_positions(night.seat_count, game.seats, dealer)
-    return game.complete_hand(hand, ledger.seat_of(dealer, positions))
+    forehand = ledger.seat_of(ledger.forehand_of(dealer, night.seat_count), positions)
+    return game.complete_hand(hand, ledger.seat_of(dealer, positions), forehand)
 
 
 def record_hand(
@@ -166,3 +167,13 @@ def undo_last(*, db: Session, night_id: int, expected_hands: int | None = None) 
     history.refresh(db=db, night=night, hands=hands[:-1])
     db.commit()
     return last
+
+
+def add_imported_hands(*, db: Session, night: Night, hands: list[dict[str, Any]], audit: list[dict[str, Any]]) -> Table:
+    """Write the hands and the audit trail of a night read from an export file, as they were
+    (checked and settled by the reader), and the night's history rows (not committed)."""
+    db.add_all(HandRecord(night_id=night.id, **h) for h in hands)
+    db.flush()  # hands before audit entries, each in file order: their ids keep the order
+    db.add_all(AuditEntry(night_id=night.id, **a) for a in audit)
+    rows = sorted(hands, key=lambda h: h["number"])
+    return history.refresh(db=db, night=night, hands=[HandRow(h["number"], h["dealer"], h["data"]) for h in rows])

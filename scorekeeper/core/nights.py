@@ -15,8 +15,8 @@ from sqlmodel import Session, col, select
 
 from scorekeeper.core import history
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.models import CLOSED, OPEN, AuditEntry, HandRecord, Night, Player, Seat, utcnow
-from scorekeeper.core.table import HandRow, get_night, hand_rows, settle
+from scorekeeper.core.models import CLOSED, OPEN, AuditEntry, Night, Player, Seat, utcnow
+from scorekeeper.core.table import get_night, hand_rows, settle
 from scorekeeper.core.text import has_control, is_id
 from scorekeeper.engine import get_game
 from scorekeeper.engine.rules import rules_to_json
@@ -220,24 +220,13 @@ def _clean_place(place: Any) -> str:
     return place.strip()
 
 
-def add_imported_night(
-    *,
-    db: Session,
-    columns: dict[str, Any],
-    player_ids: list[int],
-    hands: list[dict[str, Any]],
-    audit: list[dict[str, Any]],
-) -> Night:
-    """Write a night read from an export file (checked and settled by the reader), with its seats,
-    hands and audit trail as they were, and its history rows (not committed: an import of a whole
-    club is one transaction)."""
+def add_imported_night(*, db: Session, columns: dict[str, Any], player_ids: list[int]) -> Night:
+    """Write a night read from an export file (checked and settled by the reader) with its seats,
+    as it was; its hands follow through :func:`scorekeeper.core.hands.add_imported_hands` (not
+    committed: an import of a whole club is one transaction)."""
     night = Night(**columns)
     db.add(night)
     db.flush()
     db.add_all(Seat(night_id=night.id, position=i, player_id=p) for i, p in enumerate(player_ids, start=1))
-    db.add_all(HandRecord(night_id=night.id, **h) for h in hands)
-    db.flush()  # hands before audit entries, each in file order: their ids keep the order
-    db.add_all(AuditEntry(night_id=night.id, **a) for a in audit)
-    rows = sorted(hands, key=lambda h: h["number"])
-    history.refresh(db=db, night=night, hands=[HandRow(h["number"], h["dealer"], h["data"]) for h in rows])
+    db.flush()
     return night

@@ -61,7 +61,7 @@ class Game:
     _initial_state: Callable[..., Any]
     settle_hand: Callable[..., tuple[HandResult, Any]]
     finish: Callable[..., tuple[tuple[int, ...], int | None, dict]]
-    complete_hand: Callable[[Any, int | None], Any]  # what the deal adds to a hand (the dealer's seat)
+    complete_hand: Callable[[Any, int | None, int], Any]  # what the deal adds (the dealer's and forehand's seats)
     facts: Callable[[Any, HandResult], HandFacts]  # who declared, what, and what the statistics count
     forehand_declares: bool  # the hand form names forehand (who declares a Rufen, who leads)
     money_from_balance: bool  # the night's money is the engine's final balance, not the sum of the hands

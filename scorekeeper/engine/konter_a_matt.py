@@ -191,7 +191,7 @@ def finish(rules: Rules, state: State, totals: tuple[int, ...]) -> tuple[tuple[i
     )
 
 
-def complete_hand(data: Any, dealer_seat: int | None) -> Any:
+def complete_hand(data: Any, dealer_seat: int | None, forehand_seat: int) -> Any:
     """Nothing to add from the deal."""
     return data
 

@@ -239,15 +239,22 @@ def finish(rules: Rules, state: None, totals: tuple[int, ...]) -> tuple[tuple[in
     return totals, None, {}
 
 
-def complete_hand(data: Any, dealer_seat: int | None) -> Any:
-    """The hand with what the deal tells: at a table of four the dealer is a seat and is added
-    (forehand then declares a Rufen); at a table of five the dealer sits out (``dealer_seat`` None).
+def complete_hand(data: Any, dealer_seat: int | None, forehand_seat: int) -> Any:
+    """The hand with what the deal tells: in a Rufen forehand declares. At a table of four the
+    dealer is a seat and is added (the engine then knows forehand); at a table of five the dealer
+    sits out (``dealer_seat`` None) and a Rufen without a declarer gets forehand's seat.
 
-    >>> complete_hand({"contract": "rufen"}, 3)
+    >>> complete_hand({"contract": "rufen"}, 3, 4)
     {'contract': 'rufen', 'dealer': 3}
+    >>> complete_hand({"contract": "rufen"}, None, 2)
+    {'contract': 'rufen', 'declarer': 2}
     """
-    if dealer_seat is not None and isinstance(data, dict) and "dealer" not in data:
-        return {**data, "dealer": dealer_seat}
+    if not isinstance(data, dict):
+        return data
+    if dealer_seat is not None:
+        return data if "dealer" in data else {**data, "dealer": dealer_seat}
+    if data.get("contract") == "rufen" and "declarer" not in data:
+        return {**data, "declarer": forehand_seat}
     return data
 
 

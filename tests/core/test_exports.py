@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper.core import nights as nights_module
+from scorekeeper.core import hands as hands_module
 from scorekeeper.core.errors import Conflict, NotFound
 from scorekeeper.core.exports import InvalidExport, import_night, night_csv, night_json
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
@@ -478,7 +478,7 @@ def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(ot
     def broken(**_fields):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(nights_module, "AuditEntry", broken)  # fails after players, night, seats, hands
+    monkeypatch.setattr(hands_module, "AuditEntry", broken)  # fails after players, night, seats, hands
     with pytest.raises(RuntimeError, match="the disk is full"):
         import_night(db=other_db, data=good_file)
     assert counts(other_db) == before

@@ -96,7 +96,7 @@ class HandForm(FlaskForm):
                 out[name] = data
         return out
 
-    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+    def hand_json(self) -> dict[str, Any]:
         raise NotImplementedError
 
 
@@ -123,7 +123,7 @@ class MatzlfangenForm(HandForm):
         # in rufen forehand declares and calls a card it does not hold: it is not its own partner
         self.partner.choices = [c for c in self.partner.choices if c.value != str(forehand_seat)]
 
-    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+    def hand_json(self) -> dict[str, Any]:
         contract = self.contract.data
         allowed = self.ALLOWED.get(contract, matzlfangen.FIELDS)
         names = tuple(f for f in matzlfangen.FIELDS if f in allowed and f != "contract" and f in self)
@@ -137,10 +137,7 @@ class MatzlfangenForm(HandForm):
         else:
             hand.pop("matzl_claimed", None)
         if contract == "rufen":
-            # forehand declares; at a table of four the dealer tells the engine who that is
-            hand.pop("declarer", None)
-            if table_size != 4:
-                hand["declarer"] = forehand_seat
+            hand.pop("declarer", None)  # forehand declares: the engine completes it from the deal
         return hand
 
 
@@ -177,7 +174,7 @@ class SchafkopfForm(HandForm):
         self.contract.choices = _contracts(("sauspiel", "wenz", "solo", passed))
         self.durchmarsch.choices = [*choices([("", _l("nobody"))]), *self.durchmarsch.choices]
 
-    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+    def hand_json(self) -> dict[str, Any]:
         contract = self.contract.data
         allowed = self.ALLOWED.get(contract, schafkopf.FIELDS)
         if contract == "ramsch":
@@ -237,7 +234,7 @@ class KonterAMattForm(HandForm):
         super().prepare(names, hands, rules, forehand_seat)
         self.trump_team.choices = choices([("A", f"A: {names[1]} + {names[3]}"), ("B", f"B: {names[2]} + {names[4]}")])
 
-    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+    def hand_json(self) -> dict[str, Any]:
         return self._collect(("trump_team", "points_a", "schwarz", "matt", "konter"))
 
 
@@ -255,7 +252,7 @@ class MattForm(HandForm):
         super().prepare(names, hands, rules, forehand_seat)
         self.mated_by.choices = [*self.mated_by.choices, *choices([("draw", _l("draw"))])]
 
-    def hand_json(self, forehand_seat: int, table_size: int) -> dict[str, Any]:
+    def hand_json(self) -> dict[str, Any]:
         if self.mated_by.data == "draw":
             hand: dict[str, Any] = {"mated_by": None}
             if self.vorablegen.data not in (None, "", "0"):

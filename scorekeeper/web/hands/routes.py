@@ -80,12 +80,11 @@ def _forehand_seat(table: Table, positions: tuple[int, ...], number: int) -> int
 
 def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
     """Validate, preview or save: the same path with or without JavaScript."""
-    forehand_seat = _forehand_seat(table, positions, number)
     preview = None
     if request.method == "POST":
         if not form.validate():
             return _form_page(table, form, positions, number, None, 400, edit)
-        hand = form.hand_json(forehand_seat, table.size)
+        hand = form.hand_json()
         data = complete_hand(night=table.night, hand=hand, dealer=table.dealer_for(number))
         try:
             if request.form.get("action") == "save":
