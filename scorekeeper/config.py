@@ -61,9 +61,17 @@ class Settings:
         folder = instance or self.instance
         path = folder / "secret_key"
         if not path.exists():
-            folder.mkdir(parents=True, exist_ok=True)
+            private_folder(folder)
             _write_private(path, secrets.token_hex(32))
         return path.read_text().strip()
+
+
+def private_folder(folder: Path) -> Path:
+    """The instance folder, made if missing, readable by its owner only (0700), on every start: it
+    holds the database (password hashes, token digests, open nights' join codes) and the secrets."""
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    return folder
 
 
 SETUP_TOKEN = "setup_token"

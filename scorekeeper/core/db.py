@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -37,6 +39,17 @@ def _wal(dbapi_connection: sqlite3.Connection) -> None:
             time.sleep(0.05)
 
 
+def _private_files(database: str | None) -> None:
+    """The database file and its ``-wal`` and ``-shm`` readable by their owner only (0600): they
+    hold password hashes, token digests and open nights' join codes. Done on every connection, so
+    a file made by another process (or before this rule) is made private too."""
+    if not database or database == ":memory:":
+        return
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            os.chmod(database + suffix, 0o600)
+
+
 def make_engine(url: str) -> Engine:
     """An engine for any SQLAlchemy URL; SQLite gets WAL, a busy timeout and foreign keys.
 
@@ -52,6 +65,7 @@ def make_engine(url: str) -> Engine:
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
             dbapi_connection.isolation_level = None  # no implicit BEGIN or COMMIT by the driver
             _wal(dbapi_connection)
+            _private_files(engine.url.database)
             cursor = dbapi_connection.cursor()
             cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA foreign_keys=ON")  # outside any transaction, where it takes effect

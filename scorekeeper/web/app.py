@@ -35,7 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     settings = config.Settings.from_env()
     test_config = test_config or {}
     instance = Path(test_config.get("INSTANCE_PATH") or settings.instance)
-    instance.mkdir(parents=True, exist_ok=True)
+    config.private_folder(instance)
     app = Flask(
         "scorekeeper",
         instance_path=str(instance),
