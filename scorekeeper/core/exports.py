@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.hands import add_imported_hands
 from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, RosterChange, Seat
-from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
+from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, check_date
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
 from scorekeeper.core.table import Table, audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
@@ -422,6 +422,10 @@ def _read_night(value: Any) -> dict[str, Any]:
         day = date.fromisoformat(played_on)
     except ValueError:
         raise InvalidExport("evening.played_on", f"must be a date such as 2026-03-14, not {played_on!r}") from None
+    try:
+        check_date(day)
+    except InvalidInput as err:
+        raise InvalidExport("evening.played_on", err.message) from None
     place = _text(e["place"], "evening.place")
     if len(place) > 80:
         raise InvalidExport("evening.place", "may have at most 80 characters")

@@ -151,7 +151,15 @@ class Season:
 
     @classmethod
     def starting(cls, year: int, start: tuple[int, int] = (1, 1)) -> Season:
-        return cls(year, date(year, *start), date(year + 1, *start))
+        """The season that starts in ``year``; at the ends of the calendar (a date stored before
+        dates were checked) it is cut short instead of failing.
+
+        >>> Season.starting(9999, (8, 1)).end, Season.starting(0, (8, 1)).start
+        (datetime.date(9999, 12, 31), datetime.date(1, 1, 1))
+        """
+        first = date(year, *start) if year >= date.min.year else date.min
+        end = date(year + 1, *start) if year < date.max.year else date.max
+        return cls(year, first, end)
 
     @property
     def last(self) -> date:
@@ -165,13 +173,20 @@ class Season:
         return f"{self.year}/{(self.year + 1) % 100:02d}"
 
 
+SEASONS_SPAN = 100  # beyond this many seasons between the first night and the newest, only those with nights
+
+
 def seasons(*, db: Session, start: tuple[int, int]) -> list[Season]:
-    """Every season from the club's first night to its newest, newest first (none without nights)."""
+    """Every season from the club's first night to its newest, newest first (none without nights);
+    across a span of more than a hundred seasons (a date typed wrong) only the seasons with nights."""
     first, last = db.exec(select(func.min(Night.played_on), func.max(Night.played_on))).one()
     if first is None:
         return []
     a, b = Season.of(first, start).year, Season.of(last, start).year
-    return [Season.starting(year, start) for year in range(b, a - 1, -1)]
+    if b - a < SEASONS_SPAN:
+        return [Season.starting(year, start) for year in range(b, a - 1, -1)]
+    years = {Season.of(day, start).year for day in db.exec(select(distinct(Night.played_on)))}
+    return [Season.starting(year, start) for year in sorted(years, reverse=True)]
 
 
 def places(db: Session) -> list[str]:

@@ -81,6 +81,21 @@ class Night(SQLModel, table=True):
         return self.status == OPEN
 
 
+class DeletedNight(SQLModel, table=True):
+    """A night an admin deleted (started by mistake): when, why, and the night's whole export, so
+    that importing it brings the night back."""
+
+    __tablename__ = "deleted_night"
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(max_length=32, index=True)  # the night's uid
+    game: str = Field(max_length=20)
+    played_on: date
+    reason: str = Field(max_length=200)
+    export: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    at: datetime = Field(default_factory=utcnow)
+
+
 class Seat(SQLModel, table=True):
     """Who sits at which table position (1..N, clockwise) on an night."""
 

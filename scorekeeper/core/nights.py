@@ -11,11 +11,24 @@ import unicodedata
 from datetime import date
 from typing import Any
 
+from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
 from scorekeeper.core import history
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.models import CLOSED, OPEN, AuditEntry, Night, Player, Seat, utcnow
+from scorekeeper.core.models import (
+    CLOSED,
+    OPEN,
+    AuditEntry,
+    ContractResult,
+    DeletedNight,
+    HandRecord,
+    Night,
+    NightResult,
+    Player,
+    Seat,
+    utcnow,
+)
 from scorekeeper.core.table import get_night, hand_rows, settle
 from scorekeeper.core.text import has_control, is_id
 from scorekeeper.engine import get_game
@@ -23,8 +36,12 @@ from scorekeeper.engine.rules import rules_to_json
 
 __all__ = [
     "add_imported_night",
+    "change_night",
+    "check_date",
     "close_night",
     "create_night",
+    "delete_night",
+    "deleted_nights",
     "get_night",
     "lock_night",
     "new_join_code",
@@ -34,6 +51,29 @@ __all__ = [
 STAKE_MAX_CENTS = 100_000
 PLACE_MAX = 80
 REASON_MAX = 200
+FIRST_DAY = date(1900, 1, 1)  # no club played before; a year after today is as far as a typo goes
+
+
+def last_day(today: date | None = None) -> date:
+    """The last date a night may have: a year after today (a night planned ahead)."""
+    today = today or date.today()
+    return today.replace(year=today.year + 1) if (today.month, today.day) != (2, 29) else date(today.year + 1, 3, 1)
+
+
+def check_date(played_on: Any, today: date | None = None) -> date:
+    """A night's date: from 1900-01-01 to a year after today.
+
+    >>> check_date(date(2026, 3, 14), date(2026, 11, 22))
+    datetime.date(2026, 3, 14)
+
+    :raises InvalidInput: for anything else (a date far off breaks every season's arithmetic).
+    """
+    last = last_day(today)
+    if not isinstance(played_on, date) or not FIRST_DAY <= played_on <= last:
+        raise InvalidInput(
+            "played_on", "the date must be from {first} to {last}", first=FIRST_DAY.isoformat(), last=last.isoformat()
+        )
+    return played_on
 
 
 def create_night(
@@ -93,7 +133,7 @@ def create_night(
         rules=complete,
         stake_cents=stake_cents,
         currency=currency.upper(),
-        played_on=played_on or date.today(),
+        played_on=date.today() if played_on is None else check_date(played_on),
         place=place,
         seat_count=len(player_ids),
         first_dealer=first_dealer,
@@ -196,6 +236,17 @@ def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:
     night = lock_night(db=db, night_id=night_id)
     if night.status != CLOSED:
         raise Conflict("this night is open already")
+    reason = _clean_reason(reason)
+    night.status = OPEN
+    night.closed_at = None
+    night.join_code = new_join_code(db)  # a new one: the guests of before join again
+    touch(db=db, night=night, action="reopen", number=None, before=None, after={"reason": reason})
+    db.commit()
+    return night
+
+
+def _clean_reason(reason: Any) -> str:
+    """A reason for the audit trail: 1-200 characters, no control characters."""
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("reason", "give a reason for reopening the night")
     reason = unicodedata.normalize("NFC", reason).strip()
@@ -203,12 +254,7 @@ def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:
         raise InvalidInput(
             "reason", "the reason may have at most {n} characters and no control characters", n=REASON_MAX
         )
-    night.status = OPEN
-    night.closed_at = None
-    night.join_code = new_join_code(db)  # a new one: the guests of before join again
-    touch(db=db, night=night, action="reopen", number=None, before=None, after={"reason": reason})
-    db.commit()
-    return night
+    return reason
 
 
 def _clean_place(place: Any) -> str:
@@ -230,3 +276,43 @@ def add_imported_night(*, db: Session, columns: dict[str, Any], player_ids: list
     db.add_all(Seat(night_id=night.id, position=i, player_id=p) for i, p in enumerate(player_ids, start=1))
     db.flush()
     return night
+
+
+def change_night(*, db: Session, night_id: int, played_on: Any, place: Any) -> Night:
+    """Correct a night's date and place (an admin's job); audited, and its history rows follow.
+
+    :raises InvalidInput: for a date out of range or a bad place.
+    """
+    night = lock_night(db=db, night_id=night_id)
+    day, where = check_date(played_on), _clean_place(place)
+    before = {"played_on": night.played_on.isoformat(), "place": night.place}
+    after = {"played_on": day.isoformat(), "place": where}
+    if before != after:
+        night.played_on, night.place = day, where
+        touch(db=db, night=night, action="change", number=None, before=before, after=after)
+        history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night.id))
+        db.commit()
+    return night
+
+
+def delete_night(*, db: Session, night_id: int, reason: Any, export: dict[str, Any]) -> DeletedNight:
+    """Delete a night started by mistake (an admin's job): its seats, hands, audit trail and history
+    rows go with it. The deletion is kept with the reason and the night's whole export (``export``:
+    :func:`scorekeeper.core.exports.night_json`), so importing that brings the night back.
+
+    :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    """
+    night = lock_night(db=db, night_id=night_id)
+    reason = _clean_reason(reason)
+    record = DeletedNight(uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export)
+    for model in (ContractResult, NightResult, AuditEntry, HandRecord, Seat):
+        db.exec(delete(model).where(model.night_id == night.id))
+    db.delete(night)
+    db.add(record)
+    db.commit()
+    return record
+
+
+def deleted_nights(*, db: Session) -> list[DeletedNight]:
+    """The nights deleted so far, newest first."""
+    return list(db.exec(select(DeletedNight).order_by(DeletedNight.id.desc())))

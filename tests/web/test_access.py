@@ -38,13 +38,15 @@ HAVING = {
 
 
 def routes(app):
-    """(endpoint, rule, method) for every route but the static files; closing the night comes last."""
+    """(endpoint, rule, method) for every route but the static files; closing the night, then deleting it
+    come last."""
     found = []
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
         found += [(rule.endpoint, rule, method) for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
-    return sorted(found, key=lambda r: (r[0] == "nights.close" and r[2] == "POST", r[0], r[2]))
+    last = {("nights.close", "POST"): 1, ("nights.delete", "POST"): 2}
+    return sorted(found, key=lambda r: (last.get((r[0], r[2]), 0), r[0], r[2]))
 
 
 @pytest.fixture
@@ -134,7 +136,9 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST players.merge",
             "POST players.rename",
             "POST players.retire",
+            "POST nights.change",
             "POST nights.close",
+            "POST nights.delete",
             "POST nights.reopen",
             "POST nights.new",
             "PUT api.put_hand",

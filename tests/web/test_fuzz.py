@@ -44,7 +44,7 @@ from scorekeeper.engine import GAMES, konter_a_matt, matt, matzlfangen, schafkop
 from scorekeeper.web.accounts import forms as account_forms
 from scorekeeper.web.hands.forms import FORMS as HAND_FORMS
 from scorekeeper.web.nights.closing import ReopenForm
-from scorekeeper.web.nights.forms import NightForm
+from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm, NightForm
 from scorekeeper.web.players import forms as player_forms
 from scorekeeper.web.signin import forms as signin_forms
 from tests.support import PASSWORD, make_user, signed_in, snapshot, start_night
@@ -176,6 +176,8 @@ WRITES: dict[str, Write] = {
     ),
     "hands.undo": Write(("expected_hands",), lambda w, a: {"expected_hands": "2"}),
     "nights.close": Write(()),
+    "nights.change": Write(fields_of(ChangeNightForm), lambda w, a: {"played_on": "2026-03-14", "place": "Post"}),
+    "nights.delete": Write(fields_of(DeleteNightForm), lambda w, a: {"reason": "started twice", "confirm": "y"}),
     "nights.reopen": Write(fields_of(ReopenForm), lambda w, a: {"reason": "a typo in hand 2"}),
     "signin.login": Write(fields_of(signin_forms.LoginForm), lambda w, a: {"name": "Admin"}, who="anon"),
     "signin.logout": Write((), who="leaving", examples=10),
@@ -221,6 +223,8 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "nights.pdf": (),
     "nights.close": (),
     "nights.reopen": (),
+    "nights.change": (),
+    "nights.delete": (),
     "nights.export_csv": (),
     "nights.export_json": (),
     "signin.login": ("next",),
@@ -232,6 +236,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "accounts.user": (),
     "api.players": (),
     "api.get_session": (),
+    "api.openapi_document": (),
 }
 
 EXCLUDED = {"static": "files from disk: no input but the file name"}

@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import Optional
+from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
 
 from scorekeeper.core.text import parse_int
@@ -72,6 +72,11 @@ class HandForm(FlaskForm):
     def expected(self) -> int | None:
         value = self.expected_hands.data
         return parse_int(value)
+
+    def validate_expected_hands(self, field: HiddenField) -> None:
+        """The form's own count of hands: digits, or the form was not made by this page."""
+        if field.data and parse_int(field.data) is None:
+            raise ValidationError(_l("This form is out of date: open it again from the table."))
 
     def shows(self, field: str) -> str:
         """The contracts a field is shown for, for the page's script (empty: always)."""

@@ -13,11 +13,12 @@ from wtforms.validators import InputRequired
 
 from scorekeeper.core import exports
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.nights import close_night, reopen_night
+from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
 from scorekeeper.web.context import get_db
-from scorekeeper.web.messages import message
+from scorekeeper.web.messages import field_error, message
+from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp
 from scorekeeper.web.pdf import context, summary_pdf
 
@@ -113,3 +114,45 @@ def export_json(night_id: int):
     table = _table(night_id)
     body = json.dumps(exports.night_json(db=get_db(), night_id=night_id), ensure_ascii=False, indent=2)
     return _file(table, body, "json", "application/json")
+
+
+@bp.route("/<int:night_id>/change", methods=["GET", "POST"])
+@access(ADMIN)
+def change(night_id: int):
+    """Correct a night's date and place (audited; the history follows)."""
+    table = _table(night_id)
+    night = table.night
+    form = ChangeNightForm(data={"played_on": night.played_on, "place": night.place})
+    if form.validate_on_submit():
+        try:
+            change_night(db=get_db(), night_id=night_id, played_on=form.played_on.data, place=form.place.data or "")
+        except InvalidInput as exc:
+            get_db().rollback()
+            field_error(form, exc)
+        else:
+            flash(_("The night's date and place are saved."), "ok")
+            return redirect(url_for("nights.show", night_id=night_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("nights/change.html", table=table, night=night, form=form), status
+
+
+@bp.route("/<int:night_id>/delete", methods=["GET", "POST"])
+@access(ADMIN)
+def delete(night_id: int):
+    """Delete a night started by mistake, after a confirmation (kept, with its export, as deleted)."""
+    table = _table(night_id)
+    form = DeleteNightForm()
+    if form.validate_on_submit():
+        db = get_db()
+        try:
+            delete_night(
+                db=db, night_id=night_id, reason=form.reason.data, export=exports.night_json(db=db, night_id=night_id)
+            )
+        except InvalidInput as exc:
+            db.rollback()
+            field_error(form, exc)
+        else:
+            flash(_("The night is deleted. Its export is kept with the reason."), "ok")
+            return redirect(url_for("nights.index"))
+    status = 400 if request.method == "POST" else 200
+    return render_template("nights/delete.html", table=table, night=table.night, form=form), status

@@ -145,3 +145,19 @@ class NightFilterForm(GetForm):
     def validate_until(self, field: DateField) -> None:
         if field.data and self.since.data and field.data < self.since.data:
             raise ValidationError(_l("The last day must not be before the first."))
+
+
+class ChangeNightForm(FlaskForm):
+    """An admin corrects a night's date and place."""
+
+    played_on = DateField(_l("Date"), validators=[InputRequired(message=_l("Enter the date."))])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
+
+
+class DeleteNightForm(FlaskForm):
+    """An admin deletes a night started by mistake: a reason, and a yes that can't be a slip."""
+
+    reason = StringField(_l("Reason"), validators=[InputRequired(message=_l("Give a reason."))])
+    confirm = BooleanField(
+        _l("Yes, delete this night"), validators=[InputRequired(message=_l("Tick the box to delete the night."))]
+    )
