@@ -57,29 +57,58 @@ def print_engine(figures: dict[str, dict[str, float]]) -> None:
         print(f"{name:<15}{f['hands']:>9}{f['seconds']:>9.2f}{f['hands_per_second']:>10,.0f}{f['night_ms']:>13.2f} ms")
 
 
-def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60, seed: int = 7) -> dict[str, float]:
-    """Server time, in process, of recording a hand in a 300-hand night and of rendering its table page.
+SIZES = (50, 300, 1000)  # hands in the night a hand is recorded into
 
-    Builds a database of ``nights`` nights of ``hands_per_night`` hands (about 200,000
-    hands) in a temporary folder first, then measures ``samples`` of each request
-    through Flask's test client: the whole request, database included, no network.
+
+def bench_web(
+    nights: int = 1000, hands_per_night: int = 200, samples: int = 60, seed: int = 7, sizes: tuple[int, ...] = SIZES
+) -> dict[str, Any]:
+    """Server time, in process, of recording a hand into nights of ``sizes`` hands and of
+    rendering their table page, beside a floor measured in the same run.
+
+    Builds a database of ``nights`` nights of ``hands_per_night`` hands in a temporary folder
+    first (the club's history around the nights measured), then, through Flask's test client
+    (the whole request, database included, no network):
+
+    - the floor: a trivial request that commits one row to SQLite (WAL) in the same process, the
+      least any recorded hand costs;
+    - per size, ``samples`` times: record a fresh hand (a new random hand each time) into a night
+      of that many hands minus one, render its table page, then take the hand back and delete the
+      two audit entries (neither timed), so the night and its audit trail stay as they were.
     """
     import os
     import tempfile
     from datetime import date, timedelta
 
+    from sqlalchemy import delete, func, text
+    from sqlmodel import select
+
     from scorekeeper import create_app
     from scorekeeper.core import accounts
     from scorekeeper.core import db as database
-    from scorekeeper.web.access import client_for
+    from scorekeeper.core.models import AuditEntry
+    from scorekeeper.web.access import PUBLIC, access, client_for
     from tools.demo import make_night, roster
 
     folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
     os.environ["SCOREKEEPER_INSTANCE"] = folder
     app = create_app({"DATABASE_URL": f"sqlite:///{folder}/bench.db", "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
+    engine = app.extensions["sk_engine"]
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE bench_floor (id INTEGER PRIMARY KEY, at REAL NOT NULL)"))
+
+    @access(PUBLIC)
+    def floor() -> tuple[str, int]:
+        with database.session(engine, write=True) as db:
+            db.exec(text("INSERT INTO bench_floor (at) VALUES (:at)"), params={"at": time.time()})
+            db.commit()
+        return "ok", 200
+
+    app.add_url_rule("/bench-floor", "bench_floor", floor, methods=["POST"])
     rng = random.Random(seed)
     t0 = time.perf_counter()
-    with database.session(app.extensions["sk_engine"]) as db:
+    measured = {}
+    with database.session(engine) as db:
         people = roster(db)
         games = list(GAMES)
         for i in range(nights):
@@ -95,42 +124,77 @@ def bench_web(nights: int = 1000, hands_per_night: int = 200, samples: int = 60,
                 date(2016, 1, 1) + timedelta(days=i),
                 "Bench",
             )
-        night = make_night(db, rng, "matzlfangen", people[:4], NIGHT - 1, {}, date(2026, 11, 21), "Bench")
+        for size in sizes:
+            measured[size] = make_night(db, rng, "matzlfangen", people[:4], size - 1, {}, date(2026, 11, 21), "Bench")
     build = time.perf_counter() - t0
-    with database.session(app.extensions["sk_engine"], write=True) as db:
+    with database.session(engine, write=True) as db:
         client = client_for(app, accounts.create_user(db=db, name="bench", password="bench-password", role="admin"))
-    hands = random_hands(
-        "matzlfangen", random.Random(seed), NIGHT - 1 + samples, GAMES["matzlfangen"].parse_rules(None)
-    )
-    record, render = [], []
-    for i in range(samples):
-        hand = hands[NIGHT - 1 + i]
+    rules = GAMES["matzlfangen"].parse_rules(None)
+    floor_times = []
+    for _ in range(samples):
         t = time.perf_counter()
-        answer = client.post(f"/api/v1/sessions/{night}/hands", json=hand)
-        record.append(time.perf_counter() - t)
-        assert answer.status_code == 201, answer.get_json()
-        t = time.perf_counter()
-        page = client.get(f"/nights/{night}")
-        render.append(time.perf_counter() - t)
-        assert page.status_code == 200
-        # keep the night at 300 hands: take the hand back (not timed)
-        client.delete(f"/api/v1/sessions/{night}/hands/{NIGHT}")
-
-    return {
-        "nights": nights + 1,
-        "hands": nights * hands_per_night + NIGHT - 1,
+        answer = client.post("/bench-floor")
+        floor_times.append(time.perf_counter() - t)
+        assert answer.status_code == 200, (answer.status_code, answer.get_data(as_text=True)[:300])
+    figures: dict[str, Any] = {
+        "nights": nights + len(sizes),
+        "hands": nights * hands_per_night + sum(sizes) - len(sizes),
         "build_seconds": build,
-        "record_median_ms": statistics.median(record) * 1000,
-        "record_p95_ms": _pct(record, 0.95),
-        "render_median_ms": statistics.median(render) * 1000,
-        "render_p95_ms": _pct(render, 0.95),
+        "samples": samples,
+        "floor_median_ms": statistics.median(floor_times) * 1000,
+        "floor_p95_ms": _pct(floor_times, 0.95),
+        "sizes": {},
     }
+    for size, night in measured.items():
+        record, render = [], []
+        for i in range(samples):
+            # a new random hand each sample, valid as hand number ``size`` (dealt from seat 1 on)
+            hand = random_hands("matzlfangen", random.Random(seed * 1000 + size * 100 + i), size, rules)[-1]
+            with database.session(engine) as db:
+                last_audit = db.exec(select(func.max(AuditEntry.id))).one() or 0
+            t = time.perf_counter()
+            answer = client.post(f"/api/v1/sessions/{night}/hands", json=hand)
+            record.append(time.perf_counter() - t)
+            assert answer.status_code == 201, answer.get_json()
+            t = time.perf_counter()
+            page = client.get(f"/nights/{night}")
+            render.append(time.perf_counter() - t)
+            assert page.status_code == 200
+            # keep the night at size - 1 hands and its audit trail as it was (not timed)
+            assert client.delete(f"/api/v1/sessions/{night}/hands/{size}").status_code == 200
+            with database.session(engine, write=True) as db:
+                db.exec(delete(AuditEntry).where(AuditEntry.id > last_audit))
+                db.commit()
+        figures["sizes"][size] = {
+            "record_median_ms": statistics.median(record) * 1000,
+            "record_p95_ms": _pct(record, 0.95),
+            "render_median_ms": statistics.median(render) * 1000,
+            "render_p95_ms": _pct(render, 0.95),
+        }
+    return figures
 
 
-def print_web(f: dict[str, float]) -> None:
+def print_web(f: dict[str, Any]) -> None:
     print(f"database: {f['nights']} nights, {f['hands']:,} hands, built in {f['build_seconds']:.1f} s")
-    print(f"record a hand in a 300-hand night: median {f['record_median_ms']:.1f} ms, p95 {f['record_p95_ms']:.1f} ms")
-    print(f"render its table page:             median {f['render_median_ms']:.1f} ms, p95 {f['render_p95_ms']:.1f} ms")
+    floor = f["floor_median_ms"]
+    print(
+        f"floor (a trivial request + a SQLite WAL commit): median {floor:.2f} ms, p95 {f['floor_p95_ms']:.2f} ms"
+        f"  ({f['samples']} samples each)"
+    )
+    print(f"{'hands in the night':>18}  {'record median / p95':>22}  {'x floor':>7}  {'table page median / p95':>24}")
+    first = None
+    for size, s in f["sizes"].items():
+        first = first or s
+        print(
+            f"{size:>18}  {s['record_median_ms']:>9.1f} / {s['record_p95_ms']:>6.1f} ms  "
+            f"{s['record_median_ms'] / floor:>7.1f}  {s['render_median_ms']:>11.1f} / {s['render_p95_ms']:>6.1f} ms"
+        )
+    sizes = list(f["sizes"])
+    if len(sizes) > 1:
+        last = f["sizes"][sizes[-1]]
+        grow = last["record_median_ms"] / first["record_median_ms"]
+        page = last["render_median_ms"] / first["render_median_ms"]
+        print(f"growth from {sizes[0]} to {sizes[-1]} hands: record x{grow:.2f}, table page x{page:.2f}")
 
 
 def bench_pdf(runs: int = 3, seed: int = 11) -> dict[str, float]:

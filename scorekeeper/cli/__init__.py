@@ -213,11 +213,11 @@ def _confirm(question: str) -> bool:
 def _restore(args: argparse.Namespace) -> int:
     from scorekeeper.core import backup
 
-    url, _ = _database()
+    url, instance = _database()
     source = Path(args.path)
     try:
         live = backup.restore_target(url)
-        info = backup.check_backup(source)
+        info = backup.check_backup(source)  # the quick check before the question; restore checks it whole
     except backup.BackupError as exc:
         print(f"nothing restored: {exc}", file=sys.stderr)
         return 1
@@ -228,14 +228,34 @@ def _restore(args: argparse.Namespace) -> int:
     if not args.yes and not _confirm(question):
         print("restore cancelled: nothing changed", file=sys.stderr)
         return 1
-    try:
-        backup.restore(url=url, source=source)
+    try:  # migrated, its history filled in and checked before it replaces the database
+        done = backup.restore(url=url, source=source, backups=instance / "backups")
+    except backup.RestoreFailed as exc:
+        print(f"restore failed: {exc}", file=sys.stderr)
+        return 1
     except backup.BackupError as exc:
         print(f"nothing restored: {exc}", file=sys.stderr)
         return 1
-    with app_db():  # an older backup is brought to the newest schema, its history filled in
-        pass
-    print(f"restored {source} into {live} ({_many(info.nights, 'night')}); the database is at the newest schema")
+    print(f"restored {source} into {live} ({_many(done.nights, 'night')}); the database is at the newest schema")
+    if done.safety is not None:
+        damaged = "" if done.safety_checked else " (it was damaged: its files are kept as they were)"
+        print(f"the database as it was before the restore is kept in {done.safety}{damaged}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Settle every night afresh and compare with what is stored: exit 1 and say what differs."""
+    from scorekeeper.core import history
+
+    with app_db() as (_, db):
+        wrong = history.verify_nights(db=db)
+        for night_id in wrong:
+            for line in history.verify_night(db=db, night_id=night_id):
+                print(f"night {night_id}: {line}", file=sys.stderr)
+    if wrong:
+        print(f"{len(wrong)} night(s) differ from a fresh settle", file=sys.stderr)
+        return 1
+    print("every night's stored results, states and history rows equal a fresh settle")
     return 0
 
 
@@ -333,13 +353,34 @@ def _revoke_token(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """Flask's own server (``make run``), threaded, answering at most as many requests at once as the
+    database pool has connections (each request holds at most one at a time): the others wait their
+    turn in the server, not in the pool, where a wait ends with an error after 30 s."""
+    import threading
+
+    from werkzeug.wsgi import ClosingIterator
+
     from scorekeeper import create_app
+    from scorekeeper.core import db as database
 
     app = create_app()
     if app.config.get("SETUP_PATH"):
         print(f"No admin yet. Open http://{args.host}:{args.port}{app.config['SETUP_PATH']} to create the first one")
         print("(or stop the server and run: python manage.py create-admin NAME)")
-    app.run(host=args.host, port=args.port, debug=args.debug)
+    slots = threading.BoundedSemaphore(database.POOL_SIZE + database.POOL_OVERFLOW)
+    wsgi_app = app.wsgi_app
+
+    def one_turn_each(environ, start_response):
+        slots.acquire()
+        try:
+            body = wsgi_app(environ, start_response)
+        except BaseException:
+            slots.release()
+            raise
+        return ClosingIterator(body, slots.release)  # the turn ends when the answer is sent
+
+    app.wsgi_app = one_turn_each
+    app.run(host=args.host, port=args.port, debug=args.debug, threaded=True)
     return 0
 
 
@@ -385,6 +426,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     p = sub.add_parser("revoke-token", help="revoke an API token for good")
     p.add_argument("id", type=int, help="the token's number (see tokens)")
     sub.add_parser("init-db", help="create or upgrade the database schema (the app also does it on start)")
+    sub.add_parser("verify", help="settle every night afresh and compare with what is stored (exit 1 if any differ)")
     p = sub.add_parser("run", help="serve the web app (SQLite in instance/ unless SCOREKEEPER_DATABASE_URL is set)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
@@ -419,6 +461,7 @@ def main(argv: list[str] | None = None, extra: Extra | None = None) -> int:
         "export-all": _export_all,
         "import": _import,
         "init-db": _init_db,
+        "verify": _verify,
         "restore": _restore,
         "run": _run,
         "summary": _summary,

@@ -1,10 +1,15 @@
 """Accounts, roles, API tokens, join codes and the sign-in rate limit.
 
-No Flask here: everything takes a database session. The web layer (``web/auth.py``)
+No Flask here: everything takes a database session. The web layer (``web/access.py``)
 decides per route which role it needs; this module keeps the records.
 
 Roles are ordered: a viewer reads the history, a scorer also starts nights and records
 hands, an admin also reopens closed nights, cares for the roster and manages accounts.
+
+Hashing and checking a password is slow on purpose (scrypt, about a tenth of a second). It never
+runs inside a transaction: the functions that do it end the session's transaction first (see
+:func:`_idle`), so that it holds neither SQLite's write lock nor a pooled connection, and write
+in a short transaction after it.
 """
 
 from __future__ import annotations
@@ -12,25 +17,32 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, text
 from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from scorekeeper.core.db import SQLITE_BEGIN
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import ApiToken, LoginFailure, Night, User, utcnow
-from scorekeeper.core.nights import JOIN_ALPHABET, JOIN_LENGTH
+from scorekeeper.core.nights import JOIN_ALPHABET, JOIN_LENGTH, lock_night, new_join_code
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, is_id, name_key, parse_int
 
 ROLES = ("viewer", "scorer", "admin")  # each may do what the ones before it may
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 
-#: The rate limit: failed attempts per key within the window before further tries are refused.
+#: The rate limit: attempts per key within the window before further tries are refused
+#: (``pair``: one name from one address; ``addr``: any names from one address; ``join``: codes from one address).
 WINDOW = timedelta(minutes=15)
-LIMITS = {"name": 5, "addr": 30, "join": 10}
+LIMITS = {"pair": 5, "addr": 30, "join": 10}
+#: One name from all addresses together: from this many failures in the window on, the name takes
+#: one attempt every NAME_PACE (from anywhere). A pace, not a pause: strangers can't lock an account out.
+NAME_CEILING = 20
+NAME_PACE = timedelta(seconds=10)
 
 TOKEN_PREFIX = "skt_"
 
@@ -83,22 +95,55 @@ def list_users(db: Session) -> list[User]:
     return sorted(db.exec(select(User)).all(), key=lambda u: name_key(u.name))
 
 
-def create_user(*, db: Session, name: Any, password: Any, role: Any) -> User:
-    """A new account (names are unique regardless of case)."""
+def _idle(db: Session) -> None:
+    """End the session's transaction, if it has one (what it did is committed: the use cases commit
+    anyway), before a slow step: a password hash or check then holds no lock and no pooled connection."""
+    if db.in_transaction():
+        db.commit()
+
+
+def hash_password(password: str) -> str:
+    """The stored form of a password (slow on purpose): never call it inside a transaction."""
+    return generate_password_hash(password)
+
+
+def create_user(*, db: Session, name: Any, password: Any, role: Any, first: bool = False) -> User:
+    """A new account (names are unique regardless of case). The password is hashed before the
+    write, which is one short transaction.
+
+    ``first``: the club's first admin (the setup address): refused while the club has an active admin.
+
+    :raises InvalidInput: for a bad name, role or password, or a name taken.
+    :raises Conflict: with ``first``, when the club has an admin already.
+    """
     name = clean_name(name)
     role = check_role(role)
     password = check_password(password)
-    if _user_by_name(db, name) is not None:
+    _idle(db)
+    if _user_by_name(db, name) is not None:  # (quick: before the slow hash; checked again in the write)
+        db.rollback()
         raise InvalidInput("name", "there is an account called {name} already", name=name)
-    user = User(name=name, role=role, password_hash=generate_password_hash(password))
+    _idle(db)
+    password_hash = hash_password(password)
+    if first and _active_admins(db, lock=True) > 0:
+        db.rollback()
+        raise Conflict("the club has an admin already: sign in instead")
+    if _user_by_name(db, name) is not None:
+        db.rollback()
+        raise InvalidInput("name", "there is an account called {name} already", name=name)
+    user = User(name=name, role=role, password_hash=password_hash)
     db.add(user)
     db.commit()
     return user
 
 
 def authenticate(*, db: Session, name: Any, password: Any) -> User | None:
-    """The active account with this name and password, else None (the same time either way)."""
+    """The active account with this name and password, else None (the same time either way).
+
+    The account is read first and the session's transaction ended: the slow check holds no lock
+    and no connection (the user returned is loaded, usable without the session)."""
     user = find_user(db=db, name=name)
+    _idle(db)
     if user is None or not isinstance(password, str):
         check_password_hash(_DUMMY_HASH, "x")  # as slow as a real check: no telling which names exist
         return None
@@ -147,19 +192,27 @@ def update_user(
 ) -> User:
     """Change an account's role, whether it may sign in, or its password. Any change ends its sessions;
     a new password or disabling the account also revokes its API tokens (they may have leaked with it).
+    A new password is hashed before the write, which is one short transaction.
 
     :raises Conflict: when the change would leave the club without an active admin.
     """
+    if role is not None:
+        role = check_role(role)
+    password_hash = None
+    if password is not None:
+        password = check_password(password)
+        _idle(db)
+        password_hash = hash_password(password)
     user = get_user(db=db, user_id=user_id)
     _active_admins(db, lock=True)
     db.refresh(user)  # as the lock found it
     was_admin = user.role == "admin" and user.active
     if role is not None:
-        user.role = check_role(role)
+        user.role = role
     if active is not None:
         user.active = bool(active)
-    if password is not None:
-        user.password_hash = generate_password_hash(check_password(password))
+    if password_hash is not None:
+        user.password_hash = password_hash
     if was_admin and not (user.role == "admin" and user.active) and _active_admins(db) <= 1:
         db.rollback()
         raise Conflict("{name} is the only admin: make another account admin first", name=user.name)
@@ -265,36 +318,138 @@ def code_valid(*, night: Night, code: Any) -> bool:
     )
 
 
-# --- the rate limit --------------------------------------------------------------
+def end_guest(*, db: Session, night_id: Any, code: Any) -> bool:
+    """A guest of the night (joined with ``code``) signs out: the night gets a new code, so that this
+    guest session ends everywhere, also in a copy of its cookie. The night's other guests join again
+    with the new code (the table page shows it). A code that no longer opens the night changes nothing.
 
-
-def _keys(kind: str, value: str) -> str:
-    return f"{kind}:{value}"[:120]
-
-
-def limited(db: Session, **keys: str) -> bool:
-    """Whether any of the keys (``name=``, ``addr=``, ``join=``) had too many failures in the window."""
-    since = utcnow() - WINDOW
-    for kind, value in keys.items():
-        count = db.exec(
-            select(func.count())
-            .select_from(LoginFailure)
-            .where(LoginFailure.key == _keys(kind, value), LoginFailure.at > since)
-        ).one()
-        if count >= LIMITS[kind]:
-            return True
-    return False
-
-
-def record_failure(db: Session, **keys: str) -> None:
-    """Count a failed attempt against each key; failures older than the window are dropped."""
-    db.exec(delete(LoginFailure).where(LoginFailure.at <= utcnow() - WINDOW))
-    for kind, value in keys.items():
-        db.add(LoginFailure(key=_keys(kind, value)))
+    Whether the code was changed.
+    """
+    number = parse_int(str(night_id))
+    if number is None or not is_id(number) or not isinstance(code, str):
+        return False
+    try:
+        night = lock_night(db=db, night_id=number)
+    except NotFound:
+        db.rollback()
+        return False
+    if not code_valid(night=night, code=code):
+        db.rollback()
+        return False
+    night.join_code = new_join_code(db)  # not in the audit trail: the code is no part of the night's record
+    db.add(night)
     db.commit()
+    return True
 
 
-def clear_failures(db: Session, **keys: str) -> None:
-    """A successful sign-in forgets the account's failures (not the address's)."""
-    db.exec(delete(LoginFailure).where(LoginFailure.key.in_([_keys(k, v) for k, v in keys.items()])))
+# --- the rate limit --------------------------------------------------------------
+#
+# An attempt (a password checked, a join code tried) is counted BEFORE it is checked: a short write
+# transaction counts the key's rows in the window and, below the limit, inserts the attempt's rows
+# (a reservation), else refuses. Parallel attempts take turns at it (SQLite: the write session's
+# BEGIN IMMEDIATE; PostgreSQL: an advisory lock per key, held to the commit), so no more attempts
+# than the limit are ever checked, however many arrive at once. A failure leaves its rows (they
+# are the failures counted); a success takes them back.
+#
+# Sign-ins are counted per name and address together (``pair``), so a stranger's wrong passwords
+# pause only the stranger's address for that name, and per address (``addr``, any names). The name
+# from all addresses together is slowed down past NAME_CEILING failures, never paused.
+
+ADVISORY_LOCKS = 0x5C0E  # the high half of the PostgreSQL advisory lock keys of the rate limit
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A counted attempt: its rows (taken back by a success), or why it is refused before a check
+    (``"paused"``: a key is at its limit; ``"slowed"``: the name's pace)."""
+
+    rows: tuple[int, ...] = ()
+    pair: str | None = None  # the name-and-address key, whose failures a success forgets
+    refused: str | None = None
+
+
+def _cut(value: Any, length: int) -> str:
+    """Printable characters only (no NUL for PostgreSQL), at most ``length`` of them."""
+    return "".join(c for c in value if c.isprintable())[:length] if isinstance(value, str) else ""
+
+
+def _name_prefix(name: Any) -> str:
+    """The start of every pair key of a name: its length first, so that no name's prefix is another's."""
+    key = attempt_key(name)[:64]
+    return f"name:{len(key)}:{key}@"
+
+
+def _lock_keys(db: Session, keys: list[str]) -> None:
+    """PostgreSQL: the advisory locks of ``keys`` (always in the same order: no deadlock), held to the commit."""
+    if db.get_bind().dialect.name != "postgresql":
+        return
+    for number in sorted({int.from_bytes(hashlib.sha256(k.encode()).digest()[:4], "big") >> 1 for k in keys}):
+        lock = text("SELECT pg_advisory_xact_lock(CAST(:high AS integer), CAST(:low AS integer))")
+        db.exec(lock.bindparams(high=ADVISORY_LOCKS, low=number))
+
+
+def _count(db: Session, key: str, since: Any) -> int:
+    return db.exec(
+        select(func.count()).select_from(LoginFailure).where(LoginFailure.key == key, LoginFailure.at > since)
+    ).one()
+
+
+def _reserve(db: Session, counted: dict[str, int], name_prefix: str | None = None) -> Attempt:
+    """Count an attempt against each key of ``counted`` (key: its limit) before it is checked, in one
+    short transaction: refused when a key is at its limit (or the name at its pace), else reserved."""
+    bind = db.get_bind()
+    if bind.dialect.name == "sqlite" and bind.get_execution_options().get(SQLITE_BEGIN) != "IMMEDIATE":
+        raise ValueError("the rate limit counts in a write session (BEGIN IMMEDIATE): parallel attempts take turns")
+    _idle(db)
+    now = utcnow()
+    since = now - WINDOW
+    _lock_keys(db, [*counted, *([name_prefix] if name_prefix else [])])
+    refused = None
+    if any(_count(db, key, since) >= limit for key, limit in counted.items()):
+        refused = "paused"
+    elif name_prefix is not None:
+        of_name = LoginFailure.key.startswith(name_prefix, autoescape=True)
+        failures, latest = db.exec(
+            select(func.count(), func.max(LoginFailure.at)).where(of_name, LoginFailure.at > since)
+        ).one()
+        if failures >= NAME_CEILING and latest is not None and latest > now - NAME_PACE:
+            refused = "slowed"
+    if refused:
+        db.rollback()
+        return Attempt(refused=refused)
+    rows = [LoginFailure(key=key, at=now) for key in counted]
+    db.add_all(rows)
+    db.flush()
+    ids = tuple(row.id for row in rows)
+    db.commit()
+    pair = next((key for key in counted if key.startswith("name:")), None)
+    return Attempt(rows=ids, pair=pair)
+
+
+def reserve_sign_in(*, db: Session, name: Any, addr: str) -> Attempt:
+    """Count a password check of ``name`` (as typed) from ``addr`` before it is done (``db``: a write
+    session). Known names or not, the same: a pause tells nothing about which names exist."""
+    prefix = _name_prefix(name)
+    address = _cut(addr, 45)
+    return _reserve(db, {prefix + address: LIMITS["pair"], f"addr:{address}": LIMITS["addr"]}, name_prefix=prefix)
+
+
+def reserve_join(*, db: Session, addr: str) -> Attempt:
+    """Count a join code tried from ``addr`` before it is looked up (``db``: a write session)."""
+    return _reserve(db, {f"join:{_cut(addr, 45)}": LIMITS["join"]})
+
+
+def settle_attempt(*, db: Session, attempt: Attempt, success: bool) -> None:
+    """After the check. A failure stays counted (and failures older than the window are dropped);
+    a success takes its own rows back, and a sign-in's success forgets the failures of that name
+    from that address (not the address's, nor the name's from elsewhere)."""
+    if attempt.refused is not None:
+        return
+    _idle(db)
+    if not success:
+        db.exec(delete(LoginFailure).where(LoginFailure.at <= utcnow() - WINDOW))
+    else:
+        db.exec(delete(LoginFailure).where(LoginFailure.id.in_(attempt.rows)))
+        if attempt.pair is not None:
+            db.exec(delete(LoginFailure).where(LoginFailure.key == attempt.pair))
     db.commit()

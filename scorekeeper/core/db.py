@@ -10,13 +10,23 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, create_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 7_262_537  # PostgreSQL's advisory lock of a migration (any number no other tool uses)
 BUSY_TIMEOUT_MS = 15_000
+
+#: Each process's pool of connections (SQLite files and PostgreSQL alike). A request holds at most
+#: one connection at a time (``web/context.py``), so a server answering at most
+#: ``POOL_SIZE + POOL_OVERFLOW`` requests at once never waits for one: ``manage.py run`` answers that
+#: many (``cli._run``), gunicorn's ``--threads 4`` fewer. A request that still finds the pool empty
+#: waits up to ``POOL_TIMEOUT`` seconds, then fails. See docs/production.md (connections).
+POOL_SIZE = 5
+POOL_OVERFLOW = 10
+POOL_TIMEOUT = 30
 
 #: The execution option that says how a SQLite transaction begins: ``"IMMEDIATE"`` or
 #: (the default) deferred. See :func:`writer`.
@@ -58,8 +68,13 @@ def make_engine(url: str) -> Engine:
     an explicit ``BEGIN`` when the connection is first used, ``BEGIN IMMEDIATE`` on the
     connections of :func:`writer` (write sessions, see :func:`session`).
     """
+    pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT}
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
+        if make_url(url).database in (None, "", ":memory:"):
+            pool = {}  # one connection per thread (SQLAlchemy's own choice): no pool to size
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}, **pool
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -77,7 +92,7 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql(_BEGIN[connection.get_execution_options().get(SQLITE_BEGIN, "")])
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **pool)
 
 
 def writer(engine: Engine) -> Engine:
@@ -128,13 +143,25 @@ def migration_engine(url: str) -> Engine:
     return engine
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest migration (a no-op when it is there)."""
-    migrator = migration_engine(engine.url.render_as_string(hide_password=False))
-    try:
-        command.upgrade(alembic_config(migrator), "head")
-    finally:
-        migrator.dispose()
+def upgrade(engine: Engine, attempts: int = 3) -> None:
+    """Bring the schema to the newest migration (a no-op when it is there).
+
+    Processes starting at once take turns (:func:`migration_engine`); should one still find a table
+    of a migration that another has just committed ("already exists", seen under load on a new
+    SQLite file), its migration was rolled back whole, and it tries again: then it finds the schema
+    at its newest and does nothing.
+    """
+    for attempt in range(1, attempts + 1):
+        migrator = migration_engine(engine.url.render_as_string(hide_password=False))
+        try:
+            command.upgrade(alembic_config(migrator), "head")
+            return
+        except DBAPIError as exc:
+            if "already exists" not in str(exc.orig) or attempt == attempts:
+                raise
+            time.sleep(0.2 * attempt)
+        finally:
+            migrator.dispose()
 
 
 def session(engine: Engine, write: bool = False) -> Session:

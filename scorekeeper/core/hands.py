@@ -1,15 +1,18 @@
 """Recording, editing and undoing a night's hands: the only code that writes hands.
 
-Every change is validated by settling the whole night with the engine (an edit can make a
-later hand invalid), happens in one transaction under the night's lock, bumps the night's
-``version`` and leaves an audit entry; the night's history rows are rewritten with it.
+Every hand is stored with the engine's result of it and the state after it (what carries to the
+next hand). A new hand is validated and settled from the last hand's stored state; an edit of
+hand k settles hands k, k+1, ... again from hand k-1's state (an edit can make a later hand
+invalid); an undo drops the last hand with its result. Every change happens in one transaction
+under the night's lock, bumps the night's ``version`` and leaves an audit entry; the night's
+history rows follow (a new hand adds its counts; an edit or an undo rewrites them).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -17,10 +20,49 @@ from scorekeeper.core import history
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
 from scorekeeper.core.nights import check_open, lock_night, touch
-from scorekeeper.core.table import HandRow, Table, hand_record, hand_rows, settle
-from scorekeeper.engine import GAMES, ledger
+from scorekeeper.core.table import Table, hand_record, hand_rows, settle, stored_columns, stored_state
+from scorekeeper.engine import GAMES, Game, ledger
 
-__all__ = ["add_hands", "add_imported_hands", "complete_hand", "edit_hand", "record_hand", "undo_last"]
+__all__ = [
+    "add_hands",
+    "add_imported_hands",
+    "complete_hand",
+    "edit_hand",
+    "record_hand",
+    "undo_last",
+]
+
+
+def _state_before(*, db: Session, night: Night, game: Game, rules: Any, number: int) -> Any:
+    """What carries into hand ``number``: the stored state after the hand before it (the engine's
+    own output), or the start of the night."""
+    if number == 1:
+        return game.initial_state(rules, night.pot_start or None)
+    return game.state_from_json(stored_state(db=db, night_id=night.id, number=number - 1))
+
+
+def _columns(stored: tuple[Any, Any] | None) -> dict[str, Any]:
+    return {} if stored is None else {"result": stored[0], "state": stored[1]}
+
+
+def _store_all(*, db: Session, night: Night) -> None:
+    """Settle the night from its start and store every hand's result and state (hands written
+    before results were stored).
+
+    :raises InvalidHand: when the engine refuses the night (as settling it whole always did).
+    """
+    rows = db.exec(
+        select(HandRecord.id, HandRecord.data).where(HandRecord.night_id == night.id).order_by(HandRecord.number)
+    ).all()
+    datas = [r.data for r in rows]
+    columns = stored_columns(game=night.game, rules=night.rules, pot_start=night.pot_start, hands=datas)
+    if columns is None:
+        settle(night=night, hands=datas)  # raises the engine's refusal
+    if columns:
+        db.exec(
+            update(HandRecord),
+            params=[{"id": r.id, "result": c[0], "state": c[1]} for r, c in zip(rows, columns, strict=True)],
+        )
 
 
 def complete_hand(*, night: Night, hand: Any, dealer: int) -> Any:
@@ -62,27 +104,43 @@ def record_hand(
         if earlier is not None:
             return earlier, False, None
     check_open(night)
-    hands = hand_rows(db=db, night_id=night_id)
-    if expected_hands is not None and expected_hands != len(hands):
+    last = db.exec(
+        select(HandRecord.number, HandRecord.result)
+        .where(HandRecord.night_id == night_id)
+        .order_by(HandRecord.number.desc())
+        .limit(1)
+    ).first()
+    count = 0 if last is None else last.number
+    if expected_hands is not None and expected_hands != count:
         raise Conflict(
             "another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
             "now it has {now}. Check the table and enter the hand again if it is missing.",
             seen=expected_hands,
-            now=len(hands),
+            now=count,
         )
-    dealer = ledger.dealer_of(night.first_dealer, night.seat_count, len(hands))
+    if last is not None and last.result is None:
+        _store_all(db=db, night=night)
+    game = GAMES[night.game]
+    rules = game.parse_rules(night.rules)
+    dealer = ledger.dealer_of(night.first_dealer, night.seat_count, count)
     data = complete_hand(night=night, hand=hand, dealer=dealer)
-    settlement = settle(night=night, hands=[*(h.data for h in hands), data])  # validates; the hand is a JSON object
+    state = _state_before(db=db, night=night, game=game, rules=rules, number=count + 1)
+    _, (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; the hand is a JSON object
     stored = dict(data)
     record = HandRecord(
-        night_id=night_id, number=len(hands) + 1, dealer=dealer, data=stored, idempotency_key=idempotency_key
+        night_id=night_id,
+        number=count + 1,
+        dealer=dealer,
+        data=stored,
+        idempotency_key=idempotency_key,
+        result=result.to_json(),
+        state=game.state_to_json(after),
     )
     db.add(record)
     touch(db=db, night=night, action="record", number=record.number, before=None, after=stored)
     try:
-        table = history.refresh(
-            db=db, night=night, hands=[*hands, HandRow(record.number, dealer, stored)], settlement=settlement
-        )
+        db.flush()
+        table = history.add_hand(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -106,27 +164,35 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     night = lock_night(db=db, night_id=night_id)
     check_open(night)
     existing = hand_rows(db=db, night_id=night_id)
-    rows = []
+    if existing and existing[-1].result is None:
+        _store_all(db=db, night=night)
+    game = GAMES[night.game]
+    rules = game.parse_rules(night.rules)
+    datas = []
     for i, hand in enumerate(hands, start=len(existing)):
         dealer = ledger.dealer_of(night.first_dealer, night.seat_count, i)
-        rows.append(HandRow(i + 1, dealer, dict(complete_hand(night=night, hand=hand, dealer=dealer))))
-    settlement = settle(night=night, hands=[h.data for h in (*existing, *rows)])
+        datas.append((dealer, dict(complete_hand(night=night, hand=hand, dealer=dealer))))
+    state = _state_before(db=db, night=night, game=game, rules=rules, number=len(existing) + 1)
+    _, results, states = game.settle_from(rules, [d for _, d in datas], state, len(existing))
     now = utcnow()
-    if rows:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
+    if datas:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
         db.exec(
             insert(HandRecord),
             params=[
-                {"night_id": night_id, "number": r.number, "dealer": r.dealer, "data": r.data}
+                {"night_id": night_id, "number": i, "dealer": dealer, "data": data}
+                | {"result": result.to_json(), "state": game.state_to_json(after)}
                 | {"created_at": now, "updated_at": now}
-                for r in rows
+                for i, (dealer, data), result, after in zip(
+                    range(len(existing) + 1, len(existing) + 1 + len(datas)), datas, results, states, strict=True
+                )
             ],
         )
     night.version += 1
     db.add(night)
-    db.add(AuditEntry(night_id=night_id, hand_number=None, action="import", before=None, after={"hands": len(rows)}))
-    history.refresh(db=db, night=night, hands=[*existing, *rows], settlement=settlement)
+    db.add(AuditEntry(night_id=night_id, hand_number=None, action="import", before=None, after={"hands": len(datas)}))
+    history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
     db.commit()
-    return len(existing) + len(rows)
+    return len(existing) + len(datas)
 
 
 def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_version: int | None = None) -> HandRecord:
@@ -140,14 +206,37 @@ def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_ve
     if record is None:
         raise NotFound(f"no hand {number}")
     data = complete_hand(night=night, hand=hand, dealer=record.dealer)
-    rows = [HandRow(h.number, h.dealer, data) if h.number == number else h for h in hands]
-    settlement = settle(night=night, hands=[h.data for h in rows])
+    if hands[-1].result is None:
+        _store_all(db=db, night=night)
+    game = GAMES[night.game]
+    rules = game.parse_rules(night.rules)
+    state = _state_before(db=db, night=night, game=game, rules=rules, number=number)
+    later = [h.data for h in hands[number:]]  # every later hand is settled again, and must stay valid
+    _, results, states = game.settle_from(rules, [data, *later], state, number - 1)
     before = record.data
     record.data = dict(data)
     record.updated_at = utcnow()
+    record.result = results[0].to_json()
+    record.state = game.state_to_json(states[0])
     db.add(record)
+    if later:
+        ids = dict(
+            db.exec(
+                select(HandRecord.number, HandRecord.id).where(
+                    HandRecord.night_id == night_id, HandRecord.number > number
+                )
+            ).all()
+        )
+        db.exec(
+            update(HandRecord),
+            params=[
+                {"id": ids[n], "result": r.to_json(), "state": game.state_to_json(s)}
+                for n, r, s in zip(range(number + 1, len(hands) + 1), results[1:], states[1:], strict=True)
+            ],
+        )
     touch(db=db, night=night, action="edit", number=number, before=before, after=record.data)
-    history.refresh(db=db, night=night, hands=rows, settlement=settlement)
+    db.flush()
+    history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
     db.commit()
     return record
 
@@ -164,7 +253,7 @@ def undo_last(*, db: Session, night_id: int, expected_hands: int | None = None) 
     last = hand_record(db=db, night_id=night_id, number=len(hands))
     db.delete(last)
     touch(db=db, night=night, action="undo", number=last.number, before=last.data, after=None)
-    history.refresh(db=db, night=night, hands=hands[:-1])
+    history.refresh(db=db, night=night, hands=hands[:-1])  # the hands before it keep their results
     db.commit()
     return last
 
@@ -172,8 +261,11 @@ def undo_last(*, db: Session, night_id: int, expected_hands: int | None = None) 
 def add_imported_hands(*, db: Session, night: Night, hands: list[dict[str, Any]], audit: list[dict[str, Any]]) -> Table:
     """Write the hands and the audit trail of a night read from an export file, as they were
     (checked and settled by the reader), and the night's history rows (not committed)."""
-    db.add_all(HandRecord(night_id=night.id, **h) for h in hands)
+    ordered = sorted(hands, key=lambda h: h["number"])
+    datas = [h["data"] for h in ordered]
+    columns = stored_columns(game=night.game, rules=night.rules, pot_start=night.pot_start, hands=datas)
+    stored = {} if columns is None else {h["number"]: c for h, c in zip(ordered, columns, strict=True)}
+    db.add_all(HandRecord(night_id=night.id, **h, **_columns(stored.get(h["number"]))) for h in hands)
     db.flush()  # hands before audit entries, each in file order: their ids keep the order
     db.add_all(AuditEntry(night_id=night.id, **a) for a in audit)
-    rows = sorted(hands, key=lambda h: h["number"])
-    return history.refresh(db=db, night=night, hands=[HandRow(h["number"], h["dealer"], h["data"]) for h in rows])
+    return history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night.id))

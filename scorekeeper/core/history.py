@@ -12,6 +12,7 @@ No Flask here: everything takes a database session.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -24,8 +25,17 @@ from sqlmodel import Session, col, select
 
 from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat
 from scorekeeper.core.players import get_player
-from scorekeeper.core.summary import summarize
-from scorekeeper.core.table import Table, build_table, load_table, seats
+from scorekeeper.core.summary import PlayerStats, count_hand, money_lines, summarize
+from scorekeeper.core.table import (
+    HandRow,
+    Table,
+    build_table,
+    get_night,
+    load_table,
+    read_table,
+    seats,
+    stored_columns,
+)
 from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, Settlement
 
@@ -79,9 +89,67 @@ def refresh(*, db: Session, night: Night, hands: list[Any], settlement: Settleme
     Every change to a night's hands goes through here, so the club's history never lags behind.
     """
     db.flush()
-    after = build_table(night=night, players=seats(db=db, night_id=night.id), hands=hands, settlement=settlement)
+    if settlement is None:
+        after = read_table(db=db, night=night, hands=hands)
+    else:
+        after = build_table(night=night, players=seats(db=db, night_id=night.id), hands=hands, settlement=settlement)
     refresh_night(db=db, table=after)
     return after
+
+
+def add_hand(*, db: Session, night: Night, hands: list[Any]) -> Table:
+    """The table after a hand was added at the end of ``hands`` (stored, with its result), with
+    the night's history rows brought up to date by that hand alone (not committed): its counts
+    are added, and the money, which the last hand can move for everybody (a pot), is rewritten.
+
+    Where the rows are not there to update, they are rewritten from the whole night.
+    """
+    db.flush()
+    table = read_table(db=db, night=night, hands=hands)
+    rows = {r.player_id: r for r in db.exec(select(NightResult).where(NightResult.night_id == night.id))}
+    if set(rows) != {p.id for p in table.players.values()}:
+        refresh_night(db=db, table=table)
+        return table
+    index = len(hands) - 1
+    game = GAMES[night.game]
+    facts = game.facts(table.settlement.hands[index], table.settlement.results[index])
+    stats = {p: PlayerStats(player.name) for p, player in table.players.items()}
+    count_hand(stats, table.positions[index], facts)
+    _, lines = money_lines(table)
+    for line in lines:
+        player_id = table.players[line.position].id
+        row, add = rows[player_id], stats[line.position]
+        row.units = line.units
+        row.cents = line.total
+        row.hands += add.hands
+        row.declared += sum(add.declared.values())
+        row.won += sum(add.won.values())
+        row.matzl_caught += add.matzl
+        row.matzl_lost += add.matzl_lost
+        row.touts += add.touts
+        row.touts_won += add.touts_won
+        row.games_won += add.games_won
+        row.matches_won += add.matches_won
+        db.add(row)
+        for contract, declared in add.declared.items():
+            key = (night.id, player_id, contract)
+            kept = db.get(ContractResult, key)
+            if kept is None:
+                db.add(
+                    ContractResult(
+                        night_id=night.id,
+                        player_id=player_id,
+                        contract=contract,
+                        game=night.game,
+                        declared=declared,
+                        won=add.won[contract],
+                    )
+                )
+            else:
+                kept.declared += declared
+                kept.won += add.won[contract]
+                db.add(kept)
+    return table
 
 
 def refresh_night(*, db: Session, table: Table) -> None:
@@ -93,6 +161,77 @@ def refresh_night(*, db: Session, table: Table) -> None:
     db.add_all(results)
     db.flush()
     db.add_all(contracts)
+
+
+# --- checking: stored results and rows against a fresh settle ------------------------
+
+_RESULT_FIELDS = (
+    "position",
+    "hands",
+    "units",
+    "cents",
+    "declared",
+    "won",
+    "matzl_caught",
+    "matzl_lost",
+    "touts",
+    "touts_won",
+    "games_won",
+    "matches_won",
+)
+
+
+def _row_keys(results: list[NightResult], contracts: list[ContractResult]) -> tuple[list[tuple], list[tuple]]:
+    return (
+        sorted((r.player_id, r.game, r.played_on, *(getattr(r, f) for f in _RESULT_FIELDS)) for r in results),
+        sorted((c.player_id, c.contract, c.game, c.declared, c.won) for c in contracts),
+    )
+
+
+def verify_night(*, db: Session, night_id: int) -> list[str]:
+    """What of a night's stored results, states and history rows differs from settling its hands
+    afresh with the engine (nothing: an empty list).
+
+    :raises errors.NotFound: for an unknown night.
+    """
+    night = get_night(db=db, night_id=night_id)
+    rows = db.exec(
+        select(HandRecord.number, HandRecord.dealer, HandRecord.data, HandRecord.result, HandRecord.state)
+        .where(HandRecord.night_id == night_id)
+        .order_by(HandRecord.number)
+    ).all()
+    problems = []
+    fresh = stored_columns(game=night.game, rules=night.rules, pot_start=night.pot_start, hands=[r.data for r in rows])
+    if fresh is None:
+        return ["the engine refuses the night's hands"]
+    fresh = json.loads(json.dumps(fresh))  # as the database gives it back
+    for row, (result, state) in zip(rows, fresh, strict=True):
+        if row.result is None:
+            problems.append(f"hand {row.number}: no stored result")
+        elif row.result != result:
+            problems.append(f"hand {row.number}: the stored result differs")
+        elif row.state != state:
+            problems.append(f"hand {row.number}: the stored state differs")
+    hands = [HandRow(r.number, r.dealer, r.data) for r in rows]
+    table = build_table(night=night, players=seats(db=db, night_id=night_id), hands=hands)  # settled afresh
+    expected = _row_keys(*night_rows(table))
+    stored = _row_keys(
+        list(db.exec(select(NightResult).where(NightResult.night_id == night_id))),
+        list(db.exec(select(ContractResult).where(ContractResult.night_id == night_id))),
+    )
+    if stored[0] != expected[0]:
+        problems.append("the night's result rows differ")
+    if stored[1] != expected[1]:
+        problems.append("the night's contract rows differ")
+    return problems
+
+
+def verify_nights(*, db: Session) -> list[int]:
+    """The ids of the nights whose stored results, states or history rows differ from a fresh
+    settle of their hands (:func:`verify_night` says what differs), oldest first. Reads only."""
+    return [
+        night_id for night_id in db.exec(select(Night.id).order_by(Night.id)) if verify_night(db=db, night_id=night_id)
+    ]
 
 
 def refresh_missing(db: Session) -> int:

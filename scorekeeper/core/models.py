@@ -120,6 +120,11 @@ class HandRecord(SQLModel, table=True):
     idempotency_key: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    # The engine's output for this hand, stored with it so that a new hand is settled from the last
+    # one's state, not from the start (0006): the result (``HandResult.to_json``) and what carries
+    # after it (``Game.state_to_json``). NULL: not settled yet (a hand written by older code).
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    state: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class AuditEntry(SQLModel, table=True):

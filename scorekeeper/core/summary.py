@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.core.table import Table
-from scorekeeper.engine import GAMES, ledger
+from scorekeeper.engine import GAMES, HandFacts, ledger
 
 POT = "pot"  # the pot as a party of the payments (the club's cash box)
 
@@ -93,18 +93,46 @@ def _pot_close(table: Table) -> PotClose | None:
     return PotClose("carry", s.pot_start, s.pot, cents, 0, cents)
 
 
+def money_lines(table: Table) -> tuple[PotClose | None, list[Line]]:
+    """What the pot does at the end, and each player's money (by table position)."""
+    stake = table.night.stake_cents
+    pot = _pot_close(table)
+    share = pot.share if pot and pot.mode == "split" else 0
+    lines = []
+    for position, player in sorted(table.players.items()):
+        units = table.balance[position - 1]
+        cents = ledger.cents(units, stake)
+        lines.append(Line(position, player.name, units, cents, share, cents + share))
+    return pot, lines
+
+
+def count_hand(stats: dict[int, PlayerStats], positions: tuple[int, ...], facts: HandFacts) -> None:
+    """Add one hand's counts (``facts``, played by the table ``positions`` of its seats) to ``stats``."""
+    for position in positions:
+        stats[position].hands += 1
+    for seat in facts.declarers:
+        player = stats[positions[seat - 1]]
+        player.declared[facts.contract] += 1
+        player.won[facts.contract] += bool(facts.won)
+        if facts.tout:
+            player.touts += 1
+            player.touts_won += bool(facts.won)
+    for seat in facts.catchers:
+        stats[positions[seat - 1]].matzl += 1
+    for seat in facts.losers_of_matzl:
+        stats[positions[seat - 1]].matzl_lost += 1
+    for seat in facts.game_winners:
+        stats[positions[seat - 1]].games_won += 1
+    if facts.match_winner:
+        stats[positions[facts.match_winner - 1]].matches_won += 1
+
+
 def summarize(table: Table) -> Summary:
     """Everything the end-of-night page and PDF show."""
     night = table.night
     game = GAMES[night.game]
     stake = night.stake_cents
-    pot = _pot_close(table)
-    lines = []
-    for position, player in sorted(table.players.items()):
-        units = table.balance[position - 1]
-        cents = ledger.cents(units, stake)
-        share = pot.share if pot and pot.mode == "split" else 0
-        lines.append(Line(position, player.name, units, cents, share, cents + share))
+    pot, lines = money_lines(table)
     # The pot is a party of the payments when money goes into it or comes out of it.
     parties = [(line.name, line.total) for line in lines]
     pot_balance = -sum(total for _, total in parties)
@@ -118,25 +146,8 @@ def summarize(table: Table) -> Summary:
     counts: Counter = Counter()
     biggest = None
     for i, (record, result) in enumerate(zip(table.hands, table.settlement.results, strict=True)):
-        positions = table.positions[i]
-        for position in positions:
-            stats[position].hands += 1
         facts = game.facts(table.settlement.hands[i], result)
-        for seat in facts.declarers:
-            player = stats[positions[seat - 1]]
-            player.declared[facts.contract] += 1
-            player.won[facts.contract] += bool(facts.won)
-            if facts.tout:
-                player.touts += 1
-                player.touts_won += bool(facts.won)
-        for seat in facts.catchers:
-            stats[positions[seat - 1]].matzl += 1
-        for seat in facts.losers_of_matzl:
-            stats[positions[seat - 1]].matzl_lost += 1
-        for seat in facts.game_winners:
-            stats[positions[seat - 1]].games_won += 1
-        if facts.match_winner:
-            stats[positions[facts.match_winner - 1]].matches_won += 1
+        count_hand(stats, table.positions[i], facts)
         counts.update(facts.events)
         if biggest is None or result.value > biggest[1]:
             biggest = (record.number, result.value)

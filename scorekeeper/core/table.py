@@ -5,23 +5,74 @@ The pages, the summary, the exports and the API show a :class:`Table`; nothing h
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from sqlalchemy import Text, type_coerce
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.core.text import is_id
-from scorekeeper.engine import GAMES, Settlement, ledger, settle_session
+from scorekeeper.engine import GAMES, HandResult, Settlement, ledger, settle_session, stored_deltas
+from scorekeeper.engine.errors import Refusal
 
 
 class HandRow(NamedTuple):
-    """A hand as the table reads it (what ``_hands`` selects)."""
+    """A hand as the table reads it (what :func:`hand_rows` selects): ``result`` is the engine's
+    stored result of it (``HandResult.to_json``, as an object or its JSON text: decoded when a page
+    reads it), None where it has none (not settled yet); ``deltas`` its ``deltas`` where read apart."""
 
     number: int
     dealer: int
     data: dict[str, Any]
+    result: Any = None
+    deltas: dict[str, int] | None = None
+
+
+def _decoded(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _seat_deltas(hand: Any) -> tuple[int, ...]:
+    deltas = getattr(hand, "deltas", None)
+    return stored_deltas({"deltas": _decoded(hand.result)["deltas"] if deltas is None else deltas})
+
+
+#: ``build_table``'s ``state`` when the caller did not read the last hand's stored state.
+UNKNOWN: Any = object()
+
+
+class Stored(Sequence):
+    """A sequence made item by item on first access (a page shows 20 of a night's 1,000 hands:
+    only those are decoded)."""
+
+    __slots__ = ("_made", "_make", "_size")
+
+    def __init__(self, size: int, make: Callable[[int], Any]) -> None:
+        self._size = size
+        self._make = make
+        self._made: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise IndexError(index)
+        made = self._made.get(index)
+        if made is None:
+            made = self._made[index] = self._make(index)
+        return made
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(self._size))
 
 
 @dataclass(frozen=True)
@@ -82,14 +133,40 @@ def seats(*, db: Session, night_id: int) -> dict[int, Player]:
 
 
 def hand_rows(*, db: Session, night_id: int) -> list[Any]:
-    """The night's hands as light rows (``number``, ``dealer``, ``data``), in order: reading 300
-    of them as rows is several times quicker than as ORM objects, and pages only read."""
+    """The night's hands as light rows (``number``, ``dealer``, ``data``, ``result``, ``deltas``), in
+    order: reading 300 of them as rows is several times quicker than as ORM objects, and pages only
+    read. The results come as JSON text (a page decodes the 20 it shows) and their deltas apart."""
     query = (
-        select(HandRecord.number, HandRecord.dealer, HandRecord.data)
+        select(
+            HandRecord.number,
+            HandRecord.dealer,
+            HandRecord.data,
+            type_coerce(HandRecord.result, Text).label("result"),
+            HandRecord.result["deltas"].label("deltas"),
+        )
         .where(HandRecord.night_id == night_id)
         .order_by(HandRecord.number)
     )
-    return list(db.exec(query))
+    # a JSON null (``result=None`` written explicitly) reads as no result, as a SQL NULL does
+    return [HandRow(n, d, data, None if r == "null" else r, deltas) for n, d, data, r, deltas in db.exec(query)]
+
+
+def stored_state(*, db: Session, night_id: int, number: int) -> Any:
+    """The stored state after hand ``number`` (``Game.state_to_json``; None also where there is none)."""
+    return db.exec(select(HandRecord.state).where(HandRecord.night_id == night_id, HandRecord.number == number)).first()
+
+
+def stored_columns(*, game: str, rules: Any, pot_start: int | None, hands: list[Any]) -> list[tuple[Any, Any]] | None:
+    """Each hand's ``result`` and ``state`` columns, settling the night from its start; None when
+    the engine refuses the night (its hands then keep no stored results)."""
+    g = GAMES[game]
+    try:
+        parsed_rules = g.parse_rules(rules)
+        state = g.initial_state(parsed_rules, pot_start or None)
+        _, results, states = g.settle_from(parsed_rules, hands, state)
+    except Refusal:
+        return None
+    return [(r.to_json(), g.state_to_json(s)) for r, s in zip(results, states, strict=True)]
 
 
 def hand_record(*, db: Session, night_id: int, number: int) -> HandRecord | None:
@@ -113,22 +190,73 @@ def get_night(*, db: Session, night_id: int) -> Night:
     return night
 
 
+def is_stored(hands: Sequence[Any], state: Any) -> bool:
+    """Whether a table of these hands can be built from their stored results (no settling)."""
+    if not hands:
+        return True
+    return state is not UNKNOWN and all(getattr(h, "result", None) is not None for h in hands)
+
+
+def stored_settlement(*, night: Night, hands: Sequence[Any], state: Any) -> Settlement:
+    """The night's settlement from its hands' stored results and the state after the last one,
+    without settling: the results and the validated hands are decoded when first read."""
+    g = GAMES[night.game]
+    rules = g.parse_rules(night.rules)
+    totals = [0] * g.seats
+    for h in hands:
+        for seat, d in enumerate(_seat_deltas(h)):
+            totals[seat] += d
+    pot = night.pot_start or None
+    end = g.state_from_json(state) if hands else g.initial_state(rules, pot)
+    balance, pot_end, extra = g.finish(rules, end, tuple(totals))
+    hand_cls = g.hand_cls
+    parsed = Stored(len(hands), lambda i: hand_cls.from_json(hands[i].data, i, rules))
+    results = Stored(len(hands), lambda i: HandResult.from_json(_decoded(hands[i].result)))
+    return Settlement(g.name, rules, parsed, results, tuple(totals), balance, pot_end, extra, pot or 0)
+
+
 def build_table(
-    *, night: Night, players: dict[int, Player], hands: list[Any], settlement: Settlement | None = None
+    *,
+    night: Night,
+    players: dict[int, Player],
+    hands: list[Any],
+    settlement: Settlement | None = None,
+    state: Any = UNKNOWN,
 ) -> Table:
-    """The table from its parts (``settlement`` when the caller has just settled these hands)."""
-    settlement = settlement or settle(night=night, hands=[h.data for h in hands])
-    seats = GAMES[night.game].seats
-    positions = [ledger.seat_positions(night.seat_count, seats, h.dealer) for h in hands]
-    rows = ledger.position_units(settlement, positions, night.seat_count)
-    balance = ledger.balance_units(settlement, rows, night.seat_count, GAMES[night.game].money_from_balance)
+    """The table from its parts: ``settlement`` when the caller has just settled these hands; else
+    from the hands' stored results when they all have one and ``state`` is the stored state after
+    the last (:func:`stored_state`); else the engine settles the hands."""
+    game = GAMES[night.game]
+    size = night.seat_count
+    positions = [ledger.seat_positions(size, game.seats, h.dealer) for h in hands]
+    if settlement is None and is_stored(hands, state):
+        settlement = stored_settlement(night=night, hands=hands, state=state)
+        rows = []
+        for h, hand_positions in zip(hands, positions, strict=True):
+            row = [0] * size
+            for seat, delta in enumerate(_seat_deltas(h)):
+                row[hand_positions[seat] - 1] += delta
+            rows.append(row)
+    else:
+        settlement = settlement or settle(night=night, hands=[h.data for h in hands])
+        rows = ledger.position_units(settlement, positions, size)
+    balance = ledger.balance_units(settlement, rows, size, game.money_from_balance)
     return Table(night, players, hands, settlement, positions, rows, balance)
 
 
 def load_table(*, db: Session, night_id: int) -> Table:
-    """The night settled from its stored hands."""
+    """The night from its stored hands (and their stored results; settled where they have none)."""
     night = get_night(db=db, night_id=night_id)
-    return build_table(night=night, players=seats(db=db, night_id=night_id), hands=hand_rows(db=db, night_id=night_id))
+    return read_table(db=db, night=night)
+
+
+def read_table(*, db: Session, night: Night, hands: list[Any] | None = None) -> Table:
+    """The table of a night read (``hands``: its rows when the caller has just read them)."""
+    hands = hand_rows(db=db, night_id=night.id) if hands is None else hands
+    state = UNKNOWN
+    if hands and hands[-1].result is not None:
+        state = stored_state(db=db, night_id=night.id, number=len(hands))
+    return build_table(night=night, players=seats(db=db, night_id=night.id), hands=hands, state=state)
 
 
 def audit_trail(*, db: Session, night_id: int, hand_numbers: list[int] | None = None) -> list[AuditEntry]:

@@ -20,7 +20,7 @@ from typing import Any
 from . import konter_a_matt, matt, matzlfangen, schafkopf
 from .errors import InvalidHand
 from .fields import check_keys, check_object, get_choice
-from .results import HandFacts, HandResult, Settlement, Step
+from .results import HandFacts, HandResult, Settlement, Step, stored_deltas
 from .rules import options, parse_rules
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "get_game",
     "settle_json",
     "settle_session",
+    "stored_deltas",
 ]
 
 
@@ -69,6 +70,8 @@ class Game:
     takes_pot: Callable[[Any], bool]  # a night under these rules starts with a carried pot
     summary_header: str  # the export's column that says what each hand was
     summary: Callable[[Any], str | int]  # what a hand was, for that column (an int: a seat, named by the caller)
+    state_to_json: Callable[[Any], Any]  # what carries, as stored with a hand (the engine's own output)
+    state_from_json: Callable[[Any], Any]  # ... and read back (not validated: only the engine writes it)
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Game:
@@ -94,6 +97,8 @@ class Game:
             getattr(module, "takes_pot", _no_pot),
             module.SUMMARY_HEADER,
             module.summary,
+            module.state_to_json,
+            module.state_from_json,
         )
 
     def parse_rules(self, data: Any) -> Any:
@@ -118,6 +123,26 @@ class Game:
         if pot is not None:
             raise InvalidHand(None, "pot", "a pot to start with applies only to schafkopf with all_pass pot")
         return self._initial_state(rules)
+
+    def settle_from(
+        self, rules: Any, hands: Sequence[Any], state: Any, start: int = 0
+    ) -> tuple[list[Any], list[HandResult], list[Any]]:
+        """Validate ``hands`` (JSON objects or validated hands; the first is hand index ``start``)
+        and settle them in order from ``state``: the hands, their results and the state after each.
+
+        Settling a night from a stored state gives what settling it from the start would.
+
+        :raises InvalidHand: for the first hand refused (by its index in the whole night).
+        """
+        hand_cls = self.hand_cls
+        parsed = [h if isinstance(h, hand_cls) else hand_cls.from_json(h, i, rules) for i, h in enumerate(hands, start)]
+        settle_hand = self.settle_hand
+        results, states = [], []
+        for i, hand in enumerate(parsed, start):
+            result, state = settle_hand(rules, hand, state, i)
+            results.append(result)
+            states.append(state)
+        return parsed, results, states
 
 
 GAMES: dict[str, Game] = {m.NAME: Game.from_module(m) for m in (matzlfangen, schafkopf, konter_a_matt, matt)}

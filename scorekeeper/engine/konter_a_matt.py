@@ -100,6 +100,36 @@ def initial_state(rules: Rules) -> State:
     return State(rules.strokes, rules.strokes)
 
 
+def state_to_json(state: State) -> dict[str, Any]:
+    """Strokes, carry, the team stuck with trumps, the game and the games won, as stored with a hand.
+
+    >>> state_from_json(state_to_json(State(3, 5, 2, "A", 2, 1, 0))) == State(3, 5, 2, "A", 2, 1, 0)
+    True
+    """
+    return {
+        "strokes_a": state.strokes_a,
+        "strokes_b": state.strokes_b,
+        "carry": state.carry,
+        "stuck_trump_team": state.stuck_trump_team,
+        "game": state.game,
+        "games_a": state.games_a,
+        "games_b": state.games_b,
+    }
+
+
+def state_from_json(data: Any) -> State:
+    """The state :func:`state_to_json` wrote (the engine's own output: not validated)."""
+    return State(
+        data["strokes_a"],
+        data["strokes_b"],
+        data["carry"],
+        data["stuck_trump_team"],
+        data["game"],
+        data["games_a"],
+        data["games_b"],
+    )
+
+
 def _other(team: str) -> str:
     return "B" if team == "A" else "A"
 

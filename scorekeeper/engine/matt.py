@@ -96,6 +96,25 @@ def initial_state(rules: Rules) -> State:
     return State()
 
 
+def state_to_json(state: State) -> dict[str, Any]:
+    """The match under way, as stored with a hand.
+
+    >>> state_from_json(state_to_json(State(2, 3, (10, 44), (1, 0))))
+    State(match=2, played=3, score=(10, 44), matches_won=(1, 0))
+    """
+    return {
+        "match": state.match,
+        "played": state.played,
+        "score": list(state.score),
+        "matches_won": list(state.matches_won),
+    }
+
+
+def state_from_json(data: Any) -> State:
+    """The state :func:`state_to_json` wrote (the engine's own output: not validated)."""
+    return State(data["match"], data["played"], tuple(data["score"]), tuple(data["matches_won"]))
+
+
 def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
     """Score one Durchgang: (move, +1 if a card was laid aside) × card value, doubled for Übermatt.
 

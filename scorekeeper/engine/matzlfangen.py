@@ -173,6 +173,16 @@ def initial_state(rules: Rules) -> None:
     return None
 
 
+def state_to_json(state: None) -> None:
+    """Nothing carries, so nothing is stored."""
+    return None
+
+
+def state_from_json(data: Any) -> None:
+    """Nothing carries."""
+    return None
+
+
 def settle_hand(rules: Rules, hand: Hand, state: None, index: int | None = None) -> tuple[HandResult, None]:
     """Settle one valid hand: its value, who won, and what every seat pays or gets.
 

@@ -29,6 +29,11 @@ class Step(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {"what": self.what, "units": self.units, "total": self.total, "key": self.key, "args": self.args}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Step:
+        """The step :meth:`to_json` wrote (a stored result; not validated: the engine wrote it)."""
+        return cls(data["key"], data["what"], data["units"], data["total"], data["args"])
+
 
 _NO_ARGS: Mapping[str, Any] = {}
 _SEAT_KEYS = tuple(str(seat) for seat in range(1, 11))
@@ -109,6 +114,36 @@ class HandResult:
         }
         out.update(self.extra)
         return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandResult:
+        """The result :meth:`to_json` wrote (a stored result; not validated: the engine wrote it).
+
+        >>> r = HandResult(6, "declarers", (6, -6), (Step("value", "value", 6, 6, {}),), 2, {"x": [1]})
+        >>> HandResult.from_json(r.to_json()) == r
+        True
+        """
+        deltas = data["deltas"]
+        pot = deltas.get("pot")
+        seats = len(deltas) - (pot is not None)
+        extra = {k: v for k, v in data.items() if k not in _RESULT_KEYS}
+        return cls(
+            data["value"],
+            data["winner"],
+            tuple(deltas[key] for key in _SEAT_KEYS[:seats]),
+            tuple(Step.from_json(s) for s in data["steps"]),
+            pot,
+            extra,
+        )
+
+
+_RESULT_KEYS = frozenset({"winner", "value", "deltas", "steps"})
+
+
+def stored_deltas(data: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats' deltas of a stored result (:meth:`HandResult.to_json`), without building the result."""
+    deltas = data["deltas"]
+    return tuple(deltas[key] for key in _SEAT_KEYS[: len(deltas) - ("pot" in deltas)])
 
 
 @dataclass(frozen=True, slots=True)

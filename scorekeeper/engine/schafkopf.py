@@ -298,6 +298,20 @@ def initial_state(rules: Rules, pot: Any = None) -> State:
     return State(pot)
 
 
+def state_to_json(state: State) -> dict[str, Any]:
+    """The pot, as stored with a hand.
+
+    >>> state_from_json(state_to_json(State(8)))
+    State(pot=8)
+    """
+    return {"pot": state.pot}
+
+
+def state_from_json(data: Any) -> State:
+    """The state :func:`state_to_json` wrote (the engine's own output: not validated)."""
+    return State(data["pot"])
+
+
 def carries_pot(rules: Rules) -> bool:
     """Whether a night under these rules leaves its pot to the club's next night of the game."""
     return rules.all_pass == "pot" and rules.pot_at_close == "carry"

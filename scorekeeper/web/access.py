@@ -6,7 +6,8 @@ without the access it declares.
 
 Who is asking:
 - pages: the signed-in account (Flask-Login, session cookie), or a *guest* who joined
-  one open night with its code (kept in the session, for that night only, until it closes);
+  one open night with its code (kept in the session, for that night only, until it closes or
+  the guest signs out: then the night gets a new code);
 - the JSON API: only ``Authorization: Bearer <token>``. The API takes no cookies, so a
   page elsewhere can't make a browser write through it (it has no CSRF token).
 """
@@ -25,7 +26,7 @@ from flask_login import current_user, login_user
 from scorekeeper.core import accounts
 from scorekeeper.core.models import Night, User
 from scorekeeper.core.text import is_id, parse_int
-from scorekeeper.web.context import SAFE_METHODS, get_db, is_api
+from scorekeeper.web.context import SAFE_METHODS, get_db, is_api, read_db
 from scorekeeper.web.extensions import login_manager
 
 PUBLIC = "public"  # anyone: sign in, join with a code, static files
@@ -106,7 +107,7 @@ def _guest_nights() -> frozenset[int]:
     if not isinstance(joined, dict) or not joined:
         return frozenset()
     valid = set()
-    db = get_db()
+    db = read_db()
     for key, code in joined.items():
         night_id = parse_int(str(key))
         night = db.get(Night, night_id) if night_id is not None and is_id(night_id) else None
@@ -132,6 +133,16 @@ def join(night: Night) -> None:
     joined[str(night.id)] = night.join_code
     session[GUESTS] = joined
     session.permanent = True
+
+
+def leave_nights() -> None:
+    """Signing out ends the guest sessions of this browser everywhere: each night it joined gets a
+    new code (a copy of the cookie holds the old one), see :func:`accounts.end_guest`."""
+    joined = session.get(GUESTS)
+    if not isinstance(joined, dict):
+        return
+    for night_id, code in joined.items():
+        accounts.end_guest(db=get_db(), night_id=night_id, code=code)
 
 
 def _enforce():
@@ -188,7 +199,9 @@ class SessionInterface(SecureCookieSessionInterface):
 
 @login_manager.user_loader
 def _load_user(value: str) -> User | None:
-    return accounts.user_for_session(db=get_db(), value=value)
+    """Who the session cookie names, read in the request's read session: a POST takes its write
+    session (on SQLite the write lock) only when it writes, not while it works out who is asking."""
+    return accounts.user_for_session(db=read_db(), value=value)
 
 
 def client_for(app: Flask, user: User | None):

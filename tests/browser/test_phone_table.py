@@ -280,7 +280,8 @@ def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, l
     watcher = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
     watcher.goto(f"{base}/nights/{e.id}")
     assert "/login" in watcher.url
-    watcher.goto(f"{base}/join/{code}")
+    watcher.goto(f"{base}/join#{code}")
+    assert watcher.input_value("#code") == code and "#" not in watcher.url
     watcher.click("button[type=submit]")
     watcher.wait_for_url(f"{base}/nights/{e.id}")
     assert watcher.locator("details.hand").count() == 0

@@ -3,6 +3,7 @@ create-token (printed once), tokens, revoke-token; and the setup address printed
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -77,4 +78,84 @@ def test_a_created_token_opens_the_api_until_it_is_revoked(instance, monkeypatch
     assert main(["revoke-token", "7"]) == 1
     assert main(["create-token", "nobody"]) == 1
     assert "there is no account 'nobody'" in capsys.readouterr().err
+    app.extensions["sk_engine"].dispose()
+
+
+def _write_lock_free(path: Path) -> bool:
+    """Whether another connection takes SQLite's write lock at once."""
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        other.close()
+
+
+def test_create_user_hashes_the_password_before_it_takes_the_write_lock(instance, monkeypatch, capsys):
+    """The server goes on writing while the command hashes (a tenth of a second, slow on purpose)."""
+    _app().extensions["sk_engine"].dispose()
+    monkeypatch.setenv("SCOREKEEPER_ADMIN_PASSWORD", "lang-genug")
+    free = []
+    real = accounts.generate_password_hash
+
+    def watched(*args, **kwargs):
+        free.append(_write_lock_free(instance / "scorekeeper.db"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(accounts, "generate_password_hash", watched)
+    assert main(["create-user", "Sepp", "--role", "scorer"]) == 0
+    assert main(["create-admin", "Wirt"]) == 0
+    assert free == [True, True]
+    assert "account Wirt (admin) made" in capsys.readouterr().out
+
+
+def test_run_serves_in_threads_no_more_requests_at_once_than_the_pool_has_connections(instance, monkeypatch):
+    """``make run``: a request holds at most one connection, so with as many requests at once as the pool
+    has connections none waits for one (a wait in the pool ends in an error after 30 s); more wait their
+    turn in the server. (The burst against the real server: tests/tools/test_signin_concurrency.py.)"""
+    import threading
+    import time
+
+    from flask import Flask
+
+    from scorekeeper.web.access import PUBLIC, access
+
+    served = {}
+    monkeypatch.setattr(Flask, "run", lambda self, **kwargs: served.update(app=self, **kwargs))
+    assert main(["run", "--port", "5999"]) == 0
+    app = served["app"]
+    assert served.get("threaded", True) is True  # threaded (Flask's default): one slow request holds up no other
+    limit = database.POOL_SIZE + database.POOL_OVERFLOW
+    lock, now, most, release = threading.Lock(), [0], [0], threading.Event()
+
+    @access(PUBLIC)
+    def slow():
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        release.wait(10)
+        with lock:
+            now[0] -= 1
+        return "ok"
+
+    app.add_url_rule("/slow", "slow", slow)
+    answers = []
+    asking = [
+        threading.Thread(target=lambda: answers.append(app.test_client().get("/slow", buffered=True).status_code))
+        for _ in range(limit + 5)
+    ]
+    for thread in asking:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while now[0] < limit and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)  # the five more would be in by now, were they let in
+    assert now[0] == limit
+    release.set()
+    for thread in asking:
+        thread.join(10)
+    assert most[0] == limit and answers == [200] * (limit + 5)
     app.extensions["sk_engine"].dispose()

@@ -980,7 +980,11 @@ def test_restore_yes_puts_the_backup_back_and_says_so(
 
     out = capsys.readouterr().out
     assert out.startswith(f"restored {tmp_path / 'saved.db'} into {instance / 'scorekeeper.db'} (1 night)")
+    [safety] = (instance / "backups").glob("before-restore-*.db")
+    assert out.endswith(f"\nthe database as it was before the restore is kept in {safety}\n")
     assert _club(instance) == before
+    assert main(["restore", str(safety), "--yes"]) == 0  # the safety copy undoes the restore
+    assert len(_club(instance)["players"]) == 7
 
 
 @pytest.mark.parametrize("answer, status", [("n\n", 1), ("\n", 1), ("", 1), ("yes\n", 0)])
@@ -1025,6 +1029,73 @@ def test_restore_of_a_file_that_is_no_backup_exits_1_with_one_line_and_changes_n
     assert _club(instance) == before
     proc = run_manage("restore", str(tmp_path / "missing.db"), "--yes", env=env)
     assert (proc.returncode, proc.stderr) == (1, f"nothing restored: {tmp_path / 'missing.db'} is not a file\n")
+
+
+def test_restore_of_a_file_without_the_whole_schema_exits_1_with_one_line_and_the_app_still_starts(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    before = _club(instance)
+    bad = tmp_path / "bad.db"
+    assert main(["backup", str(bad)]) == 0
+    with closing(sqlite3.connect(bad)) as connection:  # the attack: the night table at the newest version, nothing else
+        for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('evening', 'alembic_version')"
+        ).fetchall():
+            connection.execute(f"DROP TABLE {name}")
+        connection.commit()
+    live = instance / "scorekeeper.db"
+    content, folder = live.read_bytes(), sorted(instance.iterdir())
+    capsys.readouterr()
+
+    assert main(["restore", str(bad), "--yes"]) == 1
+
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    refusal = f"nothing restored: {bad} does not have the schema of Scorekeeper: it has no table "
+    assert captured.err.startswith(refusal)
+    assert re.fullmatch(r"[a-z_, ]*\n", captured.err.removeprefix(refusal))  # table names, one line
+    assert "night_result" in captured.err
+    assert live.read_bytes() == content
+    assert sorted(instance.iterdir()) == folder  # no temporary file, no safety copy
+    assert main(["init-db"]) == 0  # the app starts
+    assert _club(instance) == before
+
+
+def test_restore_that_fails_during_the_swap_says_the_database_is_as_it_was(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    from scorekeeper.core import backup
+
+    assert main(["backup", str(tmp_path / "saved.db")]) == 0
+    _make_instance(instance, ("Zenzi",))
+    before = _club(instance)
+    real_copy_into = backup._copy_into
+    calls: list[Path] = []
+
+    def fail_once(source: Path, target: Path) -> None:
+        calls.append(source)
+        if len(calls) == 1:
+            real_copy_into(source, target)
+            raise sqlite3.OperationalError("disk I/O error")
+        real_copy_into(source, target)
+
+    monkeypatch.setattr(backup, "_copy_into", fail_once)
+    capsys.readouterr()
+
+    assert main(["restore", str(tmp_path / "saved.db"), "--yes"]) == 1
+
+    [safety] = (instance / "backups").glob("before-restore-*.db")
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"restore failed: the restore into {instance / 'scorekeeper.db'} failed, the database is as it was"
+        f" (a copy of it is kept in {safety}): disk I/O error\n"
+    )
+    assert _club(instance) == before
 
 
 @pytest.mark.parametrize(
@@ -1092,3 +1163,18 @@ def test_export_all_to_a_file_that_cannot_be_written_exits_1(
 ) -> None:
     assert main(["export-all", str(tmp_path / "no-such-folder" / "club.json")]) == 1
     assert capsys.readouterr().err.startswith(f"cannot write {tmp_path / 'no-such-folder' / 'club.json'}: ")
+
+
+def test_verify_finds_every_night_equal_to_a_fresh_settle_and_says_so(instance, capsys):
+    assert main(["verify"]) == 0
+    assert "equal a fresh settle" in capsys.readouterr().out
+
+
+def test_verify_names_a_night_whose_stored_result_was_changed_and_exits_1(instance, capsys):
+    import sqlite3
+
+    with sqlite3.connect(instance / "scorekeeper.db") as conn:  # a stored result changed behind the app's back
+        conn.execute("UPDATE handrecord SET result = json_set(result, '$.value', 999) WHERE number = 1")
+    assert main(["verify"]) == 1
+    err = capsys.readouterr().err
+    assert "night 1: hand 1" in err and "1 night(s) differ from a fresh settle" in err

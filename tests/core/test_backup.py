@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sqlite3
+import stat
 import threading
 from contextlib import closing
 from pathlib import Path
@@ -19,7 +21,7 @@ from sqlmodel import select
 from scorekeeper import create_app
 from scorekeeper.core import backup
 from scorekeeper.core import db as database
-from scorekeeper.core.backup import BackupError, NotSQLite
+from scorekeeper.core.backup import BackupError, NotSQLite, RestoreFailed
 from scorekeeper.core.exports import club_json
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, Night, NightResult, Player
@@ -325,6 +327,256 @@ def test_a_missing_file_or_a_folder_is_refused(url, tmp_path, name):
 def test_the_database_itself_is_not_restored_over_itself(url, live, club):
     with pytest.raises(BackupError, match="is the database itself"):
         backup.restore(url=url, source=live)
+
+
+# --- restore: the whole schema checked, a safety copy, one swap ----------------------
+
+
+def files_of(live: Path) -> dict[str, bytes]:
+    """The live database's file and its -wal, byte for byte (what a refused restore must not touch)."""
+    return {suffix: Path(f"{live}{suffix}").read_bytes() for suffix in ("", "-wal") if Path(f"{live}{suffix}").exists()}
+
+
+def _edited(good: Path, *statements: str):
+    """A backup changed by SQL (foreign keys off, as an attacker's tool would have them)."""
+
+    def make(path: Path) -> None:
+        shutil.copy(good, path)
+        with closing(sqlite3.connect(path)) as connection:
+            connection.execute("PRAGMA foreign_keys=OFF")
+            for statement in statements:
+                connection.execute(statement)
+            connection.commit()
+
+    return make
+
+
+def _only_the_night_table(good: Path):
+    """The attack: the table evening and alembic_version at the newest version, nothing else."""
+    with closing(sqlite3.connect(good)) as connection:
+        others = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name NOT IN ('evening', 'alembic_version') AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+    return _edited(good, *(f"DROP TABLE {name}" for name in others))
+
+
+def _first_schema_without_its_tables(path: Path) -> None:
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("CREATE TABLE evening (id INTEGER PRIMARY KEY)")
+        connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
+        connection.execute("INSERT INTO alembic_version VALUES ('0001')")
+        connection.commit()
+
+
+INCOMPLETE_BACKUPS = {
+    "only the night table, at the newest version": (
+        _only_the_night_table,
+        r"^\S*bad\.db does not have the schema of Scorekeeper: it has no table .*\bnight_result\b",
+    ),
+    "a table without one of its columns": (
+        lambda good: _edited(good, "ALTER TABLE evening DROP COLUMN place"),
+        r"bad\.db does not have the schema of Scorekeeper: it has no column evening\.place$",
+    ),
+    "a trigger of its own": (
+        lambda good: _edited(good, "CREATE TRIGGER wipe AFTER INSERT ON handrecord BEGIN DELETE FROM auditentry; END"),
+        r"it has a trigger wipe Scorekeeper does not make$",
+    ),
+    "rows that point at nothing": (
+        lambda good: _edited(good, "INSERT INTO seat (evening_id, position, player_id) VALUES (99, 1, 1)"),
+        r"bad\.db has 1 rows that point at rows it does not have \(the first: seat row \d+, pointing at evening\)",
+    ),
+    "an old version without the tables it migrates": (
+        lambda good: _first_schema_without_its_tables,
+        r"bad\.db does not have the schema of Scorekeeper \(schema version 0001\): it has no table .*\bplayer\b",
+    ),
+}
+
+
+@pytest.mark.parametrize("make, message", INCOMPLETE_BACKUPS.values(), ids=list(INCOMPLETE_BACKUPS))
+def test_a_file_without_the_whole_schema_is_refused_the_database_is_untouched_and_the_app_still_starts(
+    app, url, live, db, club, tmp_path, make, message
+):
+    good = backup.backup(url=url, target=tmp_path / "good.db").path
+    bad = tmp_path / "bad.db"
+    make(good)(bad)
+    assert backup.check_backup(bad)  # the quick check lets it through: only the whole check finds it
+    content, before, files, folder = bad.read_bytes(), current(app), files_of(live), sorted(live.parent.iterdir())
+
+    with pytest.raises(BackupError, match=message) as refused:
+        backup.restore(url=url, source=bad)
+
+    assert not isinstance(refused.value, RestoreFailed)
+    assert "\n" not in str(refused.value)
+    assert files_of(live) == files  # the database and its -wal, byte for byte
+    assert sorted(live.parent.iterdir()) == folder  # no temporary file, no safety copy
+    assert current(app) == before
+    assert bad.read_bytes() == content
+    restarted = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": app.instance_path})
+    try:
+        with database.session(restarted.extensions["sk_engine"]) as session:
+            assert club_json(session) == before
+    finally:
+        restarted.extensions["sk_engine"].dispose()
+
+
+def test_a_backup_of_the_first_schema_is_migrated_and_its_history_filled_in_before_it_replaces_the_database(
+    app, url, live, db, club, tmp_path
+):
+    old = tmp_path / "first.db"
+    migrator = database.migration_engine(f"sqlite:///{old}")
+    command.upgrade(database.alembic_config(migrator), "0001")
+    migrator.dispose()
+    engine = create_engine(f"sqlite:///{old}")
+    rules = json.dumps(rules_to_json(GAMES["matt"].parse_rules({})))
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
+            " status, version, created_at) VALUES ('matt', ?, 5, 'EUR', '2025-11-07', 'Post', 2, 1, 'open', 1,"
+            " '2025-11-07 20:00:00')",
+            (rules,),
+        )
+        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Anna', '2025-11-07 20:00:00')")
+        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Bernd', '2025-11-07 20:00:00')")
+        conn.exec_driver_sql("INSERT INTO seat (evening_id, position, player_id) VALUES (1, 1, 1), (1, 2, 2)")
+        conn.exec_driver_sql(
+            "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at) VALUES"
+            ' (1, 1, 1, \'{"mated_by": 1, "move": 3, "card": "A"}\', \'2025-11-07 20:10:00\','
+            " '2025-11-07 20:10:00')"
+        )
+    engine.dispose()
+    content = old.read_bytes()
+
+    info = backup.restore(url=url, source=old)
+
+    assert (info.revision, info.nights) == ("0001", 1)  # the backup as it was found
+    assert query(live, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    with database.session(app.extensions["sk_engine"]) as session:  # the running app, not restarted
+        [night] = session.exec(select(Night)).all()
+        assert (night.place, night.pot_start, len(night.uid)) == ("Post", 0, 32)
+        assert [(r.player_id, r.hands) for r in session.exec(select(NightResult))] == [(1, 1), (2, 1)]
+        assert [p.name for p in session.exec(select(Player))] == ["Anna", "Bernd"]
+    assert old.read_bytes() == content  # the backup itself is not migrated
+    assert [p.name for p in live.parent.iterdir() if ".restore-" in p.name] == []
+
+
+def test_a_backup_with_another_page_size_is_restored(app, url, live, db, club, players, tmp_path):
+    saved = backup.backup(url=url, target=tmp_path / "saved.db").path
+    before = current(app)
+    with closing(sqlite3.connect(saved, isolation_level=None)) as connection:
+        connection.execute("PRAGMA page_size=1024")
+        connection.execute("VACUUM")
+    assert query(saved, "PRAGMA page_size") == [(1024,)] != query(live, "PRAGMA page_size")
+    create_player(db=db, name="Zenzi")
+
+    backup.restore(url=url, source=saved)
+
+    assert current(app) == before
+
+
+def test_the_database_a_restore_replaces_is_kept_as_a_checked_backup(app, url, live, db, club, players, tmp_path):
+    saved = backup.backup(url=url, target=tmp_path / "saved.db").path
+    create_player(db=db, name="Zenzi")
+    before = current(app)
+
+    first = backup.restore(url=url, source=saved)
+    second = backup.restore(url=url, source=saved)  # within the same second, too: another name
+
+    assert first.live == live
+    assert first.safety.parent == live.parent / "backups"
+    assert re.fullmatch(r"before-restore-\d{8}-\d{6}\.db", first.safety.name)
+    assert first.safety_checked and second.safety_checked
+    assert sorted((live.parent / "backups").iterdir()) == sorted([first.safety, second.safety])  # nothing else
+    assert backup.check_backup(first.safety).nights == 1
+    assert query(first.safety, "PRAGMA integrity_check") == [("ok",)]
+    assert export_of(first.safety) == before  # Zenzi is in it
+    for path in (first.safety, live, Path(f"{live}-wal")):
+        if path.exists():
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    backup.restore(url=url, source=first.safety)  # and it undoes the restore
+    assert current(app) == before
+
+
+@pytest.mark.parametrize("when", ["before it copies", "after it copied"])
+def test_a_failure_during_the_swap_puts_the_database_back_and_says_so(
+    app, url, live, db, club, players, tmp_path, monkeypatch, when
+):
+    saved = backup.backup(url=url, target=tmp_path / "saved.db").path
+    create_player(db=db, name="Zenzi")  # what the restore would undo
+    before = current(app)
+    real_copy_into, calls = backup._copy_into, []
+
+    def fail_once(source: Path, target: Path) -> None:
+        calls.append(source)
+        if len(calls) == 1:
+            if when == "after it copied":
+                real_copy_into(source, target)  # the backup is in the live database when it fails
+                assert "Zenzi" not in [p["name"] for p in current(app)["players"]]
+            raise sqlite3.OperationalError("disk I/O error")
+        real_copy_into(source, target)
+
+    monkeypatch.setattr(backup, "_copy_into", fail_once)
+
+    with pytest.raises(RestoreFailed) as failed:
+        backup.restore(url=url, source=saved)
+
+    [safety] = (live.parent / "backups").iterdir()
+    assert str(failed.value) == (
+        f"the restore into {live} failed, the database is as it was (a copy of it is kept in {safety}): disk I/O error"
+    )
+    assert calls[1] == safety  # put back from the safety copy
+    assert current(app) == before  # the running app sees the old database
+    assert [p.name for p in live.parent.iterdir() if ".restore-" in p.name] == []
+    assert query(live, "PRAGMA integrity_check") == [("ok",)]
+    restarted = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": app.instance_path})
+    try:
+        with database.session(restarted.extensions["sk_engine"], write=True) as session:
+            assert club_json(session) == before
+            record_hand(db=session, night_id=club.id, hand=DURCH)  # and it works
+    finally:
+        restarted.extensions["sk_engine"].dispose()
+
+
+def test_no_restore_without_a_safety_copy(app, url, live, db, club, players, tmp_path, monkeypatch):
+    saved = backup.backup(url=url, target=tmp_path / "saved.db").path
+    create_player(db=db, name="Zenzi")
+    before, files = current(app), files_of(live)
+    real_replace, calls = os.replace, []
+
+    def fail_once(source, target):
+        calls.append(target)
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", fail_once)
+
+    with pytest.raises(BackupError, match=r"^cannot keep a copy of the database before the restore: .*No space left"):
+        backup.restore(url=url, source=saved)
+
+    assert files_of(live) == files
+    assert current(app) == before
+    assert list((live.parent / "backups").iterdir()) == []  # no half-written copy
+    assert [p.name for p in live.parent.iterdir() if ".restore-" in p.name] == []
+
+
+def test_a_damaged_database_is_replaced_and_its_file_kept_byte_for_byte(app, url, live, db, club, tmp_path):
+    saved = backup.backup(url=url, target=tmp_path / "saved.db").path
+    before = current(app)
+    db.close()
+    app.extensions["sk_engine"].dispose()  # the app is stopped: its last connection folds the -wal into the file
+    _damaged(live)(tmp_path / "damaged.db")
+    shutil.copy(tmp_path / "damaged.db", live)
+    damaged = live.read_bytes()
+
+    info = backup.restore(url=url, source=saved)
+
+    assert info.safety.read_bytes() == damaged and not info.safety_checked
+    assert query(live, "PRAGMA integrity_check") == [("ok",)]
+    assert export_of(live) == before
 
 
 # --- PostgreSQL ---------------------------------------------------------------------

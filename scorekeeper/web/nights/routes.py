@@ -236,7 +236,7 @@ def join_qr(night_id: int):
         abort(404, _("There is no such night."))
     if not night.is_open or not night.join_code:
         abort(404, _("A closed night can't be joined."))
-    url = url_for("signin.join_night", code=night.join_code, _external=True)
+    url = url_for("signin.join_night", _external=True, _anchor=night.join_code)
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", border=2, omitsize=True, xmldecl=False, title=_("Join"))
     return out.getvalue(), 200, {"Content-Type": "image/svg+xml", "Cache-Control": "no-store"}

@@ -9,8 +9,8 @@ from flask_login import logout_user
 
 from scorekeeper import config
 from scorekeeper.core import accounts
-from scorekeeper.core.errors import InvalidInput
-from scorekeeper.web.access import PUBLIC, VIEWER, access, identity, join, safe_next, sign_in
+from scorekeeper.core.errors import Conflict, InvalidInput
+from scorekeeper.web.access import PUBLIC, VIEWER, access, identity, join, leave_nights, safe_next, sign_in
 from scorekeeper.web.context import get_db, read_db
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.messages import field_error
@@ -23,42 +23,62 @@ def _addr() -> str:
     return request.remote_addr or "unknown"
 
 
+REFUSED = {
+    "paused": lambda: _("Too many wrong attempts. Wait a quarter of an hour and try again."),
+    "slowed": lambda: _("Many wrong attempts for this name. Wait a few seconds and try again."),
+}
+
+
+def _checked(name: str, password: str) -> tuple[accounts.Attempt, object]:
+    """A password check, counted before it is done (:func:`accounts.reserve_sign_in`): the attempt and
+    the account (None: wrong, or refused unchecked when ``attempt.refused``).
+
+    The request holds one connection at a time and none during the check: the count is a short write,
+    the account a short read, and after the check its outcome another short write."""
+    attempt = accounts.reserve_sign_in(db=get_db(), name=name, addr=_addr())
+    if attempt.refused:
+        return attempt, None
+    user = accounts.authenticate(db=read_db(), name=name, password=password)
+    accounts.settle_attempt(db=get_db(), attempt=attempt, success=user is not None)
+    return attempt, user
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @access(PUBLIC)
 def login():
-    """Sign in with name and password; after five wrong passwords for a name, a pause of 15 minutes."""
+    """Sign in with name and password; after five wrong passwords for a name from one address, that
+    address waits 15 minutes for the name (docs/production.md: the rate limit)."""
     form = LoginForm()
     target = safe_next(request.args.get("next")) or url_for("nights.index")
     status = 200
     if form.validate_on_submit():
-        keys = {"addr": _addr(), "name": accounts.attempt_key(form.name.data)}  # known names or not: the same
-        if accounts.limited(read_db(), **keys):
-            form.form_errors.append(_("Too many wrong attempts. Wait a quarter of an hour and try again."))
+        attempt, user = _checked(form.name.data, form.password.data)
+        if attempt.refused:
+            form.form_errors.append(REFUSED[attempt.refused]())
             status = 429
+        elif user is not None:
+            sign_in(user)
+            return redirect(target)
         else:
-            user = accounts.authenticate(db=read_db(), name=form.name.data, password=form.password.data)
-            if user is not None:
-                accounts.clear_failures(get_db(), name=keys["name"])
-                sign_in(user)
-                return redirect(target)
-            accounts.record_failure(get_db(), **keys)
             form.form_errors.append(_("The name or the password is not right."))
             status = 400
     elif request.method == "POST":
         status = 400
-    no_admin = not accounts.has_admin(get_db())
+    no_admin = not accounts.has_admin(read_db())
     return render_template("signin/login.html", form=form, no_admin=no_admin), status
 
 
 @bp.post("/logout")
 @access(PUBLIC)
 def logout():
-    """Sign out (and leave every night joined as a guest)."""
+    """Sign out, everywhere: the account's sessions end (also a copy of this cookie), and so do the
+    guest sessions of the nights this browser joined (they get new codes)."""
     if not ConfirmForm().validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
     user = identity().user
     if user is not None:
         accounts.end_sessions(db=get_db(), user_id=user.id)  # also a copy of this cookie stops working
+    leave_nights()
     logout_user()
     session.clear()
     flash(_("You are signed out."))
@@ -74,18 +94,22 @@ def setup(token: str):
     if (
         expected is None
         or not accounts.setup_token_matches(expected=expected, given=token)
-        or accounts.has_admin(get_db())
+        or accounts.has_admin(read_db())
     ):
         abort(404, _("This setup address is not valid (any more). Sign in instead."))
     form = SetupForm()
     status = 200
     if form.validate_on_submit():
         db = get_db()
-        try:
-            user = accounts.create_user(db=db, name=form.name.data, password=form.password.data, role="admin")
+        try:  # the password is hashed before the write (no lock held meanwhile)
+            user = accounts.create_user(
+                db=db, name=form.name.data, password=form.password.data, role="admin", first=True
+            )
         except InvalidInput as exc:
             db.rollback()
             field_error(form, exc)
+        except Conflict:  # another request made the first admin meanwhile
+            abort(404, _("This setup address is not valid (any more). Sign in instead."))
         else:
             config.remove_setup_token(instance)
             sign_in(user)
@@ -102,22 +126,25 @@ def _join_refused(form: JoinForm, text: str):
 
 
 @bp.route("/join", methods=["GET", "POST"])
-@bp.route("/join/<code>", methods=["GET", "POST"])
 @access(PUBLIC)
-def join_night(code: str | None = None):
-    """Join an open night from another phone: the code (or the QR code) from its table page."""
-    db = get_db()
-    form = JoinForm(data={"code": code} if code and request.method == "GET" else None)
-    if request.method == "GET":  # tells nothing about the code: only a counted POST does
+def join_night():
+    """Join an open night from another phone with the code from its table page.
+
+    The code never travels in a URL, where access logs would keep it: it is posted. The QR code
+    opens ``/join#CODE``; a browser never sends the part after ``#``, and static/join.js fills it in.
+    """
+    form = JoinForm()
+    if request.method == "GET":  # tells nothing about a code: only a counted POST does
         return render_template("signin/join.html", form=form)
     if not form.validate_on_submit():
         return render_template("signin/join.html", form=form), 400
-    if accounts.limited(db, join=_addr()):
+    attempt = accounts.reserve_join(db=get_db(), addr=_addr())  # counted before the code is looked up
+    if attempt.refused:
         form.code.errors.append(_("Too many wrong codes. Wait a quarter of an hour and try again."))
         return render_template("signin/join.html", form=form), 429
-    night = accounts.night_for_code(db=db, code=form.code.data)
+    night = accounts.night_for_code(db=read_db(), code=form.code.data)
+    accounts.settle_attempt(db=get_db(), attempt=attempt, success=night is not None)
     if night is None:
-        accounts.record_failure(db, join=_addr())
         return _join_refused(form, _("No open night has this code. Closed nights can't be joined."))
     join(night)
     flash(_("You have joined this night: you can record its hands until it is closed."))
@@ -127,21 +154,22 @@ def join_night(code: str | None = None):
 @bp.route("/account", methods=["GET", "POST"])
 @access(VIEWER)
 def account():
-    """Change one's own password (every other session of the account ends)."""
-    db = get_db()
+    """Change one's own password (every other session of the account ends).
+
+    Checking the password now and hashing the new one happen outside any write transaction: the
+    check is counted first (a short write), and the new password is written in a short one after."""
     user = identity().user
     form = PasswordForm()
     status = 200
-    key = {"name": accounts.attempt_key(user.name)}
     if form.validate_on_submit():
-        if accounts.limited(read_db(), **key):
-            form.current.errors.append(_("Too many wrong attempts. Wait a quarter of an hour and try again."))
-        elif accounts.authenticate(db=read_db(), name=user.name, password=form.current.data) is None:
-            accounts.record_failure(db, **key)
+        attempt, checked = _checked(user.name, form.current.data)
+        if attempt.refused:
+            form.current.errors.append(REFUSED[attempt.refused]())
+        elif checked is None:
             form.current.errors.append(_("This is not your password."))
         else:
             try:
-                user = accounts.update_user(db=db, user_id=user.id, password=form.password.data)
+                user = accounts.update_user(db=get_db(), user_id=user.id, password=form.password.data)
             except InvalidInput as exc:
                 field_error(form, exc)
             else:
