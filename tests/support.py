@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -241,3 +242,19 @@ def check_steps(result: dict[str, Any]) -> None:
         assert step["total"] == running
         assert isinstance(step["what"], str) and step["what"]
         assert type(step["units"]) is int
+
+
+# --- SQLite's write lock -------------------------------------------------------------------
+
+
+def write_lock_free(path) -> bool:
+    """Whether another connection takes SQLite's write lock at once."""
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        other.close()

@@ -36,6 +36,7 @@ from scorekeeper.core.players import add_imported_roster_change, find_or_add_pla
 from scorekeeper.core.table import Table, audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger, settle_session
+from scorekeeper.engine.fields import type_name
 from scorekeeper.engine.rules import rules_to_json
 
 FORMAT = "scorekeeper-night"
@@ -266,14 +267,6 @@ _UID = re.compile(r"[0-9a-f]{32}")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
-_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a decimal number", str: "a text"}
-_TYPE_NAMES.update({list: "a list", dict: "an object", type(None): "null"})
-
-
-def _type(value: Any) -> str:
-    return _TYPE_NAMES.get(type(value), type(value).__name__)
-
-
 def _join(path: str, key: str) -> str:
     """``path.key``; either may be empty (the top of the file, or the object itself)."""
     return f"{path}.{key}" if path and key else path or key
@@ -282,7 +275,7 @@ def _join(path: str, key: str) -> str:
 def _object(value: Any, path: str, keys: tuple[str, ...], what: str) -> dict[str, Any]:
     """``value`` as an object with exactly ``keys``: a missing key and an unknown key are both errors."""
     if not isinstance(value, dict):
-        raise InvalidExport(path, f"{what} must be an object, not {_type(value)}")
+        raise InvalidExport(path, f"{what} must be an object, not {type_name(value)}")
     for key in value:
         if key not in keys:
             raise InvalidExport(_join(path, str(key)), f"unknown key {key!r}")
@@ -294,13 +287,13 @@ def _object(value: Any, path: str, keys: tuple[str, ...], what: str) -> dict[str
 
 def _list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise InvalidExport(path, f"must be a list, not {_type(value)}")
+        raise InvalidExport(path, f"must be a list, not {type_name(value)}")
     return value
 
 
 def _int(value: Any, path: str, lo: int, hi: int) -> int:
     if type(value) is not int:
-        raise InvalidExport(path, f"must be a whole number, not {_type(value)}")
+        raise InvalidExport(path, f"must be a whole number, not {type_name(value)}")
     if not lo <= value <= hi:
         raise InvalidExport(path, f"must be between {lo} and {hi}, not {value}")
     return value
@@ -308,13 +301,13 @@ def _int(value: Any, path: str, lo: int, hi: int) -> int:
 
 def _bool(value: Any, path: str) -> bool:
     if type(value) is not bool:
-        raise InvalidExport(path, f"must be true or false, not {_type(value)}")
+        raise InvalidExport(path, f"must be true or false, not {type_name(value)}")
     return value
 
 
 def _text(value: Any, path: str) -> str:
     if not isinstance(value, str):
-        raise InvalidExport(path, f"must be a text, not {_type(value)}")
+        raise InvalidExport(path, f"must be a text, not {type_name(value)}")
     return value
 
 
@@ -372,14 +365,14 @@ def _json_value(value: Any, path: str) -> None:
                 raise InvalidExport(path, f"the key {key!r} is not a text")
             _json_value(item, _join(path, key))
         return
-    raise InvalidExport(path, f"{_type(value)} is not a JSON value")
+    raise InvalidExport(path, f"{type_name(value)} is not a JSON value")
 
 
 def _json_object(value: Any, path: str, nullable: bool = False) -> dict[str, Any] | None:
     if value is None and nullable:
         return None
     if not isinstance(value, dict):
-        raise InvalidExport(path, f"must be an object{' or null' if nullable else ''}, not {_type(value)}")
+        raise InvalidExport(path, f"must be an object{' or null' if nullable else ''}, not {type_name(value)}")
     _json_value(value, path)
     return value
 
@@ -402,7 +395,7 @@ def _read_night(value: Any) -> dict[str, Any]:
         raise InvalidExport("evening.game", f"must be one of {', '.join(GAMES)}, not {game!r}")
     rules = e["rules"]
     if not isinstance(rules, dict):
-        raise InvalidExport("evening.rules", f"must be an object, not {_type(rules)}")
+        raise InvalidExport("evening.rules", f"must be an object, not {type_name(rules)}")
     try:
         complete = rules_to_json(GAMES[game].parse_rules(rules))
     except InvalidHand as err:
@@ -556,7 +549,7 @@ def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
 def _file(data: Any, format_: str, version: int, keys: tuple[str, ...], what: str) -> dict[str, Any]:
     """The top of a Scorekeeper file of kind ``what`` (night, club): its format marker, version and keys checked."""
     if not isinstance(data, dict):
-        raise InvalidExport("", f"a {what} file must be a JSON object, not {_type(data)}")
+        raise InvalidExport("", f"a {what} file must be a JSON object, not {type_name(data)}")
     if data.get("format") != format_:
         raise InvalidExport(
             "format", f"this is not a Scorekeeper {what}: expected {format_!r}, found {data.get('format')!r}"

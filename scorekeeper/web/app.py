@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # "auto": Secure when the request came over HTTPS (a pub laptop may serve plain HTTP on its Wi-Fi)
         SESSION_COOKIE_SECURE=settings.secure_cookies,
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # signed in at the table for the season
+        MAX_CONTENT_LENGTH=1024 * 1024,  # a page's form (the API checks its own bodies: web/api/limits.py)
     )
     app.config.update(test_config)
     app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
@@ -133,6 +134,8 @@ def _forms_only():
     """
     if request.method in SAFE_METHODS or is_api():
         return None
+    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        abort(411)  # browsers send a form's length; a chunked body would be cut at the limit, not refused
     if request.mimetype and request.mimetype not in FORM_TYPES:
         abort(400, _("Send this form from its page."))
     if request.files:

@@ -3,7 +3,6 @@ create-token (printed once), tokens, revoke-token; and the setup address printed
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from scorekeeper.cli import main
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.web.access import client_for
-from tests.support import run_manage
+from tests.support import run_manage, write_lock_free
 
 
 @pytest.fixture
@@ -81,19 +80,6 @@ def test_a_created_token_opens_the_api_until_it_is_revoked(instance, monkeypatch
     app.extensions["sk_engine"].dispose()
 
 
-def _write_lock_free(path: Path) -> bool:
-    """Whether another connection takes SQLite's write lock at once."""
-    other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("ROLLBACK")
-        return True
-    except sqlite3.OperationalError:
-        return False
-    finally:
-        other.close()
-
-
 def test_create_user_hashes_the_password_before_it_takes_the_write_lock(instance, monkeypatch, capsys):
     """The server goes on writing while the command hashes (a tenth of a second, slow on purpose)."""
     _app().extensions["sk_engine"].dispose()
@@ -102,7 +88,7 @@ def test_create_user_hashes_the_password_before_it_takes_the_write_lock(instance
     real = accounts.generate_password_hash
 
     def watched(*args, **kwargs):
-        free.append(_write_lock_free(instance / "scorekeeper.db"))
+        free.append(write_lock_free(instance / "scorekeeper.db"))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(accounts, "generate_password_hash", watched)

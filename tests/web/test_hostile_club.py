@@ -208,6 +208,17 @@ def test_a_place_with_a_lone_surrogate_is_a_400_not_a_500(client, db, players):
     assert answer.get_json()["error"]["field"] == "place"
 
 
+@pytest.mark.parametrize("path", ["/api/v1/players", "/api/v1/sessions"])
+def test_an_unknown_key_that_is_a_lone_surrogate_is_answered_in_strict_json(client, path):
+    import json
+
+    answer = client.post(path, data='{"\\ud800": 1}', content_type="application/json")
+    assert answer.status_code == 400
+    text = answer.get_data(as_text=True)
+    json.loads(text)  # a strict reader refuses "\ud800" alone; the answer says "\\ud800" as text
+    assert "\\ud800" not in text.replace("\\\\ud800", "")
+
+
 # --- 10. names that look the same -----------------------------------------------------------
 
 

@@ -7,7 +7,6 @@ tests/tools/test_signin_concurrency.py."""
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 import time
 from datetime import timedelta
@@ -20,7 +19,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import LoginFailure, Night
-from tests.support import PASSWORD, make_user, signed_in, start_night
+from tests.support import PASSWORD, make_user, signed_in, start_night, write_lock_free
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 NEW = {"password": "neu-und-lang", "confirm": "neu-und-lang"}
@@ -162,19 +161,6 @@ def _sqlite_file(app) -> str:
     return url.database
 
 
-def _write_lock_free(path: str) -> bool:
-    """Whether another connection takes SQLite's write lock at once."""
-    other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("ROLLBACK")
-        return True
-    except sqlite3.OperationalError:
-        return False
-    finally:
-        other.close()
-
-
 @pytest.mark.parametrize("page", sorted(PASSWORD_PAGES))
 def test_no_password_is_hashed_or_checked_holding_sqlites_write_lock(app, admin, monkeypatch, page):
     database_file = _sqlite_file(app)
@@ -184,7 +170,7 @@ def test_no_password_is_hashed_or_checked_holding_sqlites_write_lock(app, admin,
 
     def watched(real):
         def work(*args, **kwargs):
-            free.append(_write_lock_free(database_file))
+            free.append(write_lock_free(database_file))
             return real(*args, **kwargs)
 
         return work

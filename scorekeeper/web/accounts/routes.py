@@ -14,7 +14,7 @@ from scorekeeper.web.accounts.forms import (
     TokenForm,
     UserForm,
 )
-from scorekeeper.web.context import get_db
+from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.messages import field_error, message
 
@@ -43,10 +43,7 @@ def users():
 
 
 def _user(user_id: int):
-    try:
-        return accounts.get_user(db=get_db(), user_id=user_id)
-    except NotFound:
-        abort(404, _("There is no such account."))
+    return found(accounts.get_user, _("There is no such account."), user_id=user_id)
 
 
 def _user_page(user, status=200, role_form=None, password_form=None, token_form=None, new_token=None):

@@ -1,7 +1,8 @@
 """The JSON API (v1): the same validation as the forms, because both go through the repository and the engine.
 
 Errors are ``{"error": {"field", "message"}}`` (plus ``hand`` where the engine names one):
-400 for bad input, 404 for unknown ids, 409 when the night changed or is closed.
+400 for bad input, 404 for unknown ids, 409 when the night changed or is closed, 413 for a body
+over 1 MiB (``limits.py``). The OpenAPI document (``openapi.py``) is served at ``/api/v1/openapi.json``.
 """
 
 from __future__ import annotations
@@ -14,21 +15,29 @@ from flask import Blueprint, request
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Player
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import check_date, create_night
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
 from scorekeeper.engine import InvalidHand, ledger
 from scorekeeper.engine.fields import shown
-from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access
+from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, PUBLIC, SCORER, VIEWER, access
+from scorekeeper.web.api import limits, openapi
 from scorekeeper.web.context import get_db
 from scorekeeper.web.extensions import csrf
 from scorekeeper.web.view import HandView, hand_view, hand_views
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
+bp.url_value_preprocessor(limits.read_body)  # the body is read (at most 1 MiB) before the access check
 
 SESSION_FIELDS = frozenset({"game", "rules", "stake_cents", "players", "first_dealer", "currency", "date", "place"})
+
+
+def _shown_field(field: str) -> str:
+    """A field name as an answer repeats it: at most 40 characters, and a lone surrogate (no
+    Unicode character, which strict JSON readers refuse) written as its escape."""
+    return field[:40].encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class ApiError(Exception):
@@ -40,7 +49,7 @@ class ApiError(Exception):
 @bp.errorhandler(ApiError)
 def _api_error(exc: ApiError):
     get_db().rollback()
-    body: dict[str, Any] = {"field": exc.field, "message": exc.message}
+    body: dict[str, Any] = {"field": _shown_field(exc.field), "message": exc.message}
     if exc.hand is not None:
         body["hand"] = exc.hand
     return {"error": body}, exc.status
@@ -49,13 +58,13 @@ def _api_error(exc: ApiError):
 @bp.errorhandler(InvalidHand)
 def _invalid_hand(exc: InvalidHand):
     get_db().rollback()
-    return {"error": exc.to_json()}, 400
+    return {"error": exc.to_json() | {"field": _shown_field(exc.field)}}, 400
 
 
 @bp.errorhandler(InvalidInput)
 def _invalid_input(exc: InvalidInput):
     get_db().rollback()
-    return {"error": {"field": exc.field, "message": exc.message}}, 400
+    return {"error": {"field": _shown_field(exc.field), "message": exc.message}}, 400
 
 
 @bp.errorhandler(NotFound)
@@ -81,6 +90,13 @@ def _body() -> Any:
 
 def _player_json(p: Player) -> dict[str, Any]:
     return {"id": p.id, "name": p.name}
+
+
+@bp.get("/openapi.json")
+@access(PUBLIC)
+def openapi_document():
+    """The API as an OpenAPI 3.1 document (no token needed)."""
+    return openapi.document()
 
 
 @bp.get("/players")
@@ -135,6 +151,10 @@ def create_session():
             played_on = date.fromisoformat(data["date"])
         except (TypeError, ValueError):
             raise ApiError(400, "date", "date must be a date like 2026-11-21") from None
+        try:
+            check_date(played_on)
+        except InvalidInput as exc:
+            raise ApiError(400, "date", exc.message) from None
     night = create_night(
         db=get_db(),
         game=data["game"],

@@ -9,13 +9,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web.access import NIGHT_WRITE, access
-from scorekeeper.web.context import get_db
+from scorekeeper.web.context import found, get_db
 from scorekeeper.web.hands.forms import FORMS, HandForm
 from scorekeeper.web.messages import message
 from scorekeeper.web.view import hand_view, seat_names
@@ -26,10 +26,7 @@ bp = Blueprint("hands", __name__, url_prefix="/nights/<int:night_id>/hands")
 
 
 def _table(night_id: int) -> Table:
-    try:
-        return load_table(db=get_db(), night_id=night_id)
-    except NotFound:
-        abort(404, _("There is no such night."))
+    return found(load_table, _("There is no such night."), night_id=night_id)
 
 
 def _hidden_fields(table: Table) -> frozenset[str]:

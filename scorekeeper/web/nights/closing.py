@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -12,11 +12,11 @@ from wtforms import StringField
 from wtforms.validators import InputRequired
 
 from scorekeeper.core import exports
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
-from scorekeeper.web.context import get_db
+from scorekeeper.web.context import found, get_db
 from scorekeeper.web.messages import field_error, message
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp
@@ -28,10 +28,7 @@ class ReopenForm(FlaskForm):
 
 
 def _table(night_id: int) -> Table:
-    try:
-        return load_table(db=get_db(), night_id=night_id)
-    except NotFound:
-        abort(404, _("There is no such night."))
+    return found(load_table, _("There is no such night."), night_id=night_id)
 
 
 @bp.get("/<int:night_id>/summary")

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import gettext as _
 
 from scorekeeper.core import history
-from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import list_players
@@ -16,7 +16,7 @@ from scorekeeper.core.table import Table, audit_trail, get_night, load_table
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
-from scorekeeper.web.context import get_db
+from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices, game_choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.messages import message
@@ -108,10 +108,7 @@ def new():
 
 
 def _load(night_id: int) -> Table:
-    try:
-        return load_table(db=get_db(), night_id=night_id)
-    except NotFound:
-        abort(404, _("There is no such night."))
+    return found(load_table, _("There is no such night."), night_id=night_id)
 
 
 LATEST = 20  # hands shown on the table page unless all are asked for
@@ -229,11 +226,7 @@ def join_qr(night_id: int):
 
     import segno
 
-    db = get_db()
-    try:
-        night = get_night(db=db, night_id=night_id)
-    except NotFound:
-        abort(404, _("There is no such night."))
+    night = found(get_night, _("There is no such night."), night_id=night_id)
     if not night.is_open or not night.join_code:
         abort(404, _("A closed night can't be joined."))
     url = url_for("signin.join_night", _external=True, _anchor=night.join_code)

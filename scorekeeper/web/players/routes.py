@@ -20,7 +20,7 @@ from scorekeeper.core.players import (
 from scorekeeper.core.text import parse_int
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.charts import chart_svg
-from scorekeeper.web.context import get_db
+from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 from scorekeeper.web.messages import message
@@ -67,10 +67,7 @@ def rename(player_id: int):
 
 
 def _player(player_id: int) -> Player:
-    try:
-        return get_player(db=get_db(), player_id=player_id)
-    except NotFound:
-        abort(404, _("There is no such player."))
+    return found(get_player, _("There is no such player."), player_id=player_id)
 
 
 @bp.post("/<int:player_id>/retire")

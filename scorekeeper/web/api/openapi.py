@@ -1,0 +1,441 @@
+"""The JSON API described as an OpenAPI 3.1 document, served at ``/api/v1/openapi.json``.
+
+The document is Python data built here. What it can take from the code it takes: the games,
+their hand fields (each engine module's ``FIELDS``), their rule options with bounds and presets,
+the game state a night reports, the limits of names, stakes, places, ids and bodies.
+``tests/web/test_openapi.py`` checks that its paths and methods are the api blueprint's routes
+(one operation per route and method, ``operationId`` the view's name) and runs schemathesis
+against the app with it: every answer must be one the document describes.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from functools import cache
+from typing import Any
+
+from scorekeeper.core.nights import PLACE_MAX, STAKE_MAX_CENTS
+from scorekeeper.core.text import ID_MAX, NAME_MAX
+from scorekeeper.engine import GAMES, Game, settle_session
+from scorekeeper.engine.rules import options
+from scorekeeper.web.api.limits import MAX_BODY
+
+VERSION = "1"
+PREFIX = "/api/v1"  # the blueprint's url_prefix: the document's one server
+
+#: The status codes the API answers with besides success, and what each means.
+ERRORS = {
+    400: "The request is refused: a field is missing or wrong, or the body is not JSON.",
+    401: "No valid API token: send `Authorization: Bearer <token>`.",
+    403: "The token's account may not do this (its role is too low).",
+    404: "No such night, hand or route.",
+    409: "The night is closed, or it changed in a way that makes the request wrong (only the last hand "
+    "can be deleted; another phone was quicker).",
+    413: f"The body is larger than {MAX_BODY} bytes (1 MiB): refused, and read no further.",
+}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _error(code: int) -> dict[str, Any]:
+    return {"$ref": f"#/components/responses/Error{code}"}
+
+
+def _json(schema: dict[str, Any], description: str, **extra: Any) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}, **extra}
+
+
+def _object(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        out["required"] = required
+    out.update(extra)
+    return out
+
+
+INTEGER = {"type": "integer"}
+ID = {"type": "integer", "minimum": 1, "maximum": ID_MAX}
+TEXT = {"type": "string"}
+
+
+# --- the games: rules and hands from the engine -----------------------------------------------
+
+
+def _option_schema(field: Any) -> dict[str, Any]:
+    """One rule option as the engine checks it (``engine/rules.py``)."""
+    meta = field.metadata
+    if meta["choices"] is not None:
+        schema: dict[str, Any] = {"type": "string", "enum": list(meta["choices"])}
+    elif isinstance(field.default, bool):
+        schema = {"type": "boolean"}
+    else:
+        schema = {"type": "integer"}
+        if meta["lo"] is not None:
+            schema["minimum"] = meta["lo"]
+        if meta["hi"] is not None:
+            schema["maximum"] = meta["hi"]
+    if meta["nullable"]:
+        if "enum" in schema:
+            schema["enum"].append(None)
+        schema["type"] = [schema["type"], "null"]
+    schema["default"] = field.default
+    if meta["help"]:
+        schema["description"] = meta["help"]
+    return schema
+
+
+def _rules_schema(game: Game) -> dict[str, Any]:
+    """A game's rule set: its preset and options, with their bounds and defaults."""
+    properties = {"preset": {"type": "string", "enum": list(game.presets), "default": "seed"}}
+    properties.update({f.name: _option_schema(f) for f in options(game.rules_cls)})
+    return _object(properties, title=f"rules of {game.name}")
+
+
+def hand_fields(game: Game) -> list[str]:
+    """The keys a hand of ``game`` may have: its engine module's ``FIELDS``."""
+    return sorted(inspect.getmodule(game.hand_cls).FIELDS)
+
+
+def _hand_schema(game: Game) -> dict[str, Any]:
+    """A hand of ``game``: an object of its fields. Which fields apply to which contract, and their
+    values, are the engine's rules (docs/rules.md); a hand it refuses is answered 400 naming the field."""
+    return _object(
+        {name: {} for name in hand_fields(game)},
+        title=f"a hand of {game.name}",
+        description=f"A hand of {game.title}: the fields of docs/rules.md (values are checked by the engine).",
+    )
+
+
+def night_state_keys(game: Game) -> list[str]:
+    """What a night of ``game`` reports of the state its hands carry (Konter a Matt's strokes, ...)."""
+    return sorted(settle_session(game.name, None, []).extra)
+
+
+# --- the schemas ------------------------------------------------------------------------------
+
+
+def _schemas() -> dict[str, Any]:
+    games = list(GAMES.values())
+    seats = max(size for g in games for size in g.table_sizes)
+    state = {
+        key: {"description": "the running state of the game's hands (docs/rules.md)"}
+        for g in games
+        for key in night_state_keys(g)
+    }
+    money = {
+        "seat": {"type": "integer", "minimum": 1, "maximum": seats},
+        "name": TEXT,
+        "units": INTEGER,
+        "cents": INTEGER,
+    }
+    payment = {key: schema for key, schema in money.items() if key != "seat"}  # a hand's: no seat
+    return {
+        "Error": _object(
+            {
+                "error": _object(
+                    {
+                        "field": {
+                            "type": "string",
+                            "description": 'the field to blame (dotted: "rules.win_threshold"); "" for none',
+                        },
+                        "message": {"type": "string", "minLength": 1, "description": "why, in English"},
+                        "hand": {
+                            "type": ["integer", "null"],
+                            "description": "where the engine refused: the 0-based index of the night's hand "
+                            "(null: the night's own fields)",
+                        },
+                    },
+                    ["field", "message"],
+                )
+            },
+            ["error"],
+        ),
+        "Player": _object({"id": ID, "name": TEXT}, ["id", "name"]),
+        "NewPlayer": _object(
+            {"name": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}},
+            ["name"],
+            description="Trimmed; no control or invisible characters; not the name of another player "
+            "(compared ignoring case and spaces).",
+        ),
+        "Rules": {
+            "anyOf": [_rules_schema(g) for g in games],
+            "description": "the rule set the night is played under: every option, stored when it began",
+        },
+        "NewRules": {
+            "anyOf": [*(_rules_schema(g) for g in games), {"type": "null"}],
+            "description": "options of the game's rules: a preset's values, then the options given (null: seed)",
+        },
+        "Hand": {
+            "anyOf": [_hand_schema(g) for g in games],
+            "description": "A hand of the night's game (docs/rules.md).",
+        },
+        "NewSession": _object(
+            {
+                "game": {"type": "string", "enum": list(GAMES)},
+                "rules": _ref("NewRules"),
+                "stake_cents": {"type": "integer", "minimum": 0, "maximum": STAKE_MAX_CENTS},
+                "players": {
+                    "type": "array",
+                    "items": {"anyOf": [ID, {"type": "string", "description": "a name on the roster"}]},
+                    "minItems": min(size for g in games for size in g.table_sizes),
+                    "maxItems": seats,
+                    "description": "the players in seat order, as ids or roster names; as many as the game "
+                    "is played by",
+                },
+                "first_dealer": {"type": "integer", "minimum": 1, "maximum": seats},
+                "currency": {"type": "string", "pattern": "^[A-Za-z]{3}$", "default": "EUR"},
+                "date": {"type": "string", "format": "date", "description": "from 1900-01-01 to a year from today"},
+                "place": {"type": "string", "maxLength": PLACE_MAX, "default": ""},
+            },
+            ["game", "stake_cents", "players", "first_dealer"],
+        ),
+        "Step": _object(
+            {"what": TEXT, "units": INTEGER, "total": INTEGER, "key": TEXT, "args": {"type": "object"}},
+            ["what", "units", "total", "key", "args"],
+        ),
+        "Result": {
+            "type": "object",
+            "properties": {
+                "winner": {"type": ["string", "integer", "null"]},
+                "value": INTEGER,
+                "deltas": {"type": "object", "additionalProperties": INTEGER, "description": "units per seat"},
+                "steps": {"type": "array", "items": _ref("Step")},
+            },
+            "required": ["winner", "value", "deltas", "steps"],
+            "description": "the engine's result of the hand; a game adds its own fields (docs/rules.md)",
+        },
+        "PlayedHand": _object(
+            {
+                "number": {"type": "integer", "minimum": 1},
+                "dealer": {"type": "integer", "minimum": 1, "maximum": seats},
+                "hand": {"type": "object", "description": "the hand as stored (with the dealer's seat)"},
+                "result": _ref("Result"),
+                "players": {"type": "array", "items": _object(payment, list(payment))},
+            },
+            ["number", "dealer", "hand", "result", "players"],
+        ),
+        "Totals": {"type": "array", "items": _object(money, list(money))},
+        "Session": _object(
+            {
+                "id": ID,
+                "game": {"type": "string", "enum": list(GAMES)},
+                "rules": _ref("Rules"),
+                "stake_cents": {"type": "integer", "minimum": 0, "maximum": STAKE_MAX_CENTS},
+                "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                "date": {"type": "string", "format": "date"},
+                "place": {"type": "string", "maxLength": PLACE_MAX},
+                "status": {"type": "string", "enum": ["open", "closed"]},
+                "version": {"type": "integer", "minimum": 0, "description": "counts every change to the night"},
+                "first_dealer": {"type": "integer", "minimum": 1, "maximum": seats},
+                "players": {
+                    "type": "array",
+                    "items": _object({"seat": money["seat"], "id": ID, "name": TEXT}, ["seat", "id", "name"]),
+                },
+                "hands": {"type": "array", "items": _ref("PlayedHand")},
+                "totals": _ref("Totals"),
+                "next_dealer": {"type": "integer", "minimum": 1, "maximum": seats},
+                "pot": {"type": "integer", "description": "units in the pot (Schafkopf with a pot)"},
+                "pot_cents": INTEGER,
+                **state,
+            },
+            [
+                "id",
+                "game",
+                "rules",
+                "stake_cents",
+                "currency",
+                "date",
+                "place",
+                "status",
+                "version",
+                "first_dealer",
+                "players",
+                "hands",
+                "totals",
+                "next_dealer",
+            ],
+        ),
+        "HandAnswer": _object(
+            {"hand": _ref("PlayedHand"), "totals": _ref("Totals"), "version": {"type": "integer", "minimum": 0}},
+            ["hand", "totals", "version"],
+        ),
+        "Deleted": _object(
+            {"deleted": {"type": "integer", "minimum": 1}, "totals": _ref("Totals"), "version": INTEGER},
+            ["deleted", "totals", "version"],
+        ),
+    }
+
+
+# --- the operations ---------------------------------------------------------------------------
+
+NIGHT_ID = {
+    "name": "night_id",
+    "in": "path",
+    "required": True,
+    "schema": ID,
+    "description": "the night's id",
+    "example": 1,
+}
+NUMBER = {
+    "name": "number",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": ID_MAX},
+    "description": "the hand's number in the night (1, 2, ...)",
+    "example": 1,
+}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[\\x20-\\x7e]+$"},
+    "description": "1 to 64 printable ASCII characters, chosen by the client for this hand: a repeat "
+    "with the same key (a retry after a lost answer) records nothing and answers 200 with the hand first "
+    "recorded with it.",
+}
+
+
+def _body(schema: dict[str, Any], example: Any) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema, "example": example}}}
+
+
+def _operation(endpoint: str, summary: str, answers: dict[int, Any], errors: list[int], **extra: Any) -> dict:
+    responses: dict[str, Any] = {str(code): answer for code, answer in answers.items()}
+    responses.update({str(code): _error(code) for code in errors})
+    return {"operationId": endpoint, "summary": summary, "responses": responses, **extra}
+
+
+def _paths() -> dict[str, Any]:
+    session = _json(_ref("Session"), "The night.")
+    hand_answer = "The hand's result and the night's totals after it."
+    example_hand = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5}
+    return {
+        "/openapi.json": {
+            "get": _operation(
+                "openapi_document",
+                "This document (no token needed).",
+                {200: _json({"type": "object"}, "The OpenAPI 3.1 document of the API.")},
+                [],
+                security=[],
+            )
+        },
+        "/players": {
+            "get": _operation(
+                "players",
+                "The roster (any account).",
+                {
+                    200: _json(
+                        _object({"players": {"type": "array", "items": _ref("Player")}}, ["players"]), "The roster."
+                    )
+                },
+                [401],
+            ),
+            "post": _operation(
+                "add_player",
+                "Add a player to the roster (scorer or admin).",
+                {201: _json(_ref("Player"), "The new player.")},
+                [400, 401, 403, 413],
+                requestBody=_body(_ref("NewPlayer"), {"name": "Zenzi"}),
+            ),
+        },
+        "/sessions": {
+            "post": _operation(
+                "create_session",
+                "Start a night (scorer or admin).",
+                {201: _json(_ref("Session"), "The new night.")},
+                [400, 401, 403, 413],
+                requestBody=_body(
+                    _ref("NewSession"),
+                    {
+                        "game": "matzlfangen",
+                        "stake_cents": 10,
+                        "players": ["Anna", "Bernd", "Clara", "Dieter"],
+                        "first_dealer": 1,
+                        "place": "Zur Post",
+                    },
+                ),
+            )
+        },
+        "/sessions/{night_id}": {
+            "get": _operation(
+                "get_session",
+                "A night: its players, every hand with its result, the totals in units and cents.",
+                {200: session},
+                [401, 404],
+                parameters=[NIGHT_ID],
+            )
+        },
+        "/sessions/{night_id}/hands": {
+            "post": _operation(
+                "add_hand",
+                "Record the next hand (a scorer, an admin).",
+                {
+                    201: _json(_ref("HandAnswer"), hand_answer),
+                    200: _json(_ref("HandAnswer"), "A repeated Idempotency-Key: the hand first recorded with it."),
+                },
+                [400, 401, 403, 404, 409, 413],
+                parameters=[NIGHT_ID, IDEMPOTENCY_KEY],
+                requestBody=_body(_ref("Hand"), example_hand),
+            )
+        },
+        "/sessions/{night_id}/hands/{number}": {
+            "put": _operation(
+                "put_hand",
+                "Replace a hand; the later hands are settled again (a scorer, an admin).",
+                {200: _json(_ref("HandAnswer"), hand_answer)},
+                [400, 401, 403, 404, 409, 413],
+                parameters=[NIGHT_ID, NUMBER],
+                requestBody=_body(_ref("Hand"), {**example_hand, "points": 60}),
+            ),
+            "delete": _operation(
+                "delete_hand",
+                "Undo the last hand; an earlier one is edited instead (a scorer, an admin).",
+                {200: _json(_ref("Deleted"), "The hand is undone: the night's totals without it.")},
+                [401, 403, 404, 409],
+                parameters=[NIGHT_ID, NUMBER],
+            ),
+        },
+    }
+
+
+@cache
+def _document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Scorekeeper API",
+            "version": VERSION,
+            "description": "Record card-game nights and their hands. The API in prose: docs/api.md; "
+            "the games' hands and rules: docs/rules.md.",
+        },
+        "servers": [{"url": PREFIX}],
+        "security": [{"bearer": []}],
+        "paths": _paths(),
+        "components": {
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "An API token of an account (made on the account page, or by an admin).",
+                }
+            },
+            "schemas": _schemas(),
+            "responses": {
+                f"Error{code}": _json(_ref("Error"), text, **_www_authenticate(code)) for code, text in ERRORS.items()
+            },
+        },
+    }
+
+
+def _www_authenticate(code: int) -> dict[str, Any]:
+    if code != 401:
+        return {}
+    return {"headers": {"WWW-Authenticate": {"schema": {"type": "string", "const": "Bearer"}}}}
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document (a copy: the caller may change it)."""
+    return copy.deepcopy(_document())
