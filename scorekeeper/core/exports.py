@@ -267,6 +267,7 @@ _UID = re.compile(r"[0-9a-f]{32}")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
+
 def _join(path: str, key: str) -> str:
     """``path.key``; either may be empty (the top of the file, or the object itself)."""
     return f"{path}.{key}" if path and key else path or key
