@@ -91,6 +91,35 @@ def current(app) -> dict:
 # --- backup ----------------------------------------------------------------------
 
 
+def _old_database(old: Path, revision: str) -> Path:
+    """A database of an older schema (``revision``) holding one Matt night of one Durchgang."""
+    migrator = database.migration_engine(f"sqlite:///{old}")
+    command.upgrade(database.alembic_config(migrator), revision)
+    migrator.dispose()
+    rules = json.dumps(rules_to_json(GAMES["matt"].parse_rules({})))
+    later = revision >= "0002"  # 0002 added the pot to start with and the night's uid
+    columns = ", pot_start, uid" if later else ""
+    values = ", 0, '0123456789abcdef0123456789abcdef'" if later else ""
+    engine = create_engine(f"sqlite:///{old}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
+            f" status, version, created_at{columns}) VALUES ('matt', ?, 5, 'EUR', '2025-11-07', 'Post', 2, 1,"
+            f" 'open', 1, '2025-11-07 20:00:00'{values})",
+            (rules,),
+        )
+        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Anna', '2025-11-07 20:00:00')")
+        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Bernd', '2025-11-07 20:00:00')")
+        conn.exec_driver_sql("INSERT INTO seat (evening_id, position, player_id) VALUES (1, 1, 1), (1, 2, 2)")
+        conn.exec_driver_sql(
+            "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at) VALUES"
+            ' (1, 1, 1, \'{"mated_by": 1, "move": 3, "card": "A"}\', \'2025-11-07 20:10:00\','
+            " '2025-11-07 20:10:00')"
+        )
+    engine.dispose()
+    return old
+
+
 def test_a_backup_is_a_checked_self_contained_copy_of_the_database(url, db, club, tmp_path):
     target = tmp_path / "backups" / "copy.db"
 
@@ -214,26 +243,7 @@ def test_backup_change_restore_gives_the_old_club_back_while_the_app_runs(
 
 
 def test_an_older_backup_is_brought_to_the_newest_schema_with_its_history_after_the_restore(app, url, tmp_path):
-    old = tmp_path / "old.db"
-    engine = create_engine(f"sqlite:///{old}")
-    command.upgrade(database.alembic_config(database.migration_engine(f"sqlite:///{old}")), "0002")
-    rules = json.dumps(rules_to_json(GAMES["matt"].parse_rules({})))
-    with engine.begin() as conn:
-        conn.exec_driver_sql(
-            "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
-            " status, version, created_at, pot_start, uid) VALUES ('matt', ?, 5, 'EUR', '2025-11-07', 'Post', 2, 1,"
-            " 'open', 1, '2025-11-07 20:00:00', 0, '0123456789abcdef0123456789abcdef')",
-            (rules,),
-        )
-        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Anna', '2025-11-07 20:00:00')")
-        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Bernd', '2025-11-07 20:00:00')")
-        conn.exec_driver_sql("INSERT INTO seat (evening_id, position, player_id) VALUES (1, 1, 1), (1, 2, 2)")
-        conn.exec_driver_sql(
-            "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at) VALUES"
-            ' (1, 1, 1, \'{"mated_by": 1, "move": 3, "card": "A"}\', \'2025-11-07 20:10:00\','
-            " '2025-11-07 20:10:00')"
-        )
-    engine.dispose()
+    old = _old_database(tmp_path / "old.db", "0002")
     assert backup.check_backup(old).revision == "0002"
 
     backup.restore(url=url, source=old)
@@ -426,28 +436,7 @@ def test_a_file_without_the_whole_schema_is_refused_the_database_is_untouched_an
 def test_a_backup_of_the_first_schema_is_migrated_and_its_history_filled_in_before_it_replaces_the_database(
     app, url, live, db, club, tmp_path
 ):
-    old = tmp_path / "first.db"
-    migrator = database.migration_engine(f"sqlite:///{old}")
-    command.upgrade(database.alembic_config(migrator), "0001")
-    migrator.dispose()
-    engine = create_engine(f"sqlite:///{old}")
-    rules = json.dumps(rules_to_json(GAMES["matt"].parse_rules({})))
-    with engine.begin() as conn:
-        conn.exec_driver_sql(
-            "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
-            " status, version, created_at) VALUES ('matt', ?, 5, 'EUR', '2025-11-07', 'Post', 2, 1, 'open', 1,"
-            " '2025-11-07 20:00:00')",
-            (rules,),
-        )
-        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Anna', '2025-11-07 20:00:00')")
-        conn.exec_driver_sql("INSERT INTO player (name, created_at) VALUES ('Bernd', '2025-11-07 20:00:00')")
-        conn.exec_driver_sql("INSERT INTO seat (evening_id, position, player_id) VALUES (1, 1, 1), (1, 2, 2)")
-        conn.exec_driver_sql(
-            "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at) VALUES"
-            ' (1, 1, 1, \'{"mated_by": 1, "move": 3, "card": "A"}\', \'2025-11-07 20:10:00\','
-            " '2025-11-07 20:10:00')"
-        )
-    engine.dispose()
+    old = _old_database(tmp_path / "first.db", "0001")
     content = old.read_bytes()
 
     info = backup.restore(url=url, source=old)
