@@ -1,11 +1,13 @@
 """Recording, editing and undoing a night's hands: the only code that writes hands.
 
-Every hand is stored with the engine's result of it and the state after it (what carries to the
-next hand). A new hand is validated and settled from the last hand's stored state; an edit of
-hand k settles hands k, k+1, ... again from hand k-1's state (an edit can make a later hand
-invalid); an undo drops the last hand with its result. Every change happens in one transaction
-under the night's lock, bumps the night's ``version`` and leaves an audit entry; the night's
-history rows follow (a new hand adds its counts; an edit or an undo rewrites them).
+Every hand is stored with the engine's result of it, the state after it (what carries to the
+next hand) and the night's sums after it (``running``: the balances). A new hand is validated and
+settled from the last hand's stored state, its sums added to the last's: recording costs the same
+at hand 10 and hand 1,000. An edit of hand k settles hands k, k+1, ... again from hand k-1's state
+(an edit can make a later hand invalid); an undo drops the last hand with its result. Every change
+happens in one transaction under the night's lock, bumps the night's ``version`` and leaves an
+audit entry; the night's history rows follow (a new hand adds its counts; an edit or an undo
+rewrites them).
 """
 
 from __future__ import annotations
@@ -20,7 +22,22 @@ from scorekeeper.core import history
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
 from scorekeeper.core.nights import check_open, lock_night, touch
-from scorekeeper.core.table import Table, hand_record, hand_rows, settle, stored_columns, stored_state
+from scorekeeper.core.table import (
+    HandRow,
+    Last,
+    Running,
+    Table,
+    Tail,
+    build_table,
+    hand_record,
+    hand_rows,
+    last_hand,
+    running_sums,
+    seats,
+    settle,
+    stored_columns,
+    stored_state,
+)
 from scorekeeper.engine import GAMES, Game, ledger
 
 __all__ = [
@@ -41,28 +58,54 @@ def _state_before(*, db: Session, night: Night, game: Game, rules: Any, number: 
     return game.state_from_json(stored_state(db=db, night_id=night.id, number=number - 1))
 
 
-def _columns(stored: tuple[Any, Any] | None) -> dict[str, Any]:
-    return {} if stored is None else {"result": stored[0], "state": stored[1]}
+def _running_before(*, db: Session, night: Night, number: int) -> Running:
+    """The night's sums before hand ``number``: those stored after the hand before it."""
+    if number == 1:
+        return Running.start(GAMES[night.game].seats, night.seat_count)
+    stored = db.exec(
+        select(HandRecord.running).where(HandRecord.night_id == night.id, HandRecord.number == number - 1)
+    ).first()
+    return Running.from_json(stored)
+
+
+def _columns(stored: tuple[Any, ...] | None) -> dict[str, Any]:
+    return {} if stored is None else dict(zip(("result", "state", "running"), stored, strict=True))
 
 
 def _store_all(*, db: Session, night: Night) -> None:
-    """Settle the night from its start and store every hand's result and state (hands written
-    before results were stored).
+    """Settle the night from its start and store every hand's result, state and sums (hands
+    written before these were stored).
 
     :raises InvalidHand: when the engine refuses the night (as settling it whole always did).
     """
     rows = db.exec(
-        select(HandRecord.id, HandRecord.data).where(HandRecord.night_id == night.id).order_by(HandRecord.number)
+        select(HandRecord.id, HandRecord.dealer, HandRecord.data)
+        .where(HandRecord.night_id == night.id)
+        .order_by(HandRecord.number)
     ).all()
     datas = [r.data for r in rows]
-    columns = stored_columns(game=night.game, rules=night.rules, pot_start=night.pot_start, hands=datas)
+    columns = stored_columns(
+        game=night.game,
+        rules=night.rules,
+        pot_start=night.pot_start,
+        hands=datas,
+        dealers=[r.dealer for r in rows],
+        seat_count=night.seat_count,
+    )
     if columns is None:
         settle(night=night, hands=datas)  # raises the engine's refusal
     if columns:
-        db.exec(
-            update(HandRecord),
-            params=[{"id": r.id, "result": c[0], "state": c[1]} for r, c in zip(rows, columns, strict=True)],
-        )
+        db.exec(update(HandRecord), params=[{"id": r.id, **_columns(c)} for r, c in zip(rows, columns, strict=True)])
+
+
+def _last_stored(*, db: Session, night: Night, last: Last | None = None) -> Last | None:
+    """The night's last hand (``last`` where just read), with its result, state and sums stored
+    (stored now where missing)."""
+    last = last or last_hand(db=db, night_id=night.id)
+    if last is not None and (not last.settled or last.running is None):
+        _store_all(db=db, night=night)
+        last = last_hand(db=db, night_id=night.id)
+    return last
 
 
 def complete_hand(*, night: Night, hand: Any, dealer: int) -> Any:
@@ -104,12 +147,7 @@ def record_hand(
         if earlier is not None:
             return earlier, False, None
     check_open(night)
-    last = db.exec(
-        select(HandRecord.number, HandRecord.result)
-        .where(HandRecord.night_id == night_id)
-        .order_by(HandRecord.number.desc())
-        .limit(1)
-    ).first()
+    last = last_hand(db=db, night_id=night_id)
     count = 0 if last is None else last.number
     if expected_hands is not None and expected_hands != count:
         raise Conflict(
@@ -118,14 +156,17 @@ def record_hand(
             seen=expected_hands,
             now=count,
         )
-    if last is not None and last.result is None:
-        _store_all(db=db, night=night)
+    last = _last_stored(db=db, night=night, last=last)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
     dealer = ledger.dealer_of(night.first_dealer, night.seat_count, count)
     data = complete_hand(night=night, hand=hand, dealer=dealer)
-    state = _state_before(db=db, night=night, game=game, rules=rules, number=count + 1)
+    if last is None:
+        state, sums = game.initial_state(rules, night.pot_start or None), Running.start(game.seats, night.seat_count)
+    else:
+        state, sums = game.state_from_json(last.state), last.running
     _, (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; the hand is a JSON object
+    (sums,) = running_sums(game=night.game, seat_count=night.seat_count, start=sums, results=[result], dealers=[dealer])
     stored = dict(data)
     record = HandRecord(
         night_id=night_id,
@@ -135,12 +176,20 @@ def record_hand(
         idempotency_key=idempotency_key,
         result=result.to_json(),
         state=game.state_to_json(after),
+        running=sums.to_json(),
     )
     db.add(record)
     touch(db=db, night=night, action="record", number=record.number, before=None, after=stored)
+    table = build_table(  # the night after the hand, from what was just settled (nothing read again)
+        night=night,
+        players=seats(db=db, night_id=night_id),
+        hands=Tail(count + 1, [HandRow(count + 1, dealer, stored, record.result)]),
+        state=record.state,
+        running=sums,
+    )
     try:
         db.flush()
-        table = history.add_hand(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
+        history.add_hand(db=db, table=table)
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -163,27 +212,33 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     """
     night = lock_night(db=db, night_id=night_id)
     check_open(night)
-    existing = hand_rows(db=db, night_id=night_id)
-    if existing and existing[-1].result is None:
-        _store_all(db=db, night=night)
+    last = _last_stored(db=db, night=night)
+    count = 0 if last is None else last.number
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
     datas = []
-    for i, hand in enumerate(hands, start=len(existing)):
+    for i, hand in enumerate(hands, start=count):
         dealer = ledger.dealer_of(night.first_dealer, night.seat_count, i)
         datas.append((dealer, dict(complete_hand(night=night, hand=hand, dealer=dealer))))
-    state = _state_before(db=db, night=night, game=game, rules=rules, number=len(existing) + 1)
-    _, results, states = game.settle_from(rules, [d for _, d in datas], state, len(existing))
+    state = _state_before(db=db, night=night, game=game, rules=rules, number=count + 1)
+    _, results, states = game.settle_from(rules, [d for _, d in datas], state, count)
+    sums = running_sums(
+        game=night.game,
+        seat_count=night.seat_count,
+        start=_running_before(db=db, night=night, number=count + 1),
+        results=results,
+        dealers=[dealer for dealer, _ in datas],
+    )
     now = utcnow()
     if datas:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
         db.exec(
             insert(HandRecord),
             params=[
                 {"night_id": night_id, "number": i, "dealer": dealer, "data": data}
-                | {"result": result.to_json(), "state": game.state_to_json(after)}
+                | {"result": result.to_json(), "state": game.state_to_json(after), "running": total.to_json()}
                 | {"created_at": now, "updated_at": now}
-                for i, (dealer, data), result, after in zip(
-                    range(len(existing) + 1, len(existing) + 1 + len(datas)), datas, results, states, strict=True
+                for i, (dealer, data), result, after, total in zip(
+                    range(count + 1, count + 1 + len(datas)), datas, results, states, sums, strict=True
                 )
             ],
         )
@@ -192,7 +247,7 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     db.add(AuditEntry(night_id=night_id, hand_number=None, action="import", before=None, after={"hands": len(datas)}))
     history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
     db.commit()
-    return len(existing) + len(datas)
+    return count + len(datas)
 
 
 def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_version: int | None = None) -> HandRecord:
@@ -206,18 +261,25 @@ def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_ve
     if record is None:
         raise NotFound(f"no hand {number}")
     data = complete_hand(night=night, hand=hand, dealer=record.dealer)
-    if hands[-1].result is None:
-        _store_all(db=db, night=night)
+    _last_stored(db=db, night=night)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
     state = _state_before(db=db, night=night, game=game, rules=rules, number=number)
     later = [h.data for h in hands[number:]]  # every later hand is settled again, and must stay valid
     _, results, states = game.settle_from(rules, [data, *later], state, number - 1)
+    sums = running_sums(
+        game=night.game,
+        seat_count=night.seat_count,
+        start=_running_before(db=db, night=night, number=number),
+        results=results,
+        dealers=[h.dealer for h in hands[number - 1 :]],
+    )
     before = record.data
     record.data = dict(data)
     record.updated_at = utcnow()
     record.result = results[0].to_json()
     record.state = game.state_to_json(states[0])
+    record.running = sums[0].to_json()
     db.add(record)
     if later:
         ids = dict(
@@ -230,8 +292,8 @@ def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_ve
         db.exec(
             update(HandRecord),
             params=[
-                {"id": ids[n], "result": r.to_json(), "state": game.state_to_json(s)}
-                for n, r, s in zip(range(number + 1, len(hands) + 1), results[1:], states[1:], strict=True)
+                {"id": ids[n], "result": r.to_json(), "state": game.state_to_json(s), "running": t.to_json()}
+                for n, r, s, t in zip(range(number + 1, len(hands) + 1), results[1:], states[1:], sums[1:], strict=True)
             ],
         )
     touch(db=db, night=night, action="edit", number=number, before=before, after=record.data)
@@ -263,7 +325,14 @@ def add_imported_hands(*, db: Session, night: Night, hands: list[dict[str, Any]]
     (checked and settled by the reader), and the night's history rows (not committed)."""
     ordered = sorted(hands, key=lambda h: h["number"])
     datas = [h["data"] for h in ordered]
-    columns = stored_columns(game=night.game, rules=night.rules, pot_start=night.pot_start, hands=datas)
+    columns = stored_columns(
+        game=night.game,
+        rules=night.rules,
+        pot_start=night.pot_start,
+        hands=datas,
+        dealers=[h["dealer"] for h in ordered],
+        seat_count=night.seat_count,
+    )
     stored = {} if columns is None else {h["number"]: c for h, c in zip(ordered, columns, strict=True)}
     db.add_all(HandRecord(night_id=night.id, **h, **_columns(stored.get(h["number"]))) for h in hands)
     db.flush()  # hands before audit entries, each in file order: their ids keep the order

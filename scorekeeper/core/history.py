@@ -97,20 +97,22 @@ def refresh(*, db: Session, night: Night, hands: list[Any], settlement: Settleme
     return after
 
 
-def add_hand(*, db: Session, night: Night, hands: list[Any]) -> Table:
-    """The table after a hand was added at the end of ``hands`` (stored, with its result), with
-    the night's history rows brought up to date by that hand alone (not committed): its counts
-    are added, and the money, which the last hand can move for everybody (a pot), is rewritten.
+def add_hand(*, db: Session, table: Table) -> Table:
+    """The night's history rows brought up to date by the hand just added at its end (not
+    committed): its counts are added, and the money, which the last hand can move for everybody
+    (a pot), is rewritten. ``table`` is the night after that hand (its newest hand at least, with
+    the balances after it: :func:`read_table` with ``newest``). Returns the table.
 
     Where the rows are not there to update, they are rewritten from the whole night.
     """
+    night = table.night
     db.flush()
-    table = read_table(db=db, night=night, hands=hands)
     rows = {r.player_id: r for r in db.exec(select(NightResult).where(NightResult.night_id == night.id))}
     if set(rows) != {p.id for p in table.players.values()}:
+        table = read_table(db=db, night=night)
         refresh_night(db=db, table=table)
         return table
-    index = len(hands) - 1
+    index = len(table.hands) - 1
     game = GAMES[night.game]
     facts = game.facts(table.settlement.hands[index], table.settlement.results[index])
     stats = {p: PlayerStats(player.name) for p, player in table.players.items()}
@@ -189,29 +191,45 @@ def _row_keys(results: list[NightResult], contracts: list[ContractResult]) -> tu
 
 
 def verify_night(*, db: Session, night_id: int) -> list[str]:
-    """What of a night's stored results, states and history rows differs from settling its hands
-    afresh with the engine (nothing: an empty list).
+    """What of a night's stored results, states, sums and history rows differs from settling its
+    hands afresh with the engine (nothing: an empty list).
 
     :raises errors.NotFound: for an unknown night.
     """
     night = get_night(db=db, night_id=night_id)
     rows = db.exec(
-        select(HandRecord.number, HandRecord.dealer, HandRecord.data, HandRecord.result, HandRecord.state)
+        select(
+            HandRecord.number,
+            HandRecord.dealer,
+            HandRecord.data,
+            HandRecord.result,
+            HandRecord.state,
+            HandRecord.running,
+        )
         .where(HandRecord.night_id == night_id)
         .order_by(HandRecord.number)
     ).all()
     problems = []
-    fresh = stored_columns(game=night.game, rules=night.rules, pot_start=night.pot_start, hands=[r.data for r in rows])
+    fresh = stored_columns(
+        game=night.game,
+        rules=night.rules,
+        pot_start=night.pot_start,
+        hands=[r.data for r in rows],
+        dealers=[r.dealer for r in rows],
+        seat_count=night.seat_count,
+    )
     if fresh is None:
         return ["the engine refuses the night's hands"]
     fresh = json.loads(json.dumps(fresh))  # as the database gives it back
-    for row, (result, state) in zip(rows, fresh, strict=True):
+    for row, (result, state, running) in zip(rows, fresh, strict=True):
         if row.result is None:
             problems.append(f"hand {row.number}: no stored result")
         elif row.result != result:
             problems.append(f"hand {row.number}: the stored result differs")
         elif row.state != state:
             problems.append(f"hand {row.number}: the stored state differs")
+        elif row.running != running:
+            problems.append(f"hand {row.number}: the stored sums differ")
     hands = [HandRow(r.number, r.dealer, r.data) for r in rows]
     table = build_table(night=night, players=seats(db=db, night_id=night_id), hands=hands)  # settled afresh
     expected = _row_keys(*night_rows(table))

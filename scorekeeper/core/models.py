@@ -125,6 +125,9 @@ class HandRecord(SQLModel, table=True):
     # after it (``Game.state_to_json``). NULL: not settled yet (a hand written by older code).
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     state: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # The night's sums after this hand (0007): ``{"totals": per engine seat, "units": per table
+    # position}`` (``core.table.Running``), so the balances need no hand before it. NULL: not stored.
+    running: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class AuditEntry(SQLModel, table=True):

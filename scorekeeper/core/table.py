@@ -32,6 +32,33 @@ class HandRow(NamedTuple):
     deltas: dict[str, int] | None = None
 
 
+class Running(NamedTuple):
+    """The night's sums after a hand, stored with it (``HandRecord.running``): ``totals`` the
+    engine's seats' sums of deltas (``Settlement.totals``), ``units`` each table position's."""
+
+    totals: tuple[int, ...]
+    units: tuple[int, ...]
+
+    def after(self, deltas: Sequence[int], positions: Sequence[int]) -> Running:
+        """These sums with one more hand's ``deltas`` (per engine seat, played by ``positions``)."""
+        units = list(self.units)
+        for seat, delta in enumerate(deltas):
+            units[positions[seat] - 1] += delta
+        return Running(tuple(t + d for t, d in zip(self.totals, deltas, strict=True)), tuple(units))
+
+    def to_json(self) -> dict[str, list[int]]:
+        return {"totals": list(self.totals), "units": list(self.units)}
+
+    @classmethod
+    def from_json(cls, value: Any) -> Running:
+        value = _decoded(value)
+        return cls(tuple(value["totals"]), tuple(value["units"]))
+
+    @classmethod
+    def start(cls, seats: int, table_size: int) -> Running:
+        return cls((0,) * seats, (0,) * table_size)
+
+
 def _decoded(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
@@ -43,6 +70,40 @@ def _seat_deltas(hand: Any) -> tuple[int, ...]:
 
 #: ``build_table``'s ``state`` when the caller did not read the last hand's stored state.
 UNKNOWN: Any = object()
+
+
+class Tail(Sequence):
+    """The newest hands of a night of ``size`` hands, as a sequence of all of them: only the
+    ``items`` at its end were read (the table page shows the newest 20 of a night's 1,000)."""
+
+    __slots__ = ("_items", "_size", "_start")
+
+    def __init__(self, size: int, items: Sequence[Any]) -> None:
+        self._size = size
+        self._items = list(items)
+        self._start = size - len(self._items)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise IndexError(index)
+        if index < self._start:
+            raise LookupError(f"hand {index + 1} was not read (only the newest {len(self._items)})")
+        return self._items[index - self._start]
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(self._size))
+
+    @property
+    def read(self) -> list[Any]:
+        """The items that were read (the newest)."""
+        return self._items
 
 
 class Stored(Sequence):
@@ -77,15 +138,21 @@ class Stored(Sequence):
 
 @dataclass(frozen=True)
 class Table:
-    """An night with its people, hands and settlement, as the pages and the API show it."""
+    """An night with its people, hands and settlement, as the pages and the API show it.
+
+    ``hands``, ``positions`` and ``rows`` cover every hand, or, for a table read with ``newest``
+    (:func:`read_table`), are :class:`Tail` sequences of which only the newest items were read.
+    """
 
     night: Night
     players: dict[int, Player]  # by table position
-    hands: list[Any]  # rows or records with number, dealer, data
+    hands: Sequence[Any]  # rows or records with number, dealer, data
     settlement: Settlement
-    positions: list[tuple[int, ...]]  # per hand: the table position of each engine seat
-    rows: list[list[int]]  # per hand: units per table position
+    positions: Sequence[tuple[int, ...]]  # per hand: the table position of each engine seat
+    rows: Sequence[list[int]]  # per hand: units per table position
     balance: list[int]  # units per table position
+    state: Any = UNKNOWN  # the stored state after the last hand (``Game.state_to_json``), if known
+    running: Running | None = None  # the sums after the last hand, if known
 
     @property
     def size(self) -> int:
@@ -114,11 +181,34 @@ class Table:
     def with_hand(self, number: int, data: dict[str, Any]) -> Table:
         """This table with hand ``number`` replaced (or added as the next one), settled, not saved.
 
+        A next hand is settled alone from the stored state after the last one, where it is known;
+        otherwise (and for a replaced hand) the night is settled from its start.
+
         :raises InvalidHand: when the engine refuses the hand or a later hand because of it.
         """
+        row = HandRow(number, self.dealer_for(number), data)
+        if number == len(self.hands) + 1 and self.state is not UNKNOWN and self.running is not None:
+            game = GAMES[self.night.game]
+            rules = self.settlement.rules
+            start = game.state_from_json(self.state) if self.hands else self.settlement_start()
+            _, (result,), (after,) = game.settle_from(rules, [data], start, number - 1)
+            running = self.running.after(result.deltas, self.positions_for(number))
+            read = [*_read(self.hands), row._replace(result=result.to_json())]
+            return build_table(
+                night=self.night,
+                players=self.players,
+                hands=Tail(number, read),
+                state=game.state_to_json(after),
+                running=running,
+            )
         hands = [h for h in self.hands if h.number != number]
-        hands.insert(number - 1, HandRow(number, self.dealer_for(number), data))
+        hands.insert(number - 1, row)
         return build_table(night=self.night, players=self.players, hands=hands)
+
+    def settlement_start(self) -> Any:
+        """The state the night starts from (its rules, the pot carried into it)."""
+        game = GAMES[self.night.game]
+        return game.initial_state(self.settlement.rules, self.night.pot_start or None)
 
     def money(self, position: int) -> int:
         return ledger.cents(self.balance[position - 1], self.night.stake_cents)
@@ -132,10 +222,11 @@ def seats(*, db: Session, night_id: int) -> dict[int, Player]:
     return {position: player for position, player in rows}
 
 
-def hand_rows(*, db: Session, night_id: int) -> list[Any]:
-    """The night's hands as light rows (``number``, ``dealer``, ``data``, ``result``, ``deltas``), in
-    order: reading 300 of them as rows is several times quicker than as ORM objects, and pages only
-    read. The results come as JSON text (a page decodes the 20 it shows) and their deltas apart."""
+def hand_rows(*, db: Session, night_id: int, after: int = 0) -> list[Any]:
+    """The night's hands (those numbered above ``after``) as light rows (``number``, ``dealer``,
+    ``data``, ``result``, ``deltas``), in order: reading 300 of them as rows is several times
+    quicker than as ORM objects, and pages only read. The results come as JSON text (a page decodes
+    the 20 it shows) and their deltas apart."""
     query = (
         select(
             HandRecord.number,
@@ -144,11 +235,36 @@ def hand_rows(*, db: Session, night_id: int) -> list[Any]:
             type_coerce(HandRecord.result, Text).label("result"),
             HandRecord.result["deltas"].label("deltas"),
         )
-        .where(HandRecord.night_id == night_id)
+        .where(HandRecord.night_id == night_id, HandRecord.number > after)
         .order_by(HandRecord.number)
     )
     # a JSON null (``result=None`` written explicitly) reads as no result, as a SQL NULL does
     return [HandRow(n, d, data, None if r == "null" else r, deltas) for n, d, data, r, deltas in db.exec(query)]
+
+
+class Last(NamedTuple):
+    """The last hand of a night as a new hand needs it: its number, and what is stored after it
+    (``settled``: whether it has a result; ``state``; ``running``: None where not stored)."""
+
+    number: int
+    settled: bool
+    state: Any
+    running: Running | None
+
+
+def last_hand(*, db: Session, night_id: int) -> Last | None:
+    """The night's last hand (None for a night without hands), in one small query."""
+    row = db.exec(
+        select(HandRecord.number, type_coerce(HandRecord.result, Text), HandRecord.state, HandRecord.running)
+        .where(HandRecord.night_id == night_id)
+        .order_by(HandRecord.number.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    number, result, state, running = row
+    settled = result not in (None, "null")  # a JSON null reads as no result, as a SQL NULL does
+    return Last(number, settled, state, None if running is None else Running.from_json(running))
 
 
 def stored_state(*, db: Session, night_id: int, number: int) -> Any:
@@ -156,9 +272,31 @@ def stored_state(*, db: Session, night_id: int, number: int) -> Any:
     return db.exec(select(HandRecord.state).where(HandRecord.night_id == night_id, HandRecord.number == number)).first()
 
 
-def stored_columns(*, game: str, rules: Any, pot_start: int | None, hands: list[Any]) -> list[tuple[Any, Any]] | None:
-    """Each hand's ``result`` and ``state`` columns, settling the night from its start; None when
-    the engine refuses the night (its hands then keep no stored results)."""
+def running_sums(
+    *, game: str, seat_count: int, start: Running, results: Sequence[Any], dealers: Sequence[int]
+) -> list[Running]:
+    """The sums after each of these hands (``results``: anything with ``deltas`` per engine seat),
+    dealt by ``dealers``, from ``start`` (the sums before the first of them)."""
+    seats = GAMES[game].seats
+    sums = []
+    for result, dealer in zip(results, dealers, strict=True):
+        start = start.after(result.deltas, ledger.seat_positions(seat_count, seats, dealer))
+        sums.append(start)
+    return sums
+
+
+def stored_columns(
+    *,
+    game: str,
+    rules: Any,
+    pot_start: int | None,
+    hands: list[Any],
+    dealers: Sequence[int] | None = None,
+    seat_count: int | None = None,
+) -> list[tuple[Any, ...]] | None:
+    """Each hand's ``result`` and ``state`` columns, settling the night from its start (and, given
+    the ``dealers`` and the ``seat_count``, its ``running`` column); None when the engine refuses
+    the night (its hands then keep no stored results)."""
     g = GAMES[game]
     try:
         parsed_rules = g.parse_rules(rules)
@@ -166,7 +304,12 @@ def stored_columns(*, game: str, rules: Any, pot_start: int | None, hands: list[
         _, results, states = g.settle_from(parsed_rules, hands, state)
     except Refusal:
         return None
-    return [(r.to_json(), g.state_to_json(s)) for r, s in zip(results, states, strict=True)]
+    columns = [(r.to_json(), g.state_to_json(s)) for r, s in zip(results, states, strict=True)]
+    if dealers is None or seat_count is None:
+        return columns
+    start = Running.start(g.seats, seat_count)
+    sums = running_sums(game=game, seat_count=seat_count, start=start, results=results, dealers=dealers)
+    return [(*c, r.to_json()) for c, r in zip(columns, sums, strict=True)]
 
 
 def hand_record(*, db: Session, night_id: int, number: int) -> HandRecord | None:
@@ -194,18 +337,32 @@ def is_stored(hands: Sequence[Any], state: Any) -> bool:
     """Whether a table of these hands can be built from their stored results (no settling)."""
     if not hands:
         return True
-    return state is not UNKNOWN and all(getattr(h, "result", None) is not None for h in hands)
+    return state is not UNKNOWN and all(getattr(h, "result", None) is not None for h in _read(hands))
 
 
-def stored_settlement(*, night: Night, hands: Sequence[Any], state: Any) -> Settlement:
+def _read(hands: Sequence[Any]) -> Sequence[Any]:
+    """The hands that were read: all, or the newest of a :class:`Tail`."""
+    return hands.read if isinstance(hands, Tail) else hands
+
+
+def _like(hands: Sequence[Any], items: list[Any]) -> Sequence[Any]:
+    """``items`` (one per hand read) as a sequence over all of ``hands``."""
+    return Tail(len(hands), items) if isinstance(hands, Tail) else items
+
+
+def stored_settlement(*, night: Night, hands: Sequence[Any], state: Any, running: Running | None = None) -> Settlement:
     """The night's settlement from its hands' stored results and the state after the last one,
-    without settling: the results and the validated hands are decoded when first read."""
+    without settling: the results and the validated hands are decoded when first read. The totals
+    are ``running``'s where given, else the sums of the hands' deltas."""
     g = GAMES[night.game]
     rules = g.parse_rules(night.rules)
-    totals = [0] * g.seats
-    for h in hands:
-        for seat, d in enumerate(_seat_deltas(h)):
-            totals[seat] += d
+    if running is not None:
+        totals = list(running.totals)
+    else:
+        totals = [0] * g.seats
+        for h in hands:
+            for seat, d in enumerate(_seat_deltas(h)):
+                totals[seat] += d
     pot = night.pot_start or None
     end = g.state_from_json(state) if hands else g.initial_state(rules, pot)
     balance, pot_end, extra = g.finish(rules, end, tuple(totals))
@@ -219,44 +376,73 @@ def build_table(
     *,
     night: Night,
     players: dict[int, Player],
-    hands: list[Any],
+    hands: Sequence[Any],
     settlement: Settlement | None = None,
     state: Any = UNKNOWN,
+    running: Running | None = None,
 ) -> Table:
     """The table from its parts: ``settlement`` when the caller has just settled these hands; else
     from the hands' stored results when they all have one and ``state`` is the stored state after
-    the last (:func:`stored_state`); else the engine settles the hands."""
+    the last (:func:`stored_state`); else the engine settles the hands. ``hands`` may be a
+    :class:`Tail` (then ``state`` and ``running`` must be the stored ones after its last hand)."""
     game = GAMES[night.game]
     size = night.seat_count
-    positions = [ledger.seat_positions(size, game.seats, h.dealer) for h in hands]
+    read = _read(hands)
+    positions = _like(hands, [ledger.seat_positions(size, game.seats, h.dealer) for h in read])
     if settlement is None and is_stored(hands, state):
-        settlement = stored_settlement(night=night, hands=hands, state=state)
+        settlement = stored_settlement(night=night, hands=hands, state=state, running=running)
         rows = []
-        for h, hand_positions in zip(hands, positions, strict=True):
+        for h, hand_positions in zip(read, _read(positions), strict=True):
             row = [0] * size
             for seat, delta in enumerate(_seat_deltas(h)):
                 row[hand_positions[seat] - 1] += delta
             rows.append(row)
+        rows = _like(hands, rows)
     else:
+        if isinstance(hands, Tail):
+            raise ValueError("a night's newest hands alone can't be settled: read them all")
         settlement = settlement or settle(night=night, hands=[h.data for h in hands])
         rows = ledger.position_units(settlement, positions, size)
-    balance = ledger.balance_units(settlement, rows, size, game.money_from_balance)
-    return Table(night, players, hands, settlement, positions, rows, balance)
+        state = UNKNOWN
+    # the balance: the running sums where they are stored (one row that adds up to it), else the rows'
+    sums = [list(running.units)] if running is not None else rows
+    balance = ledger.balance_units(settlement, sums, size, game.money_from_balance)
+    return Table(night, players, hands, settlement, positions, rows, balance, state, running)
 
 
-def load_table(*, db: Session, night_id: int) -> Table:
-    """The night from its stored hands (and their stored results; settled where they have none)."""
+def load_table(*, db: Session, night_id: int, newest: int | None = None) -> Table:
+    """The night from its stored hands (and their stored results; settled where they have none);
+    with ``newest``, only that many of its newest hands are read (see :func:`read_table`)."""
     night = get_night(db=db, night_id=night_id)
-    return read_table(db=db, night=night)
+    return read_table(db=db, night=night, newest=newest)
 
 
-def read_table(*, db: Session, night: Night, hands: list[Any] | None = None) -> Table:
-    """The table of a night read (``hands``: its rows when the caller has just read them)."""
+def read_table(*, db: Session, night: Night, hands: list[Any] | None = None, newest: int | None = None) -> Table:
+    """The table of a night read (``hands``: its rows when the caller has just read them).
+
+    With ``newest``, where every hand's result and the sums after the last are stored, only the
+    newest hands are read: the table's ``hands`` is then a :class:`Tail` (a page of the newest
+    hands, the balances and the game's state cost the same at hand 10 and hand 1,000).
+    """
+    players = seats(db=db, night_id=night.id)
+    if hands is None and newest is not None:
+        last = last_hand(db=db, night_id=night.id)
+        if last is None:
+            g = GAMES[night.game]
+            return build_table(
+                night=night, players=players, hands=[], state=None, running=Running.start(g.seats, night.seat_count)
+            )
+        if last.settled and last.running is not None:
+            rows = hand_rows(db=db, night_id=night.id, after=max(0, last.number - newest))
+            if rows and rows[0].number == last.number - len(rows) + 1 and all(r.result is not None for r in rows):
+                return build_table(
+                    night=night, players=players, hands=Tail(last.number, rows), state=last.state, running=last.running
+                )
     hands = hand_rows(db=db, night_id=night.id) if hands is None else hands
     state = UNKNOWN
     if hands and hands[-1].result is not None:
         state = stored_state(db=db, night_id=night.id, number=len(hands))
-    return build_table(night=night, players=seats(db=db, night_id=night.id), hands=hands, state=state)
+    return build_table(night=night, players=players, hands=hands, state=state)
 
 
 def audit_trail(*, db: Session, night_id: int, hand_numbers: list[int] | None = None) -> list[AuditEntry]:

@@ -17,7 +17,7 @@ from scorekeeper.core import history
 from scorekeeper.core.db import alembic_config, make_engine, migration_engine
 from scorekeeper.core.hands import add_hands, complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import HandRecord
-from scorekeeper.core.table import HandRow, build_table, hand_rows, load_table, seats
+from scorekeeper.core.table import HandRow, Running, Tail, build_table, hand_rows, load_table, seats
 from scorekeeper.engine import GAMES, HandResult, InvalidHand, ledger
 from scorekeeper.engine.samples import random_hands
 from tests.support import start_night
@@ -86,6 +86,25 @@ def check(db, night_id: int) -> None:
     assert stored.settlement.extra == fresh.settlement.extra
     assert stored.settlement.to_json() == fresh.settlement.to_json()
     assert (stored.rows, stored.balance, stored.positions) == (fresh.rows, fresh.balance, fresh.positions)
+    sums = Running.start(game.seats, night.seat_count)
+    for record, row in zip(records, fresh.rows, strict=True):
+        sums = Running(sums.totals, tuple(u + r for u, r in zip(sums.units, row, strict=True)))
+        assert Running.from_json(record.running).units == sums.units, record.number
+    if records:
+        assert Running.from_json(records[-1].running).totals == fresh.settlement.totals
+    for newest in (1, 3, 20):  # the table page's read: the newest hands only, the same figures
+        tail = load_table(db=db, night_id=night_id, newest=newest)
+        assert len(tail.hands) == len(fresh.hands)
+        assert (tail.balance, tail.settlement.totals, tail.settlement.pot) == (
+            fresh.balance,
+            fresh.settlement.totals,
+            fresh.settlement.pot,
+        )
+        assert tail.settlement.extra == fresh.settlement.extra
+        shown = range(max(0, len(fresh.hands) - newest), len(fresh.hands))
+        assert [tail.rows[i] for i in shown] == [fresh.rows[i] for i in shown]
+        assert [tail.settlement.results[i] for i in shown] == [fresh.settlement.results[i] for i in shown]
+        assert [tail.positions[i] for i in shown] == [fresh.positions[i] for i in shown]
     assert history.verify_night(db=db, night_id=night_id) == []
 
 
@@ -166,6 +185,38 @@ def test_hands_without_stored_results_are_settled_when_read_and_stored_with_the_
     check(db, night.id)
 
 
+def test_a_table_of_the_newest_hands_adds_the_next_hand_alone_as_a_whole_night_would(db, players):
+    night = start_night(db, players, game="schafkopf", seats=5, rules={"all_pass": "pot"})
+    hands = _hands("schafkopf", random.Random(12), 30, {"all_pass": "pot"})
+    add_hands(db=db, night_id=night.id, hands=hands[:29])
+    tail = load_table(db=db, night_id=night.id, newest=1)
+    assert isinstance(tail.hands, Tail) and len(tail.hands.read) == 1
+    with pytest.raises(LookupError):
+        tail.hands[0]  # not read: a page of the newest hands can't show an older one by mistake
+    data = complete_hand(night=night, hand=hands[29], dealer=tail.next_dealer)
+    preview = tail.with_hand(30, data)
+    whole = load_table(db=db, night_id=night.id).with_hand(30, data)
+    assert (preview.balance, preview.settlement.pot, preview.rows[29]) == (
+        whole.balance,
+        whole.settlement.pot,
+        whole.rows[29],
+    )
+    assert preview.settlement.results[29] == whole.settlement.results[29]
+
+
+def test_nights_stored_before_their_sums_get_them_with_the_next_hand(db, players):
+    night = start_night(db, players, game="matt", seats=2, rules={"stake_per_point": 1})
+    hands = _hands("matt", random.Random(9), 8, {"stake_per_point": 1})
+    for hand in hands[:7]:
+        record_hand(db=db, night_id=night.id, hand=hand)
+    db.exec(update(HandRecord).values(running=None))  # as written before 0007
+    db.commit()
+    assert history.verify_night(db=db, night_id=night.id) == [f"hand {n}: the stored sums differ" for n in range(1, 8)]
+    assert load_table(db=db, night_id=night.id, newest=20).balance == load_table(db=db, night_id=night.id).balance
+    record_hand(db=db, night_id=night.id, hand=hands[7])
+    check(db, night.id)
+
+
 def test_the_upgrade_to_0006_stores_the_results_of_the_hands_recorded_before(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     command.upgrade(alembic_config(migration_engine(str(engine.url))), "0005")
@@ -190,4 +241,10 @@ def test_the_upgrade_to_0006_stores_the_results_of_the_hands_recorded_before(tmp
         stored = conn.exec_driver_sql("SELECT result, state FROM handrecord ORDER BY number").all()
     assert [json.loads(r) for r, _ in stored] == [json.loads(json.dumps(r.to_json())) for r in results]
     assert [json.loads(s) for _, s in stored] == [game.state_to_json(s) for s in states]
+    with engine.connect() as conn:  # and 0007 their sums: units by table position, totals by seat
+        running = [json.loads(r) for (r,) in conn.exec_driver_sql("SELECT running FROM handrecord ORDER BY number")]
+    units = [0] * 4
+    for result, sums in zip(results, running, strict=True):
+        units = [u + d for u, d in zip(units, result.deltas, strict=True)]  # four at the table: seat = position
+        assert sums == {"totals": units, "units": units}
     engine.dispose()

@@ -250,11 +250,11 @@ def put_hand(night_id: int, number: int):
 @access(NIGHT_WRITE)
 def delete_hand(night_id: int, number: int):
     """Undo the last hand (only the last: earlier hands are edited, so the deal order stays true)."""
-    table = load_table(db=get_db(), night_id=night_id)
+    table = load_table(db=get_db(), night_id=night_id, newest=1)
     if not 1 <= number <= len(table.hands):
         raise NotFound(f"no hand {number}")
     if number != len(table.hands):
         raise ApiError(409, "number", f"only the last hand ({len(table.hands)}) can be deleted; edit earlier hands")
     undo_last(db=get_db(), night_id=night_id, expected_hands=number)
-    table = load_table(db=get_db(), night_id=night_id)
+    table = load_table(db=get_db(), night_id=night_id, newest=1)
     return {"deleted": number, "totals": _totals_json(table), "version": table.night.version}, 200

@@ -25,8 +25,9 @@ from scorekeeper.web.view import hand_view, seat_names
 bp = Blueprint("hands", __name__, url_prefix="/nights/<int:night_id>/hands")
 
 
-def _table(night_id: int) -> Table:
-    return found(load_table, _("There is no such night."), night_id=night_id)
+def _table(night_id: int, newest: int | None = None) -> Table:
+    """The night (with ``newest``: only that many of its newest hands read)."""
+    return found(load_table, _("There is no such night."), night_id=night_id, newest=newest)
 
 
 def _hidden_fields(table: Table) -> frozenset[str]:
@@ -113,7 +114,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
 @access(NIGHT_WRITE)
 def new(night_id: int):
     """Record the next hand."""
-    table = _table(night_id)
+    table = _table(night_id, newest=1)  # the next hand is settled from the stored state after the last
     form = FORMS[table.night.game]()
     positions = table.next_positions()
     form.prepare(
@@ -190,7 +191,7 @@ def edit(night_id: int, number: int):
 @access(NIGHT_WRITE)
 def undo(night_id: int):
     """Take back the last hand, after a confirmation."""
-    table = _table(night_id)
+    table = _table(night_id, newest=1)
     form = FlaskForm()
     if not table.hands:
         flash(_("There is no hand to undo."), "error")

@@ -107,17 +107,22 @@ def new():
     )
 
 
-def _load(night_id: int) -> Table:
-    return found(load_table, _("There is no such night."), night_id=night_id)
-
-
 LATEST = 20  # hands shown on the table page unless all are asked for
+
+
+def _show_all() -> bool:
+    return request.args.get("all") == "1"
+
+
+def _load(night_id: int) -> Table:
+    """The table page's night: its newest hands only, unless all are asked for."""
+    newest = None if _show_all() else LATEST
+    return found(load_table, _("There is no such night."), night_id=night_id, newest=newest)
 
 
 def _context(table: Table) -> dict:
     night = table.night
-    show_all = request.args.get("all") == "1"
-    hands = hand_views(table, limit=None if show_all else LATEST)
+    hands = hand_views(table, limit=None if _show_all() else LATEST)
     audit = {}
     numbers = [h.number for h in hands]
     for entry in audit_trail(db=get_db(), night_id=night.id, hand_numbers=numbers):
