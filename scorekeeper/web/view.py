@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from flask_babel import get_locale
@@ -65,8 +66,12 @@ class HandView:
     dealer: str
     result: HandResult
     payments: list[Payment]
-    steps: list[tuple[str, int, int]]  # text, units, total
     data: dict[str, Any]
+
+    @cached_property
+    def steps(self) -> list[tuple[str, int, int]]:
+        """text, units, total: translated when a page first shows them (the API never does)."""
+        return steps_of(self.result)
 
 
 def steps_of(result: HandResult) -> list[tuple[str, int, int]]:
@@ -84,7 +89,7 @@ def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
 def hand_view(table: Table, number: int) -> HandView:
     """Hand ``number`` (1-based) as the pages show it."""
     h, r, row = table.hands[number - 1], table.settlement.results[number - 1], table.rows[number - 1]
-    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), steps_of(r), h.data)
+    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data)
 
 
 def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:
