@@ -29,7 +29,7 @@ from scorekeeper.core.models import (
     Seat,
     utcnow,
 )
-from scorekeeper.core.table import get_night, hand_rows, settle
+from scorekeeper.core.table import get_night, hand_rows, read_table
 from scorekeeper.core.text import has_control, is_id
 from scorekeeper.engine import get_game
 from scorekeeper.engine.rules import rules_to_json
@@ -183,7 +183,7 @@ def _carried_pot(db: Session, game: str, rules: Any) -> int:
     ).first()
     if taken is not None:
         return 0
-    return settle(night=last, hands=[h.data for h in hand_rows(db=db, night_id=last.id)]).pot or 0
+    return read_table(db=db, night=last, newest=1).settlement.pot or 0  # from the stored state after its last hand
 
 
 def lock_night(*, db: Session, night_id: int) -> Night:
