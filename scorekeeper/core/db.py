@@ -143,13 +143,17 @@ def migration_engine(url: str) -> Engine:
     return engine
 
 
+#: What a migration meets when another process has just made the same change.
+_RACED = ("already exists", "duplicate column")
+
+
 def upgrade(engine: Engine, attempts: int = 3) -> None:
     """Bring the schema to the newest migration (a no-op when it is there).
 
     Processes starting at once take turns (:func:`migration_engine`); should one still find a table
-    of a migration that another has just committed ("already exists", seen under load on a new
-    SQLite file), its migration was rolled back whole, and it tries again: then it finds the schema
-    at its newest and does nothing.
+    of a migration that another has just committed ("already exists", "duplicate column", seen
+    under load on a new SQLite file), its migration was rolled back whole, and it tries again: then
+    it finds the schema at its newest and does nothing.
     """
     for attempt in range(1, attempts + 1):
         migrator = migration_engine(engine.url.render_as_string(hide_password=False))
@@ -157,7 +161,7 @@ def upgrade(engine: Engine, attempts: int = 3) -> None:
             command.upgrade(alembic_config(migrator), "head")
             return
         except DBAPIError as exc:
-            if "already exists" not in str(exc.orig) or attempt == attempts:
+            if not any(m in str(exc.orig) for m in _RACED) or attempt == attempts:
                 raise
             time.sleep(0.2 * attempt)
         finally:

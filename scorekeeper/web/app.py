@@ -1,8 +1,10 @@
 """The application factory: settings, database (migrated on start), extensions, blueprints,
-error pages and the headers every answer carries."""
+error pages and the headers every answer carries; static files fingerprinted and compressed, the
+pages compressed, and the garbage collector kept out of the requests (docs/production.md)."""
 
 from __future__ import annotations
 
+import gc
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,9 +18,9 @@ from werkzeug.routing import IntegerConverter
 from scorekeeper import config
 from scorekeeper.core import accounts, db, history
 from scorekeeper.core.text import ID_MAX
-from scorekeeper.web import access, i18n
+from scorekeeper.web import access, assets, i18n
 from scorekeeper.web.context import SAFE_METHODS, close_db, is_api
-from scorekeeper.web.extensions import csrf
+from scorekeeper.web.extensions import compress, csrf
 
 #: Where the pages and styles are: the checkout's top-level folders, or the copies a built
 #: package carries inside itself (pyproject ships them as ``scorekeeper/templates`` and ``/static``).
@@ -60,6 +62,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SECURE=settings.secure_cookies,
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),  # signed in at the table for the season
         MAX_CONTENT_LENGTH=1024 * 1024,  # a page's form (the API checks its own bodies: web/api/limits.py)
+        # Flask-Compress: pages, JSON, SVG and CSV in gzip or brotli when the client takes it; not the
+        # PDF (compressed already), not answers under a kilobyte, not streamed ones (their length stays
+        # known). Static files come compressed ahead of time (web/assets.py).
+        COMPRESS_MIMETYPES=["text/html", "application/json", "image/svg+xml", "text/csv"],
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_LEVEL=6,
+        COMPRESS_BR_LEVEL=5,  # smaller than gzip's 6 at its cost (a table page: 0.25 ms)
+        COMPRESS_MIN_SIZE=1024,
+        COMPRESS_STREAMS=False,
+        GC_THRESHOLD=settings.gc_threshold,  # None: the interpreter's, nothing frozen
     )
     app.config.update(test_config)
     app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
@@ -73,8 +85,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.logger.warning("No admin yet: open %s on this server to create the first one", app.config["SETUP_PATH"])
     if settings.proxy_fix:  # behind one reverse proxy (docs/production.md)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    # static files: fingerprinted, compressed, a year in the cache; their copies in instance/static/
+    assets.init_app(app, instance / "static", SECURITY_HEADERS)
     app.extensions["sk_engine"] = engine
     csrf.init_app(app)
+    compress.init_app(app)
     i18n.init_app(app)
     _register(app)
 
@@ -84,7 +99,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         """The start page is the list of nights."""
         return redirect(url_for("nights.index"))
 
+    _keep_gc_out_of_requests(app.config["GC_THRESHOLD"])
     return app
+
+
+_frozen = False  # the process's objects are frozen (gc.freeze): once, by its first app
+
+
+def _keep_gc_out_of_requests(threshold: tuple[int, int, int] | None) -> None:
+    """Collect less often (``config.GC_THRESHOLD``), and freeze what the process holds once the app is
+    built (the garbage collector never walks it again): no request waits for a collection of the
+    whole process.
+
+    The first app of a process only: an app built later (the tests build one per test) is left
+    collectable, and the full collection before freezing is paid once.
+    """
+    global _frozen
+    if threshold is None:
+        return
+    if not _frozen:
+        gc.collect()  # startup's garbage (the migrations, the templates' parsing) is not kept forever
+        gc.freeze()
+        _frozen = True
+    gc.set_threshold(*threshold)
 
 
 def _http_error(exc: HTTPException):

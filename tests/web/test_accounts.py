@@ -212,7 +212,8 @@ def test_a_guest_records_hands_of_the_night_joined_and_nothing_else(app, db, pla
     night, code = table
     other = start_night(db, players)
     page = anon.get("/join")  # the QR code's address is /join#CODE: the browser sends no code, join.js fills it in
-    assert page.status_code == 200 and 'src="/static/join.js"' in page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert re.search(r'src="/static/join\.[0-9a-f]{12}\.js"', page.get_data(as_text=True))  # fingerprinted
     assert anon.get(f"/join/{code.lower()}").status_code == 404  # no code in a URL (access logs keep URLs)
     assert "Matzlfangen" not in flat(page)  # a GET tells nothing about a code (only counted POSTs do)
     answer = anon.post("/join", data={"code": f" {code[:3].lower()}-{code[3:]} "})

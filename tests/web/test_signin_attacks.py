@@ -286,4 +286,5 @@ def test_no_join_code_travels_in_a_url_where_access_logs_would_keep_it(app, clie
     assert client.get(f"/nights/{night.id}/join.svg").status_code == 200
     assert encoded == [f"http://localhost/join#{code}"]  # after '#': never sent to the server
     page = client.get("/join").get_data(as_text=True)
-    assert 'src="/static/join.js"' in page and 'id="code"' in page  # the script fills the code in
+    assert 'id="code"' in page
+    assert re.search(r'src="/static/join\.[0-9a-f]{12}\.js"', page)  # the script fills the code in (fingerprinted)
