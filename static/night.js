@@ -1,4 +1,5 @@
-// Starting a night, quicker: only the chosen game's house rules and seats; a preset fills its options.
+// Starting a night, quicker: only the chosen game's house rules and seats, the first dealer among the
+// players chosen; a preset fills its options.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -16,9 +17,23 @@
     form.querySelectorAll("[data-game-hint]").forEach(function (p) { p.hidden = p.dataset.gameHint.split(" ").indexOf(g) < 0; });
     var most = Math.max.apply(null, sizes[g]);
     form.querySelectorAll(".seat-row").forEach(function (row) { row.hidden = parseInt(row.dataset.seat, 10) > most; });
-    form.querySelectorAll('input[name="first_dealer"]').forEach(function (r) {
-      r.disabled = parseInt(r.value, 10) > most;
+    // the first dealer is one of the players at the table: seats up to the number chosen (at least the
+    // game's smallest table while they are being chosen), never seat 5 at a table of four
+    var filled = 0;
+    form.querySelectorAll(".seat-row").forEach(function (row) {
+      var select = row.querySelector("select");
+      if (!row.hidden && select && select.value !== "") filled++;
     });
+    var seats = Math.min(most, Math.max(filled, Math.min.apply(null, sizes[g])));
+    var lost = false;
+    form.querySelectorAll('input[name="first_dealer"]').forEach(function (r) {
+      var off = parseInt(r.value, 10) > seats;
+      r.disabled = off;
+      r.hidden = off;
+      Array.prototype.forEach.call(r.labels || [], function (l) { l.hidden = off; });
+      if (off && r.checked) { r.checked = false; lost = true; }
+    });
+    if (lost) form.querySelector('input[name="first_dealer"][value="1"]').checked = true;
   }
   form.addEventListener("change", function (e) {
     if (e.target.classList.contains("preset")) {

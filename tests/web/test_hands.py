@@ -31,8 +31,10 @@ def field_errors(page: str, field: str) -> str:
 
 
 def form_errors(page: str) -> str:
-    match = re.search(r'<div class="errors form-errors" role="alert">(.*?)</div>', page, re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip()) if match else ""
+    """The messages atop the form that name no field (the error summary's paragraphs)."""
+    match = re.search(r'<div class="errors form-errors"[^>]*role="alert"[^>]*>(.*?)</div>', page, re.S)
+    found = re.findall(r"<p>(.*?)</p>", match.group(1), re.S) if match else []
+    return " ".join(html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", p)).strip()) for p in found)
 
 
 def reason(message: str) -> str:
@@ -184,7 +186,7 @@ def test_a_schafkopf_pot_night_through_the_form_settles_as_the_engine_does(clien
         {"contract": "sauspiel", "declarer": 2, "partner": 4, "suit": "eichel", "points": 70},
         {"contract": "rundpass"},  # the pot holds 8 again
         # Clara's Herz solo with 95 points and 3 runners: 5 + schneider 1 + 3 runners = 9 from each
-        {"contract": "solo", "declarer": 3, "suit": "herz", "points": 95, "laufende": 3},
+        {"contract": "solo", "declarer": 3, "solo_suit": "herz", "points": 95, "laufende": 3},
         # Anna calls the Gras ace (Clara) and loses with 50: 2 each, and they pay 4 each into the pot: it holds 16
         {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 50},
     ]
@@ -367,7 +369,9 @@ def test_the_preview_fragment_of_a_refused_hand_says_why(client, db, night):
     assert answer.status_code == 400
     text = answer.get_data(as_text=True)
     assert "<html" not in text
-    assert re.search(r'<p class="errors">[^<]*must be between 0 and 130', text)
+    assert re.search(
+        r'<ul class="errors" id="preview-errors">\s*<li><a href="#points"[^>]*>[^<]*must be between 0 and 130', text
+    )
     assert snapshot(db, night.id)[0] == 0
 
 
@@ -474,7 +478,7 @@ BAD_HANDS = [
     ("matzlfangen", {**_RUFEN, "partner": None}, "partner", "partner is required"),
     ("matzlfangen", {**_RUFEN, "partner": 7}, "partner", "partner must be a seat from 1 to 4, not 7"),
     ("matzlfangen", {**_RUFEN, "partner": "x"}, "partner", "partner must be a seat number, not a text"),
-    ("matzlfangen", {**_RUFEN, "partner": 3}, "partner", "the partner must be another seat than the declarer"),
+    ("matzlfangen", {**_RUFEN, "partner": 3}, "partner", "The declarer cannot be their own partner."),
     ("matzlfangen", {**_RUFEN, "raises": 11}, "raises", "raises must be between 0 and 10"),
     ("matzlfangen", {**_RUFEN, "raises": "viel"}, "raises", "raises must be a whole number, not a text"),
     (
@@ -516,15 +520,16 @@ BAD_HANDS = [
         "contract",
         "contract must be one of rufen, treiben, neidspiel, durch, trumpf_durch, not 'poker'",
     ),
-    ("matzlfangen5", {**_RUFEN, "partner": 2}, "partner", "the partner must be another seat than the declarer"),
+    ("matzlfangen5", {**_RUFEN, "partner": 2}, "partner", "The declarer cannot be their own partner."),
     ("matzlfangen5", {**_RUFEN, "partner": 5}, "partner", "partner must be a seat from 1 to 4, not 5"),
     ("matzlfangen5", {**_RUFEN, "points": 200}, "points", "points must be between 0 and 130"),
     ("schafkopf", {**_SAU, "suit": None}, "suit", "suit is required"),
-    ("schafkopf", {**_SAU, "suit": "herz"}, "suit", "suit must be one of eichel, gras, schellen, not 'herz'"),
+    ("schafkopf", {**_SAU, "suit": "herz"}, "suit", "Herz is trumps: its ace cannot be called."),
+    ("schafkopf", {**_SAU, "suit": "pik"}, "suit", "suit must be one of eichel, gras, schellen, not 'pik'"),
     ("schafkopf", {**_SAU, "points": 121}, "points", "points must be between 0 and 120"),
     ("schafkopf", {**_SAU, "points": "sechzig"}, "points", "Not a valid integer value"),
     ("schafkopf", {**_SAU, "declarer": None}, "declarer", "declarer is required"),
-    ("schafkopf", {**_SAU, "partner": 1}, "partner", "the partner must be another seat than the declarer"),
+    ("schafkopf", {**_SAU, "partner": 1}, "partner", "The declarer cannot be their own partner."),
     ("schafkopf", {**_SAU, "re": "y"}, "re", "re needs kontra first"),
     ("schafkopf", {**_SAU, "klopfen": 5}, "klopfen", "klopfen must be between 0 and 4"),
     ("schafkopf", {**_SAU, "laufende": 15}, "laufende", "laufende must be between 0 and 14"),
@@ -535,8 +540,21 @@ BAD_HANDS = [
         "the declarers took no trick, so they cannot have 30 points",
     ),
     ("schafkopf", {"contract": "wenz", "declarer": 2, "points": 70, "laufende": 5}, "laufende", "between 0 and 4"),
-    ("schafkopf", {"contract": "solo", "declarer": 2, "points": 70}, "suit", "suit is required"),
-    ("schafkopf", {"contract": "solo", "declarer": 2, "suit": "herz", "tout": "y"}, "won", "won is required"),
+    ("schafkopf", {"contract": "solo", "declarer": 2, "points": 70}, "solo_suit", "suit is required"),
+    ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "herz", "tout": "y"}, "won", "won is required"),
+    (
+        "schafkopf",
+        {"contract": "solo", "declarer": 2, "solo_suit": "herz", "points": 70, "won": 1},
+        "won",
+        "applies only to a tout",
+    ),
+    (
+        "schafkopf",
+        {"contract": "solo", "declarer": 2, "solo_suit": "herz", "points": 70, "tout": "y", "won": 1},
+        "points",
+        "does not apply to a tout: it is won or lost",
+    ),
+    ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "pik", "points": 70}, "solo_suit", "not 'pik'"),
     ("schafkopf", {"contract": "ramsch"}, "contract", "ramsch is only played with all_pass ramsch, not pot"),
     ("ramsch", {**_RAMSCH, "ramsch_3": 30}, "points", "the card points must add up to 120, not 110"),
     ("ramsch", {**_RAMSCH, "ramsch_3": 121}, "ramsch_3", "points.3 must be between 0 and 120"),

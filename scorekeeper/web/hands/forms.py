@@ -6,7 +6,7 @@ shows come from the engine's ``ALLOWED`` tables and errors from its validation.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -58,6 +58,10 @@ class HandForm(FlaskForm):
     TEXT_FIELDS: frozenset[str] = frozenset()
     #: the game's contract field and allowed table, if it has contracts
     ALLOWED: dict[str, frozenset[str]] | None = None
+    #: refusals of the engine the form says in its own words (the engine's speak of seats and JSON names)
+    PAGE_WORDS: ClassVar[dict[str, Any]] = {
+        "the partner must be another seat than the declarer": _l("The declarer cannot be their own partner."),
+    }
 
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         """Fill the seat choices with the players' names (engine seat -> name) and the hidden fields."""
@@ -104,6 +108,15 @@ class HandForm(FlaskForm):
     def hand_json(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def field_for(self, engine_field: str) -> str:
+        """The form field that shows a refusal of the engine's ``engine_field`` (``points``, ``points.3``)."""
+        return engine_field.split(".")[0]
+
+    @classmethod
+    def data_of(cls, hand: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+        """A stored hand's form data (``data``, made field by field) where a form names a field otherwise."""
+        return data
+
 
 class MatzlfangenForm(HandForm):
     contract = Segmented(_l("Contract"), _contracts(matzlfangen.CONTRACTS), default="rufen")
@@ -127,6 +140,10 @@ class MatzlfangenForm(HandForm):
         super().prepare(names, hands, rules, forehand_seat)
         # in rufen forehand declares and calls a card it does not hold: it is not its own partner
         self.partner.choices = [c for c in self.partner.choices if c.value != str(forehand_seat)]
+        # only the raises the night's rules allow (max_raises)
+        self.raises.choices = self.raises.choices[: rules.max_raises + 1]
+        if self.matzl.data in (None, "", "None"):  # no Matzl: the bonus toggle (not posted then) is on when one is
+            self.matzl_claimed.data = True
 
     def hand_json(self) -> dict[str, Any]:
         contract = self.contract.data
@@ -146,16 +163,32 @@ class MatzlfangenForm(HandForm):
         return hand
 
 
+#: The most runners (Laufende) a contract can have (docs/rules.md): every trump from the top; a Wenz has 4 trumps.
+MAX_RUNNERS = {"sauspiel": 14, "solo": 14, "wenz": 4}
+
+
+def _runner_choices() -> list[SelectChoice]:
+    """0 to 14 runners; the counts a Wenz cannot have say which contracts they are offered for."""
+    out = []
+    for n in range(max(MAX_RUNNERS.values()) + 1):
+        beyond = " ".join(c for c, most in MAX_RUNNERS.items() if n <= most)
+        kw = {} if beyond == " ".join(MAX_RUNNERS) else {"data-contracts": beyond}
+        out.append(SelectChoice(str(n), str(n), render_kw=kw))
+    return out
+
+
 class SchafkopfForm(HandForm):
     contract = Segmented(_l("Game"), _contracts(schafkopf.CONTRACTS), default="sauspiel")
     declarer = Segmented(_l("Declarer"))
     partner = Segmented(_l("Partner (called ace)"))
-    suit = Segmented(_l("Suit"), [(s, s.capitalize()) for s in schafkopf.SUITS])
+    #: the engine's ``suit``: in a Sauspiel the called ace (never Herz, trumps), in a Solo the trump suit
+    suit = Segmented(_l("Called ace"), [(s, s.capitalize()) for s in schafkopf.CALLABLE_SUITS])
+    solo_suit = Segmented(_l("Solo suit"), [(s, s.capitalize()) for s in schafkopf.SUITS])
     tout = BooleanField(_l("Tout"))
     won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))])
     points = Points(_l("Points of the declaring side"))
     schwarz = BooleanField(_l("The losing side took no trick"))
-    laufende = Segmented(_l("Runners"), [(str(i), str(i)) for i in range(0, 9)], default="0")
+    laufende = Segmented(_l("Runners"), _runner_choices(), default="0")
     kontra = BooleanField(_l("Kontra"))
     re = BooleanField(_l("Re"))
     klopfen = Segmented(_l("Knocks"), [(str(i), str(i)) for i in range(0, 5)], default="0")
@@ -179,21 +212,41 @@ class SchafkopfForm(HandForm):
         self.contract.choices = _contracts(("sauspiel", "wenz", "solo", passed))
         self.durchmarsch.choices = [*choices([("", _l("nobody"))]), *self.durchmarsch.choices]
 
+    def validate_suit(self, field: RadioField) -> None:
+        if self.contract.data == "sauspiel" and field.data == "herz":
+            raise ValidationError(_l("Herz is trumps: its ace cannot be called. Call Eichel, Gras or Schellen."))
+
+    def field_for(self, engine_field: str) -> str:
+        name, _, seat = engine_field.partition(".")
+        if name == "points" and seat and self.contract.data == "ramsch":
+            return f"ramsch_{seat}"  # a Ramsch's points per seat
+        if name == "suit" and self.contract.data == "solo":
+            return "solo_suit"
+        return name
+
+    @classmethod
+    def data_of(cls, hand: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+        if hand.get("contract") == "solo" and "suit" in data:
+            data["solo_suit"] = data.pop("suit")
+        return data
+
     def hand_json(self) -> dict[str, Any]:
         contract = self.contract.data
         allowed = self.ALLOWED.get(contract, schafkopf.FIELDS)
         if contract == "ramsch":
             hand: dict[str, Any] = {"contract": "ramsch"}
-            if self.durchmarsch.data not in (None, "", "None"):
+            points = {str(s): getattr(self, f"ramsch_{s}").data for s in range(1, 5)}
+            jungfrau = [s for s in range(1, 5) if getattr(self, f"jungfrau_{s}").data]
+            durchmarsch = self.durchmarsch.data not in (None, "", "None")
+            if durchmarsch:
                 hand["durchmarsch"] = _int_or_raw(self.durchmarsch.data)
-            else:
-                hand["points"] = {str(s): getattr(self, f"ramsch_{s}").data for s in range(1, 5)}
-                hand["points"] = {k: (0 if v is None else v) for k, v in hand["points"].items()}
-                jungfrau = [s for s in range(1, 5) if getattr(self, f"jungfrau_{s}").data]
-                if jungfrau:
-                    hand["jungfrau"] = jungfrau
-                if self.loser.data not in (None, "", "None"):
-                    hand["loser"] = _int_or_raw(self.loser.data)
+            # after a Durchmarsch the points, Jungfrauen and loser do not apply: given anyway, the engine says so
+            if not durchmarsch or any(v is not None for v in points.values()):
+                hand["points"] = {k: (0 if v is None else v) for k, v in points.items()}
+            if jungfrau:
+                hand["jungfrau"] = jungfrau
+            if self.loser.data not in (None, "", "None"):
+                hand["loser"] = _int_or_raw(self.loser.data)
             if self.klopfen.data not in (None, "", "0"):
                 hand["klopfen"] = _int_or_raw(self.klopfen.data)
             return hand
@@ -215,11 +268,13 @@ class SchafkopfForm(HandForm):
             if f in allowed
         )
         hand = {"contract": contract, **self._collect(names)}
-        if hand.get("tout"):
-            hand.pop("points", None)
-            hand.pop("schwarz", None)
-        else:
-            hand.pop("won", None)
+        if contract == "solo":
+            hand.pop("suit", None)
+            hand.update(self._collect(("solo_suit",)))
+            if "solo_suit" in hand:
+                hand["suit"] = hand.pop("solo_suit")
+        # points and schwarz with a tout, or won without one, go to the engine, which refuses them:
+        # the page shows each only where it applies, so a value there was meant and is never dropped
         if "won" in hand:
             hand["won"] = hand["won"] == 1
         for name in ("laufende", "klopfen"):

@@ -33,33 +33,70 @@ def _table(night_id: int, newest: int | None = None) -> Table:
 def _hidden_fields(table: Table) -> frozenset[str]:
     """Fields the hand form doesn't show at this table (a message for them goes above the form)."""
     hidden = {"idempotency_key", "expected_hands", "csrf_token"}
-    if getattr(table.settlement.rules, "ramsch_tie", "named") != "named":
+    rules = table.settlement.rules
+    if getattr(rules, "ramsch_tie", "named") != "named":
         hidden.add("loser")  # the form shows the Ramsch loser only where the rules let the table name one
+    if getattr(rules, "max_raises", None) == 0:
+        hidden.add("raises")  # no raise is allowed: the form has no raise field
+    if getattr(rules, "all_pass", "ramsch") != "ramsch":  # no Ramsch is played: none of its fields is shown
+        hidden |= {"durchmarsch", "loser", *(f"{f}_{s}" for f in ("ramsch", "jungfrau") for s in range(1, 5))}
     return frozenset(hidden)
 
 
 def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> None:
     """An engine error goes next to its field, else above the form."""
-    name = exc.field.split(".")[0]
-    if name == "points" and "ramsch_1" in form and exc.field.count("."):
-        name = f"ramsch_{exc.field.split('.')[1]}"
+    name = form.field_for(exc.field) if exc.field else ""
     field = getattr(form, name, None) if name and name in form else None
+    words = form.PAGE_WORDS.get(exc.template)
     if field is not None and name not in _hidden_fields(table):
-        field.errors = [*list(field.errors), message(exc, str(field.label.text))]
+        field.errors = [*list(field.errors), str(words) if words else message(exc, str(field.label.text))]
     else:
-        form.form_errors.append(message(exc))
+        form.form_errors.append(str(words) if words else message(exc))
+
+
+@dataclasses.dataclass(frozen=True)
+class Problem:
+    """One line of the error summary: what is wrong, and the field it links to (None: the form as a whole)."""
+
+    message: str
+    label: str | None = None
+    target: str | None = None
+
+
+def _problems(form: HandForm, table: Table, names: dict[int, str]) -> list[Problem]:
+    """Everything that keeps the hand from being saved, in the form's order: the summary atop the form."""
+    out = [Problem(str(e)) for e in form.form_errors]
+    hidden = _hidden_fields(table)
+    for field in form:
+        if not field.errors:
+            continue
+        messages = [str(e) for e in field.errors]
+        if field.name in hidden:  # a field the page does not show: no field to go to
+            out += [Problem(m) for m in messages]
+            continue
+        label = str(field.label.text)
+        if field.name.startswith("ramsch_"):  # a row of the Ramsch points: the player's name says which
+            label = names.get(int(field.name.removeprefix("ramsch_")), label)
+        target = f"{field.id}-group" if field.type == "RadioField" else field.id
+        out += [Problem(m, None if m.startswith(label) else label, target) for m in messages]
+    return out
 
 
 def _form_page(table: Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
     template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
+    names = seat_names(table, positions)
+    dealer = table.dealer_for(number)
     return (
         render_template(
             template,
             table=table,
             form=form,
-            names=seat_names(table, positions),
+            names=names,
+            problems=_problems(form, table, names) if status >= 400 else [],
+            saving=request.form.get("action") == "save",
+            sits_out=table.players[dealer].name if table.size > len(names) else None,
             number=number,
-            dealer=table.players[table.dealer_for(number)].name,
+            dealer=table.players[dealer].name,
             forehand=table.players[table.forehand_for(number)].name,
             preview=preview,
             edit=edit,
@@ -156,7 +193,7 @@ def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
     for f in dataclasses.fields(GAMES[game].hand_cls):  # a toggle that is on unless the hand says off
         if f.default is True and f.name not in hand:
             data[f.name] = True
-    return data
+    return FORMS[game].data_of(hand, data)
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
