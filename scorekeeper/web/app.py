@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -99,8 +99,53 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         """The start page is the list of nights."""
         return redirect(url_for("nights.index"))
 
+    @app.get("/favicon.ico")
+    @access.access(access.PUBLIC)
+    def favicon():
+        """Browsers ask for it on every site whatever the page links: the icon under its fingerprinted name."""
+        answer = redirect(url_for("static", filename="favicon.ico"))
+        answer.headers["Cache-Control"] = "public, max-age=86400"
+        return answer
+
+    @app.get("/manifest.webmanifest")
+    @access.access(access.PUBLIC)
+    def manifest():
+        """What a phone needs to put the app on its home screen (fetched without the session cookie)."""
+        answer = jsonify(_manifest())
+        answer.mimetype = "application/manifest+json"
+        answer.headers["Cache-Control"] = "no-cache"
+        return answer
+
     _keep_gc_out_of_requests(app.config["GC_THRESHOLD"])
     return app
+
+
+#: the stylesheet's ground and the top bar's green (static/style.css: --bg, --top)
+BACKGROUND, THEME = "#f6f5f1", "#0b5d3b"
+ICONS = (
+    ("icon-192.png", "192x192", "any"),
+    ("icon-512.png", "512x512", "any"),
+    ("icon-maskable-512.png", "512x512", "maskable"),
+)
+
+
+def _manifest() -> dict[str, Any]:
+    """The web app manifest: the start page (the list of nights), standalone, the icons by their fingerprinted URLs."""
+    start = url_for("nights.index")
+    return {
+        "id": start,
+        "name": "Scorekeeper",
+        "short_name": "Scorekeeper",
+        "start_url": start,
+        "scope": url_for("index"),
+        "display": "standalone",
+        "background_color": BACKGROUND,
+        "theme_color": THEME,
+        "icons": [
+            {"src": url_for("static", filename=name), "sizes": sizes, "type": "image/png", "purpose": purpose}
+            for name, sizes, purpose in ICONS
+        ],
+    }
 
 
 _frozen = False  # the process's objects are frozen (gc.freeze): once, by its first app

@@ -1,0 +1,75 @@
+// Every page: the screen stays on at an open night (the Screen Wake Lock API, where the browser has
+// it), and the settlement page's Share button (the Web Share API, else the clipboard).
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  root.classList.add("js");
+
+  // --- the screen stays on: <html data-keep-awake> (templates/base.html) ---------------------
+  // The browser lets the lock go whenever the page is hidden; it is asked for again when the page
+  // is shown. Without the API (or when it is refused) nothing happens: the phone dims as it always did.
+  if (root.hasAttribute("data-keep-awake") && navigator.wakeLock && navigator.wakeLock.request) {
+    var lock = null;
+    var asking = false;
+    var acquire = function () {
+      if (lock || asking || document.visibilityState !== "visible") return;
+      asking = true;
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        asking = false;
+        lock = sentinel;
+        sentinel.addEventListener("release", function () { if (lock === sentinel) lock = null; });
+      }, function () { asking = false; /* refused (battery saver, no user gesture yet): never mind */ });
+    };
+    document.addEventListener("visibilitychange", acquire);
+    // some browsers grant the lock only after a tap: ask again then (once it is held this does nothing)
+    document.addEventListener("click", acquire);
+    acquire();
+  }
+
+  // --- Share: the text the server wrote into #share-text (templates/nights/summary.html) ---------
+  var button = document.getElementById("share");
+  var source = document.getElementById("share-text");
+  if (!button || !source) return;
+  var status = document.getElementById("share-status");
+  var text = source.textContent;
+  function say(message) { if (status) status.textContent = message; }
+  function showText() {  // nothing to share or copy with: the text to select by hand
+    source.hidden = false;
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    say(button.dataset.manual);
+  }
+  function copyOld() {  // without the Clipboard API (a page over plain HTTP on the pub's Wi-Fi)
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "offscreen";
+    document.body.appendChild(area);
+    area.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    document.body.removeChild(area);
+    if (done) say(button.dataset.copied); else showText();
+  }
+  function copy() {
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { say(button.dataset.copied); }, copyOld);
+    } else {
+      copyOld();
+    }
+  }
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    say("");
+    if (navigator.share) {
+      navigator.share({ title: button.dataset.title, text: text }).then(function () {}, function (err) {
+        if (!err || err.name !== "AbortError") copy();  // cancelled by the user: nothing to do
+      });
+    } else {
+      copy();
+    }
+  });
+})();
