@@ -60,6 +60,7 @@ __all__ = [
     "import_night",
     "night_csv",
     "night_json",
+    "played_by",
     "read_club",
     "read_night",
     "text_cell",
@@ -100,12 +101,35 @@ def _summary(table: Table, index: int) -> str:
     return table.players[table.positions[index][said - 1]].name if isinstance(said, int) else said
 
 
+def played_by(table: Table, index: int) -> list[str]:
+    """Who played hand ``index`` (0-based), by name, as the engine says it of the hand.
+
+    The declaring side (:attr:`HandFacts.declarers`, with the hand's ``partner`` where it has
+    one: a Rufen's or a Sauspiel's called partner; Konter a Matt: the trump team); where nobody
+    declared, the seat the game's summary names (Matt: who gave mate). Nobody for a Ramsch,
+    a Rundpass or a draw.
+    """
+    game = GAMES[table.night.game]
+    hand, result = table.settlement.hands[index], table.settlement.results[index]
+    seats = list(game.facts(hand, result).declarers)
+    partner = getattr(hand, "partner", None)
+    if seats and isinstance(partner, int) and partner not in seats:
+        seats.append(partner)
+    if not seats:
+        said = game.summary(hand)
+        if isinstance(said, int) and not isinstance(said, bool):
+            seats = [said]
+    positions = table.positions[index]
+    return [table.players[positions[seat - 1]].name for seat in seats]
+
+
 def night_csv(table: Table) -> str:
     """The night's hands as CSV text (RFC 4180: commas, ``"`` quoting where needed, CRLF line ends).
 
     Columns: ``hand`` (its number), ``dealer`` (a name), what the hand was
     (``contract``; Konter a Matt: the trump team and the points of A and B;
-    Matt: who gave mate, or ``draw``), ``value`` (the hand's value in units),
+    Matt: who gave mate, or ``draw``), ``played by`` (the names of who declared,
+    joined by `` + ``: see :func:`played_by`), ``value`` (the hand's value in units),
     then one column per player, by name in seat order, with that player's units
     for the hand (0 for the dealer sitting out at a table of five; Matt: match
     points). A Schafkopf night played with the pot ends with ``pot``: the units
@@ -118,7 +142,7 @@ def night_csv(table: Table) -> str:
     with_pot = table.settlement.pot is not None
     out = io.StringIO()
     writer = csv.writer(out)
-    header: list[Any] = ["hand", "dealer", GAMES[night.game].summary_header, "value"]
+    header: list[Any] = ["hand", "dealer", GAMES[night.game].summary_header, "played by", "value"]
     header += [text_cell(table.players[p].name) for p in positions]
     if with_pot:
         header.append("pot")
@@ -128,6 +152,7 @@ def night_csv(table: Table) -> str:
             hand.number,
             text_cell(table.players[hand.dealer].name),
             text_cell(_summary(table, index)),
+            text_cell(" + ".join(played_by(table, index))),
             result.value,
         ]
         cells += [row[p - 1] for p in positions]

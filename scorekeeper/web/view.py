@@ -10,9 +10,12 @@ from typing import Any
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.core.models import RosterChange
+from scorekeeper.core.exports import played_by
+from scorekeeper.core.models import AuditEntry, RosterChange
 from scorekeeper.core.table import Table
 from scorekeeper.engine import HandResult, ledger
+from scorekeeper.web.hands.forms import FORMS
+from scorekeeper.web.labels import CONTRACT_LABELS
 from scorekeeper.web.steps import step_text
 
 
@@ -67,6 +70,12 @@ class HandView:
     result: HandResult
     payments: list[Payment]
     data: dict[str, Any]
+    players: tuple[str, ...] = ()  # who played it: the declaring side, or who gave mate (see played_by)
+
+    @property
+    def played_by(self) -> str:
+        """The names of who played the hand, as one text: ``Anna + Dieter``; empty where nobody declared."""
+        return " + ".join(self.players)
 
     @cached_property
     def steps(self) -> list[tuple[str, int, int]]:
@@ -89,7 +98,8 @@ def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
 def hand_view(table: Table, number: int) -> HandView:
     """Hand ``number`` (1-based) as the pages show it."""
     h, r, row = table.hands[number - 1], table.settlement.results[number - 1], table.rows[number - 1]
-    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data)
+    players = tuple(played_by(table, number - 1))
+    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data, players)
 
 
 def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:
@@ -105,3 +115,54 @@ def hand_views(table: Table, newest_first: bool = True, limit: int | None = None
 def seat_names(table: Table, positions: tuple[int, ...]) -> dict[int, str]:
     """Engine seat -> the player's name, for one hand."""
     return {seat: table.players[p].name for seat, p in enumerate(positions, start=1)}
+
+
+def _field_label(form: Any, key: str) -> str:
+    """The hand form's label of a hand's key (``points`` -> "Points of the declaring side"), else the key."""
+    field = getattr(form, key, None) if form is not None else None
+    args = getattr(field, "args", None)
+    return str(args[0]) if args else key
+
+
+def _audit_value(value: Any, key: str, seat_fields: tuple[str, ...], names: dict[int, str]) -> str:
+    """A value of a stored hand in the page's words: a seat by its player, yes/no, a contract's label."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if key in seat_fields and isinstance(value, int):
+        return names.get(value, str(value))
+    if key == "contract" and isinstance(value, str):
+        return str(CONTRACT_LABELS.get(value, value))
+    if isinstance(value, dict):
+        return ", ".join(
+            f"{names.get(int(k), k) if str(k).isdigit() else k} {_audit_value(v, '', (), names)}"
+            for k, v in value.items()
+        )
+    if isinstance(value, list | tuple):
+        return ", ".join(_audit_value(v, "", (), names) for v in value)
+    return str(value)
+
+
+def audit_text(table: Table, entry: AuditEntry) -> str:
+    """One change of a hand as a sentence: "Hand 2 changed: Points 25 → 35" (seats named by their players)."""
+    number = entry.hand_number
+    if entry.action == "record":
+        return _("Hand %(n)s recorded", n=number)
+    if entry.action == "undo":
+        return _("Hand %(n)s taken back", n=number)
+    if entry.action != "edit":
+        return _("Hand %(n)s: %(action)s", n=number, action=entry.action)
+    form = FORMS.get(table.night.game)
+    seat_fields = tuple(getattr(form, "SEAT_FIELDS", ()))
+    names = seat_names(table, table.positions_for(number)) if number else {}
+    before, after = entry.before or {}, entry.after or {}
+    changes = [
+        f"{_field_label(form, key)} {_audit_value(before.get(key), key, seat_fields, names)}"
+        f" → {_audit_value(after.get(key), key, seat_fields, names)}"
+        for key in [*before, *(k for k in after if k not in before)]
+        if before.get(key) != after.get(key)
+    ]
+    if not changes:
+        return _("Hand %(n)s saved unchanged", n=number)
+    return _("Hand %(n)s changed: %(changes)s", n=number, changes="; ".join(changes))
