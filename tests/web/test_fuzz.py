@@ -205,6 +205,8 @@ WRITES: dict[str, Write] = {
 #: The query string every GET route reads (``lang`` and unknown keys are sent to all).
 QUERIES: dict[str, tuple[str, ...]] = {
     "index": (),
+    "favicon": (),
+    "manifest": (),
     "nights.index": ("game", "player", "place", "season", "since", "until", "page"),
     "leaderboard.index": ("game", "season", "sort"),
     "players.show": (),
