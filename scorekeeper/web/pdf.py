@@ -1,8 +1,14 @@
-"""The night's summary as a PDF (WeasyPrint), from the same template partial as the page."""
+"""The night's summary as a PDF (WeasyPrint): the page's template partial, then the full hand log.
+
+The hand log is most of the PDF and most of WeasyPrint's work, which grows with the boxes it
+lays out (a table cell costs about a millisecond, whatever it holds). So each hand is one row of
+two cells: its number, dealer and steps as one text, and its value and every player's units as
+one line of DejaVu Sans Mono, padded here into fixed-width fields under the header's names."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from flask import current_app, render_template
 
@@ -12,6 +18,20 @@ from scorekeeper.engine import GAMES
 from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.hands.forms import CONTRACT_LABELS
 from scorekeeper.web.labels import GAME_LABELS
+
+#: DejaVu Sans Mono's advance (1233/2048 em): the log's figures are whole characters of it, so
+#: a field of them is ``characters * MONO_EM`` em wide.
+MONO_EM = 1233 / 2048
+#: DejaVu Sans's digits and U+2007 FIGURE SPACE are this wide (1303/2048 em): a hand's number
+#: padded with figure spaces and one more (which, unlike a space, never breaks the line) is
+#: ``(digits + 1) * FIGURE_EM`` em wide, where the hand's text (and its next lines) start.
+FIGURE_EM = 1303 / 2048
+FIGURE_SPACE = "\u2007"
+#: The fields' widths, in characters: the value's, and a player's at least and at most (a
+#: player's field widens for the longest word of the name above it, which wraps at spaces).
+VALUE_CHARS = 6
+PLAYER_CHARS = 8
+PLAYER_CHARS_MAX = 14
 
 
 def changed_rules(table: Table) -> list[tuple[str, object]]:
@@ -44,13 +64,96 @@ def context(table: Table) -> dict:
     }
 
 
+@dataclasses.dataclass(frozen=True)
+class LogRow:
+    """One hand of the PDF's log: ``lead`` (number, dealer and steps) and ``figures``."""
+
+    lead: str
+    figures: str
+
+
+def _em(value: float) -> str:
+    return f"{value:.4f}em"
+
+
+@dataclasses.dataclass(frozen=True)
+class HandLog:
+    """The PDF's hand log: its rows, and the widths that line its columns up (in characters of
+    the figures: the value's first, then each player's; CSS lengths from the properties)."""
+
+    rows: list[LogRow]
+    digits: int  # of the highest hand number
+    chars: list[int]
+
+    @property
+    def indent(self) -> str:
+        """Where a hand's text starts: after its number and a figure space."""
+        return _em((self.digits + 1) * FIGURE_EM)
+
+    @property
+    def number_width(self) -> str:
+        return _em(self.digits * FIGURE_EM)
+
+    @property
+    def figure_space(self) -> str:
+        return _em(FIGURE_EM)
+
+    @property
+    def widths(self) -> list[str]:
+        """Each field's width: the value's, then each player's."""
+        return [_em(n * MONO_EM) for n in self.chars]
+
+    @property
+    def figures_width(self) -> str:
+        return _em(sum(self.chars) * MONO_EM)
+
+
+def steps_text(steps: Sequence[tuple[str, int, int]]) -> str:
+    """A hand's steps as one text, the last (the hand's total) left out: ``a (+2); b (+3)``."""
+    return "; ".join(f"{text} ({units:+d})" if units else text for text, units, _total in steps[:-1])
+
+
+def name_chars(name: str) -> int:
+    """How wide a player's field is for the name above it: its longest word (a bold letter of
+    the header is about 1.1 characters of the figures) and a space, within the limits."""
+    longest = max((len(word) for word in name.replace("-", " ").split()), default=0)
+    return max(PLAYER_CHARS, min(PLAYER_CHARS_MAX, round(longest * 1.1) + 1))
+
+
+def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
+    """The log's rows (``log``: the hands as ``view.hand_views`` gives them, first hand first;
+    ``names``: the players in the order of each hand's payments, as the header shows them)."""
+    figures = [[str(h.result.value)] + [f"{p.units:+d}" if p.units else "0" for p in h.payments] for h in log]
+    chars = [VALUE_CHARS] + [name_chars(name) for name in names]
+    for row in figures:  # two spaces at least before each figure
+        chars = [max(n, len(x) + 2) for n, x in zip(chars, row, strict=True)]
+    digits = len(str(max((h.number for h in log), default=1)))
+    rows = [
+        LogRow(
+            lead=str(h.number).rjust(digits, FIGURE_SPACE)
+            + FIGURE_SPACE
+            + " · ".join(part for part in (h.dealer, steps_text(h.steps)) if part),
+            figures="".join(x.rjust(n) for x, n in zip(row, chars, strict=True)),
+        )
+        for h, row in zip(log, figures, strict=True)
+    ]
+    return HandLog(rows, digits, chars)
+
+
+def summary_html(table: Table) -> str:
+    """The summary with the full hand log as the HTML WeasyPrint lays out; needs an app and
+    request context for the language."""
+    data = context(table)
+    log = hand_log(data["log"], [line.name for line in data["s"].lines])
+    return render_template("nights/summary_pdf.html", **data, hand_log=log)
+
+
 def summary_document(table: Table):
     """The laid-out A4 summary with the full hand log (a WeasyPrint document: ``.pages``,
     ``.write_pdf()``); needs an app and request context for the language."""
     from weasyprint import HTML
 
-    html = render_template("nights/summary_pdf.html", **context(table), full_log=True)
-    return HTML(string=html, base_url=str(current_app.static_folder)).render()
+    return HTML(string=summary_html(table), base_url=str(current_app.static_folder)).render()
 
 
 def summary_pdf(table: Table) -> bytes:
