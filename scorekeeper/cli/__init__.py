@@ -7,6 +7,7 @@ it imports nothing of the web app, so it starts fast and works without a databas
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Callable
@@ -17,12 +18,32 @@ from typing import Any, TextIO
 from scorekeeper.engine import InvalidHand, settle_json
 
 
+@contextmanager
+def _no_cycle_collection():
+    """Python's cyclic collector paused: settling makes many short-lived objects and no reference
+    cycles, so the young collections (one every 700 new objects) would look for garbage in vain
+    (a twentieth of the time). Reference counting frees everything as usual."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def settle_text(text: str | bytes, *, pretty: bool = False) -> tuple[int, str]:
     """The ``settle`` contract on text: returns the exit status and the JSON answer.
 
     0 and the settlement, or 1 and ``{"error": {"hand", "field", "message"}}``.
     The benchmark calls this too, so it measures exactly what ``settle`` does.
     """
+    with _no_cycle_collection():
+        return _settle_text(text, pretty)
+
+
+def _settle_text(text: str | bytes, pretty: bool) -> tuple[int, str]:
     try:
         payload = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -35,7 +56,8 @@ def settle_text(text: str | bytes, *, pretty: bool = False) -> tuple[int, str]:
         except InvalidHand as exc:
             error = exc
         else:
-            return 0, json.dumps(result, ensure_ascii=False, indent=2 if pretty else None)
+            # the settlement is a tree the engine just built: no cycle to look for (a tenth quicker)
+            return 0, json.dumps(result, ensure_ascii=False, indent=2 if pretty else None, check_circular=False)
     return 1, json.dumps({"error": error.to_json()}, ensure_ascii=False)
 
 

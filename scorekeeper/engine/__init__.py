@@ -134,8 +134,8 @@ class Game:
 
         :raises InvalidHand: for the first hand refused (by its index in the whole night).
         """
-        hand_cls = self.hand_cls
-        parsed = [h if isinstance(h, hand_cls) else hand_cls.from_json(h, i, rules) for i, h in enumerate(hands, start)]
+        hand_cls, parse = self.hand_cls, self.hand_cls.from_json
+        parsed = [h if isinstance(h, hand_cls) else parse(h, i, rules) for i, h in enumerate(hands, start)]
         settle_hand = self.settle_hand
         results, states = [], []
         for i, hand in enumerate(parsed, start):
@@ -172,18 +172,10 @@ def settle_session(game: str, rules: Any, hands: Sequence[Any], pot: Any = None)
     if not isinstance(rules, g.rules_cls):
         rules = g.parse_rules(rules)
     state = g.initial_state(rules, pot)
-    hand_cls = g.hand_cls
-    parsed = [h if isinstance(h, hand_cls) else hand_cls.from_json(h, i, rules) for i, h in enumerate(hands)]
-    settle_hand = g.settle_hand
-    results = []
-    totals = [0] * g.seats
-    for i, hand in enumerate(parsed):
-        result, state = settle_hand(rules, hand, state, i)
-        results.append(result)
-        for seat, d in enumerate(result.deltas):
-            totals[seat] += d
-    balance, pot_end, extra = g.finish(rules, state, tuple(totals))
-    return Settlement(g.name, rules, tuple(parsed), tuple(results), tuple(totals), balance, pot_end, extra, pot or 0)
+    parsed, results, states = g.settle_from(rules, hands, state)
+    totals = tuple(map(sum, zip(*[r.deltas for r in results], strict=True))) if results else (0,) * g.seats
+    balance, pot_end, extra = g.finish(rules, states[-1] if states else state, totals)
+    return Settlement(g.name, rules, tuple(parsed), tuple(results), totals, balance, pot_end, extra, pot or 0)
 
 
 SESSION_KEYS = frozenset({"game", "rules", "hands", "pot"})

@@ -64,8 +64,10 @@ def check_object(data: Any, hand: int | None, field: str, what: str) -> Mapping:
     return data
 
 
-def check_keys(data: Mapping, allowed: Collection[str], hand: int | None, prefix: str = "") -> None:
+def check_keys(data: Mapping, allowed: frozenset[str], hand: int | None, prefix: str = "") -> None:
     """Unknown keys are errors, never silently ignored."""
+    if allowed.issuperset(data):
+        return
     for key in data:
         if key not in allowed:
             raise InvalidHand(hand, prefix + str(key), "unknown field {key}", key=shown(key))
@@ -75,9 +77,8 @@ def check_fields(
     data: Mapping, allowed: frozenset[str], known: frozenset[str], hand: int | None, contract: str
 ) -> None:
     """Every key must be ``known`` (else: unknown field) and ``allowed`` here (else: does not apply to ``contract``)."""
-    extra = data.keys() - allowed
-    if extra:
-        key = min(extra, key=str)
+    if not allowed.issuperset(data):
+        key = min(data.keys() - allowed, key=str)
         if key not in known:
             raise InvalidHand(hand, str(key), "unknown field {key}", key=shown(key))
         raise InvalidHand(hand, key, "{name} does not apply to {contract}", name=key, contract=contract)
@@ -164,7 +165,7 @@ def get_points_and_schwarz(data: Mapping, hand: int | None, total: int, needed: 
     A losing side that took no trick has no card points: ``schwarz`` with points is an error.
     """
     points = get_int(data, "points", hand, 0, total)
-    schwarz = get_bool(data, "schwarz", hand, False)
+    schwarz = "schwarz" in data and get_bool(data, "schwarz", hand)
     won = points >= needed
     losers_points = total - points if won else points
     if schwarz and losers_points:

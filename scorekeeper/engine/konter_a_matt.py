@@ -40,7 +40,7 @@ class Rules:
 PRESETS = {"seed": {}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated partie. Build it with :meth:`from_json`."""
 
@@ -63,7 +63,7 @@ class Hand:
         check_keys(data, FIELDS, index)
         trump_team = get_choice(data, "trump_team", index, TEAMS)
         points_a = get_int(data, "points_a", index, 0, TOTAL_POINTS)
-        schwarz = get_bool(data, "schwarz", index, False)
+        schwarz = "schwarz" in data and get_bool(data, "schwarz", index)
         if schwarz and points_a not in (0, TOTAL_POINTS):
             raise InvalidHand(
                 index,
@@ -72,9 +72,9 @@ class Hand:
                 points_a=points_a,
                 points_b=TOTAL_POINTS - points_a,
             )
-        return cls(
-            trump_team, points_a, schwarz, get_bool(data, "matt", index, False), get_bool(data, "konter", index, False)
-        )
+        matt = "matt" in data and get_bool(data, "matt", index)
+        konter = "konter" in data and get_bool(data, "konter", index)
+        return cls(trump_team, points_a, schwarz, matt, konter)
 
     @property
     def worth(self) -> int:
@@ -82,7 +82,7 @@ class Hand:
         return 1 + self.schwarz + self.matt + self.konter
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class State:
     """What carries between parties: strokes, the Stänner carry, games won."""
 
@@ -152,7 +152,8 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
             team=state.stuck_trump_team,
         )
     points = {"A": hand.points_a, "B": TOTAL_POINTS - hand.points_a}
-    winner = next((t for t in TEAMS if points[t] >= rules.win_points), None)
+    need = rules.win_points  # more than half the points: at most one team has them
+    winner = "A" if points["A"] >= need else "B" if points["B"] >= need else None
     strokes = {"A": state.strokes_a, "B": state.strokes_b}
     steps = Steps()
     score = f"{points['A']}:{points['B']}"
@@ -172,7 +173,7 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
         strokes[trump] += rules.tie_penalty
         carry = state.carry + worth
         new = State(strokes["A"], strokes["B"], carry, trump, state.game, state.games_a, state.games_b)
-        extra = _extra(strokes, carry, state.game, None, points)
+        extra = _extra(points, strokes, carry, state.game, None)
         extra["stanner"] = True
         extra["trump_team_lost"] = False  # nobody lost a Stänner
         return HandResult(0, None, (0,) * SEATS, steps.finish(), None, extra), new
@@ -191,16 +192,17 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
         new = State(rules.strokes, rules.strokes, 0, None, state.game + 1, games_a, games_b)
     else:
         new = State(strokes["A"], strokes["B"], 0, None, state.game, state.games_a, state.games_b)
-    extra = _extra(strokes, 0, state.game, winner if game_over else None, points)
+    extra = _extra(points, strokes, 0, state.game, winner if game_over else None)
     extra["stanner"] = False
     extra["trump_team_lost"] = winner != trump
     return HandResult(value, winner, deltas, steps.finish(), None, extra), new
 
 
-def _extra(strokes: dict, carry: int, game: int, game_winner: str | None, points: dict) -> dict:
+def _extra(points: dict, strokes: dict, carry: int, game: int, game_winner: str | None) -> dict:
+    """What a partie's result says beside its value (the dicts are the result's own: not changed after)."""
     return {
-        "points": dict(points),
-        "strokes": dict(strokes),
+        "points": points,
+        "strokes": strokes,
         "carry": carry,
         "game": game,
         "game_over": game_winner is not None,

@@ -39,7 +39,7 @@ class Rules:
 PRESETS = {"seed": {}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated Durchgang. Build it with :meth:`from_json`."""
 
@@ -63,7 +63,7 @@ class Hand:
         if "mated_by" not in data:
             raise InvalidHand(index, "mated_by", "mated_by is required: the seat that gave mate, or null for a draw")
         mated_by = None if data["mated_by"] is None else get_seat(data, "mated_by", index, SEATS)
-        vorablegen = get_int(data, "vorablegen", index, 0, 2, 0)
+        vorablegen = get_int(data, "vorablegen", index, 0, 2) if "vorablegen" in data else 0
         if mated_by is None:
             forbid(data, ("move", "card", "uebermatt"), index, "does not apply to a draw")
             return cls(None, vorablegen=vorablegen)
@@ -71,7 +71,7 @@ class Hand:
         if vorablegen == 2 and move > MAX_MOVES - 1:
             raise InvalidHand(index, "move", "with both players laying a card aside only 9 moves are played")
         card = get_choice(data, "card", index, tuple(CARD_VALUES))
-        uebermatt = get_bool(data, "uebermatt", index, False)
+        uebermatt = "uebermatt" in data and get_bool(data, "uebermatt", index)
         if uebermatt and not (vorablegen == 1 and move == MAX_MOVES):
             raise InvalidHand(
                 index,
@@ -81,7 +81,7 @@ class Hand:
         return cls(mated_by, move, card, vorablegen, uebermatt)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class State:
     """The match under way: its number, Durchgänge played and its score."""
 
@@ -140,7 +140,7 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
         )
         if hand.uebermatt:
             steps.set("uebermatt", "Übermatt doubles", steps.total * 2)
-        deltas = tuple(steps.total if seat == hand.mated_by else 0 for seat in (1, 2))
+        deltas = (steps.total, 0) if hand.mated_by == 1 else (0, steps.total)
     value = steps.total
     score = (state.score[0] + deltas[0], state.score[1] + deltas[1])
     played = state.played + 1

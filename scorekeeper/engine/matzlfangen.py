@@ -93,7 +93,7 @@ class Rules:
 PRESETS = {"seed": {}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated Matzlfangen hand. Build it with :meth:`from_json`."""
 
@@ -123,7 +123,7 @@ class Hand:
         check_fields(data, ALLOWED[contract], FIELDS, index, contract)
         dealer = get_seat(data, "dealer", index, SEATS, None)
         raises = get_int(data, "raises", index, 0, rules.max_raises, 0)
-        trump = get_choice(data, "trump", index, SUITS, None)
+        trump = get_choice(data, "trump", index, SUITS) if "trump" in data else None
         partner = None
         if contract == "rufen":
             forehand = None if dealer is None else dealer % SEATS + 1
@@ -152,7 +152,7 @@ class Hand:
             points = None
             schwarz = False
             won = get_bool(data, "won", index)
-        matzl = get_choice(data, "matzl", index, SIDES, None)
+        matzl = get_choice(data, "matzl", index, SIDES) if "matzl" in data else None
         if matzl is None:
             forbid(data, ("matzl_claimed",), index, "applies only when a side caught the Matzl")
             matzl_claimed = True

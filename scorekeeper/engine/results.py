@@ -10,7 +10,7 @@ from .rules import rules_to_json
 
 
 class Step(NamedTuple):
-    """One line of the calculation (an immutable tuple: cheap, as a hand makes several).
+    """One line of the calculation, as pages read it (:attr:`HandResult.steps`).
 
     ``units`` is what this step adds to the value (negative when it takes away;
     a doubling adds the value it had), ``total`` the value after it. The last
@@ -27,7 +27,7 @@ class Step(NamedTuple):
     args: Mapping[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return {"what": self.what, "units": self.units, "total": self.total, "key": self.key, "args": self.args}
+        return step_json(*self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Step:
@@ -35,34 +35,44 @@ class Step(NamedTuple):
         return cls(data["key"], data["what"], data["units"], data["total"], data["args"])
 
 
+def step_json(key: str, what: str, units: int, total: int, args: Mapping[str, Any]) -> dict[str, Any]:
+    """A step as JSON: how it is stored and printed (the one place of its keys and their order)."""
+    return {"what": what, "units": units, "total": total, "key": key, "args": args}
+
+
 _NO_ARGS: Mapping[str, Any] = {}
 _SEAT_KEYS = tuple(str(seat) for seat in range(1, 11))
 
 
 class Steps:
-    """Builds the step list of one hand, keeping the running total."""
+    """Builds the steps of one hand, keeping the running total.
+
+    The steps are built as JSON, the form in which a result is stored and printed;
+    :attr:`HandResult.steps` reads them as :class:`Step` when a page asks.
+    """
 
     __slots__ = ("items", "total")
 
     def __init__(self) -> None:
-        self.items: list[Step] = []
+        self.items: list[dict[str, Any]] = []
         self.total = 0
 
     def add(self, key: str, what: str, units: int, **args: Any) -> None:
         """A step that adds ``units`` to the value."""
-        self.total += units
-        self.items.append(Step(key, what, units, self.total, args))
+        total = self.total = self.total + units
+        self.items.append(step_json(key, what, units, total, args))
 
     def set(self, key: str, what: str, new_total: int, **args: Any) -> None:
         """A step that sets the value (a doubling, an annulment): its units are the difference."""
         units = new_total - self.total
         self.total = new_total
-        self.items.append(Step(key, what, units, new_total, args))
+        self.items.append(step_json(key, what, units, new_total, args))
 
-    def finish(self) -> tuple[Step, ...]:
-        """Close with the ``value`` step and return all steps."""
-        self.items.append(Step("value", "value", self.total, self.total, _NO_ARGS))
-        return tuple(self.items)
+    def finish(self) -> list[dict[str, Any]]:
+        """Close with the ``value`` step and return all steps (as JSON)."""
+        items = self.items
+        items.append(step_json("value", "value", self.total, self.total, _NO_ARGS))
+        return items
 
 
 def side_deltas(seats: int, team: tuple[int, ...], amount: int) -> tuple[int, ...]:
@@ -71,7 +81,10 @@ def side_deltas(seats: int, team: tuple[int, ...], amount: int) -> tuple[int, ..
     >>> side_deltas(4, (1, 3), 6)
     (6, -6, 6, -6)
     """
-    return tuple(amount if seat in team else -amount for seat in range(1, seats + 1))
+    deltas = [-amount] * seats
+    for seat in team:
+        deltas[seat - 1] = amount
+    return tuple(deltas)
 
 
 def solo_deltas(seats: int, declarer: int, amount: int) -> tuple[int, ...]:
@@ -80,38 +93,44 @@ def solo_deltas(seats: int, declarer: int, amount: int) -> tuple[int, ...]:
     >>> solo_deltas(4, 2, -5)
     (5, -15, 5, 5)
     """
-    return tuple(amount * (seats - 1) if seat == declarer else -amount for seat in range(1, seats + 1))
+    deltas = [-amount] * seats
+    deltas[declarer - 1] = amount * (seats - 1)
+    return tuple(deltas)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (see below)
 class HandResult:
     """The result of one hand.
 
     ``deltas`` are units per seat (seat 1 first). ``pot`` is what went into the
     Schafkopf pot in this hand (negative: taken out), ``None`` where a game has
     no pot. ``extra`` holds game-specific output (strokes, match score, ...).
+    ``steps_json`` are the steps as JSON (as :meth:`Steps.finish` built them, or as
+    stored); :attr:`steps` reads them as :class:`Step`. The JSON that :meth:`to_json`
+    gives shares them, and the ``extra``'s values: not to be changed.
+
+    Results, hands and states are not frozen dataclasses, yet nothing changes them once
+    made: settling makes one of each per hand, and a frozen dataclass's ``__init__`` (which
+    sets field by field through ``object.__setattr__``) takes three times as long.
     """
 
     value: int
     winner: Any
     deltas: tuple[int, ...]
-    steps: tuple[Step, ...]
+    steps_json: list[dict[str, Any]]
     pot: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def deltas_json(self) -> dict[str, int]:
-        out = dict(zip(_SEAT_KEYS, self.deltas, strict=False))  # _SEAT_KEYS is longer
-        if self.pot is not None:
-            out["pot"] = self.pot
-        return out
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps of the calculation, the ``value`` step last."""
+        return tuple(map(Step.from_json, self.steps_json))
 
     def to_json(self) -> dict[str, Any]:
-        out = {
-            "winner": self.winner,
-            "value": self.value,
-            "deltas": self.deltas_json(),
-            "steps": [s.to_json() for s in self.steps],
-        }
+        deltas = dict(zip(_SEAT_KEYS, self.deltas))  # noqa: B905 (_SEAT_KEYS is longer; zip is slower given strict=)
+        if self.pot is not None:
+            deltas["pot"] = self.pot
+        out = {"winner": self.winner, "value": self.value, "deltas": deltas, "steps": self.steps_json}
         out.update(self.extra)
         return out
 
@@ -119,21 +138,16 @@ class HandResult:
     def from_json(cls, data: Mapping[str, Any]) -> HandResult:
         """The result :meth:`to_json` wrote (a stored result; not validated: the engine wrote it).
 
-        >>> r = HandResult(6, "declarers", (6, -6), (Step("value", "value", 6, 6, {}),), 2, {"x": [1]})
-        >>> HandResult.from_json(r.to_json()) == r
-        True
+        >>> r = HandResult(6, "declarers", (6, -6), [Step("value", "value", 6, 6, {}).to_json()], 2, {"x": [1]})
+        >>> HandResult.from_json(r.to_json()) == r, r.steps
+        (True, (Step(key='value', what='value', units=6, total=6, args={}),))
         """
         deltas = data["deltas"]
         pot = deltas.get("pot")
         seats = len(deltas) - (pot is not None)
         extra = {k: v for k, v in data.items() if k not in _RESULT_KEYS}
         return cls(
-            data["value"],
-            data["winner"],
-            tuple(deltas[key] for key in _SEAT_KEYS[:seats]),
-            tuple(Step.from_json(s) for s in data["steps"]),
-            pot,
-            extra,
+            data["value"], data["winner"], tuple(deltas[key] for key in _SEAT_KEYS[:seats]), data["steps"], pot, extra
         )
 
 

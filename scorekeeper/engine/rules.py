@@ -99,5 +99,5 @@ def parse_rules(rules_cls: type[R], presets: Mapping[str, Mapping[str, Any]], da
 
 
 def rules_to_json(rules: Any) -> dict[str, Any]:
-    """The complete rule set as JSON (``preset`` first)."""
-    return dataclasses.asdict(rules)
+    """The complete rule set as JSON (``preset`` first); its values are plain texts, numbers and booleans."""
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}

@@ -110,7 +110,7 @@ PRESETS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated Schafkopf hand. Build it with :meth:`from_json`.
 
@@ -171,21 +171,22 @@ class Hand:
         else:
             if contract == "solo":
                 suit = get_choice(data, "suit", index, SUITS)
-            tout = get_bool(data, "tout", index, False)
+            tout = "tout" in data and get_bool(data, "tout", index)
         max_runners = 4 if contract == "wenz" else 14
         laufende = get_int(data, "laufende", index, 0, max_runners, 0)
-        kontra = get_bool(data, "kontra", index, False)
-        re = get_bool(data, "re", index, False)
+        kontra = "kontra" in data and get_bool(data, "kontra", index)
+        re = "re" in data and get_bool(data, "re", index)
         if re and not kontra:
             raise InvalidHand(index, "re", "re needs kontra first")
-        klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN, 0)
+        klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN) if "klopfen" in data else 0
         if tout:
             forbid(data, ("points", "schwarz"), index, "does not apply to a tout: it is won or lost")
             won = get_bool(data, "won", index)
             points = None
             schwarz = False
         else:
-            forbid(data, ("won",), index, "applies only to a tout")
+            if contract != "sauspiel":  # a Sauspiel has no won field at all (check_fields)
+                forbid(data, ("won",), index, "applies only to a tout")
             points, schwarz, won = get_points_and_schwarz(data, index, TOTAL_POINTS, needed_to_win(rules, kontra, re))
         return cls(contract, declarer, partner, suit, points, schwarz, laufende, tout, won, kontra, re, klopfen)
 
@@ -276,7 +277,7 @@ def needed_to_win(rules: Rules, kontra: bool, re: bool) -> int:
     return 60 if kontra and not re and rules.kontra_shifts_threshold else 61
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class State:
     """What carries from hand to hand: the pot's content in units."""
 
@@ -344,12 +345,14 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
         half = pot // 2
         share = half if hand.won else -half
         pot_delta = -pot if hand.won else pot
-        d1, d2, d3, d4 = deltas
-        partners = (hand.declarer, hand.partner)
-        deltas = tuple(d + share if s in partners else d for s, d in ((1, d1), (2, d2), (3, d3), (4, d4)))
+        shared = list(deltas)
+        for seat in (hand.declarer, hand.partner):
+            shared[seat - 1] += share
+        deltas = tuple(shared)
+        state = State(pot + pot_delta)  # else the pot stays as it was
     extra["pot_before"] = pot
     extra["pot_after"] = pot + pot_delta
-    return HandResult(value, winner, deltas, steps, pot_delta, extra), State(pot + pot_delta)
+    return HandResult(value, winner, deltas, steps, pot_delta, extra), state
 
 
 def _rundpass(rules: Rules, state: State) -> tuple[HandResult, State]:
@@ -406,7 +409,8 @@ def _game(rules: Rules, hand: Hand) -> tuple:
         steps.set("kontra", "kontra doubles", steps.total * 2)
     if hand.re:
         steps.set("re", "re doubles", steps.total * 2)
-    _knocks(steps, hand.klopfen)
+    if hand.klopfen:
+        _knocks(steps, hand.klopfen)
     value = steps.total
     amount = value if won else -value
     if contract == "sauspiel":

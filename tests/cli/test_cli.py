@@ -8,6 +8,7 @@ does with the text it reads) to keep the suite quick. Every golden number is der
 from __future__ import annotations
 
 import copy
+import gc
 import io
 import json
 import os
@@ -547,6 +548,20 @@ def test_settle_text_writes_non_ascii_text_unescaped() -> None:
     assert status == 0
     assert "Übermatt doubles" in answer
     assert "\\u" not in answer
+
+
+@pytest.mark.parametrize("text", [json.dumps(MATT_IN), '{"game": "matt", "hands": [{}]}', "not json"])
+def test_settle_text_leaves_the_cycle_collector_as_it_found_it(text: str) -> None:
+    """It pauses the collector while it settles (no cycles to find), and only then."""
+    assert gc.isenabled()
+    settle_text(text)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        settle_text(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_pretty_output_parses_to_the_same_settlement() -> None:
