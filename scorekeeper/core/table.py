@@ -72,16 +72,13 @@ def _seat_deltas(hand: Any) -> tuple[int, ...]:
 UNKNOWN: Any = object()
 
 
-class Tail(Sequence):
-    """The newest hands of a night of ``size`` hands, as a sequence of all of them: only the
-    ``items`` at its end were read (the table page shows the newest 20 of a night's 1,000)."""
+class _Lazy(Sequence):
+    """A sequence of ``size`` items whose subclass gives item ``i`` (``_item``) only when asked."""
 
-    __slots__ = ("_items", "_size", "_start")
+    __slots__ = ("_size",)
 
-    def __init__(self, size: int, items: Sequence[Any]) -> None:
+    def __init__(self, size: int) -> None:
         self._size = size
-        self._items = list(items)
-        self._start = size - len(self._items)
 
     def __len__(self) -> int:
         return self._size
@@ -93,12 +90,30 @@ class Tail(Sequence):
             index += self._size
         if not 0 <= index < self._size:
             raise IndexError(index)
-        if index < self._start:
-            raise LookupError(f"hand {index + 1} was not read (only the newest {len(self._items)})")
-        return self._items[index - self._start]
+        return self._item(index)
 
     def __iter__(self) -> Iterator[Any]:
         return (self[i] for i in range(self._size))
+
+    def _item(self, index: int) -> Any:
+        raise NotImplementedError
+
+
+class Tail(_Lazy):
+    """The newest hands of a night of ``size`` hands, as a sequence of all of them: only the
+    ``items`` at its end were read (the table page shows the newest 20 of a night's 1,000)."""
+
+    __slots__ = ("_items", "_start")
+
+    def __init__(self, size: int, items: Sequence[Any]) -> None:
+        super().__init__(size)
+        self._items = list(items)
+        self._start = size - len(self._items)
+
+    def _item(self, index: int) -> Any:
+        if index < self._start:
+            raise LookupError(f"hand {index + 1} was not read (only the newest {len(self._items)})")
+        return self._items[index - self._start]
 
     @property
     def read(self) -> list[Any]:
@@ -106,34 +121,22 @@ class Tail(Sequence):
         return self._items
 
 
-class Stored(Sequence):
+class Stored(_Lazy):
     """A sequence made item by item on first access (a page shows 20 of a night's 1,000 hands:
     only those are decoded)."""
 
-    __slots__ = ("_made", "_make", "_size")
+    __slots__ = ("_made", "_make")
 
     def __init__(self, size: int, make: Callable[[int], Any]) -> None:
-        self._size = size
+        super().__init__(size)
         self._make = make
         self._made: dict[int, Any] = {}
 
-    def __len__(self) -> int:
-        return self._size
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._size))]
-        if index < 0:
-            index += self._size
-        if not 0 <= index < self._size:
-            raise IndexError(index)
+    def _item(self, index: int) -> Any:
         made = self._made.get(index)
         if made is None:
             made = self._made[index] = self._make(index)
         return made
-
-    def __iter__(self) -> Iterator[Any]:
-        return (self[i] for i in range(self._size))
 
 
 @dataclass(frozen=True)
