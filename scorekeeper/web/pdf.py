@@ -120,6 +120,11 @@ def name_chars(name: str) -> int:
     return max(PLAYER_CHARS, min(PLAYER_CHARS_MAX, round(longest * 1.1) + 1))
 
 
+def _played(players: str, steps: str) -> str:
+    """A hand's steps after who played it: ``Bernd + Dieter: sauspiel gewonnen ...``."""
+    return f"{players}: {steps}" if players and steps else players or steps
+
+
 def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
     """The log's rows (``log``: the hands as ``view.hand_views`` gives them, first hand first;
     ``names``: the players in the order of each hand's payments, as the header shows them)."""
@@ -132,7 +137,7 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
         LogRow(
             lead=str(h.number).rjust(digits, FIGURE_SPACE)
             + FIGURE_SPACE
-            + " · ".join(part for part in (h.dealer, steps_text(h.steps)) if part),
+            + " · ".join(part for part in (h.dealer, _played(h.played_by, steps_text(h.steps))) if part),
             figures="".join(x.rjust(n) for x, n in zip(row, chars, strict=True)),
         )
         for h, row in zip(log, figures, strict=True)

@@ -71,6 +71,21 @@ def test_every_hand_has_its_number_dealer_steps_value_and_units_in_fixed_columns
         assert all(f.startswith("  ") for f in fields)  # a gap before every figure
 
 
+@pytest.mark.parametrize("game, seats", [("schafkopf", 5), ("konter_a_matt", 4), ("matt", 2)])
+def test_every_hand_in_the_log_names_who_played_it(app, db, players, game, seats):
+    table = a_night(db, players, game=game, seats=seats, seed=3)
+    with app.test_request_context("/?lang=de"):
+        views = hand_views(table, newest_first=False)
+        log = hand_log(views, [table.players[p].name for p in sorted(table.players)])
+    named = 0
+    for row, h in zip(log.rows, views, strict=True):
+        if h.played_by:  # nobody plays a Rundpass, a Ramsch or a drawn Durchgang
+            assert f" · {h.played_by}: " in row.lead
+            assert all(name in row.lead for name in h.players)
+            named += 1
+    assert named > len(views) // 2
+
+
 def test_a_long_word_in_a_name_widens_its_column_up_to_a_limit():
     assert name_chars("Anna") == name_chars("Clara Schütz") == PLAYER_CHARS
     assert name_chars("Bartholomäus Huber") == 14  # 12 letters
