@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import text
 from sqlmodel import SQLModel
 from werkzeug.security import generate_password_hash
@@ -258,3 +260,12 @@ def write_lock_free(path) -> bool:
         return False
     finally:
         other.close()
+
+
+def pdf_text(data: bytes, tmp_path) -> str:
+    """The text of a PDF as pdftotext lays it out (skips where poppler-utils is missing)."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is missing (apt-get install poppler-utils); CI installs it")
+    path = tmp_path / "s.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout

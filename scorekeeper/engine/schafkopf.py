@@ -69,6 +69,11 @@ ALLOWED = {
 }
 
 
+#: The most runners (Laufende) a contract can have (docs/rules.md): every trump from the top;
+#: a Wenz has 4 trumps. The hand form offers these counts (web/hands/forms.py).
+MAX_RUNNERS = {"sauspiel": 14, "solo": 14, "wenz": 4}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house rules of Schafkopf (docs/rules.md); presets ``seed``, ``seed-variant``, ``bavarian``."""
@@ -172,7 +177,7 @@ class Hand:
             if contract == "solo":
                 suit = get_choice(data, "suit", index, SUITS)
             tout = "tout" in data and get_bool(data, "tout", index)
-        max_runners = 4 if contract == "wenz" else 14
+        max_runners = MAX_RUNNERS.get(contract, MAX_RUNNERS["solo"])
         laufende = get_int(data, "laufende", index, 0, max_runners, 0)
         kontra = "kontra" in data and get_bool(data, "kontra", index)
         re = "re" in data and get_bool(data, "re", index)

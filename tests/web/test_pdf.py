@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
-import subprocess
 
 import pytest
 
@@ -26,15 +24,7 @@ from scorekeeper.web.pdf import (
     summary_pdf,
 )
 from scorekeeper.web.view import hand_views
-from tests.support import start_night
-
-
-def pdf_text(data: bytes, tmp_path) -> str:
-    if not shutil.which("pdftotext"):
-        pytest.skip("pdftotext is missing (apt-get install poppler-utils); CI installs it")
-    path = tmp_path / "s.pdf"
-    path.write_bytes(data)
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+from tests.support import pdf_text, start_night
 
 
 def a_night(db, players, hands=30, game="schafkopf", seats=4, seed=7):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 from sqlmodel import select
 
@@ -13,17 +10,9 @@ from scorekeeper.core.models import AuditEntry, HandRecord
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import get_night, load_table
-from tests.support import RUFEN_HIRSCH, start_night
+from tests.support import RUFEN_HIRSCH, pdf_text, start_night
 
 # RUFEN_HIRSCH: Anna deals, Bernd declares: 6
-
-
-def pdf_text(data: bytes, tmp_path) -> str:
-    if not shutil.which("pdftotext"):
-        pytest.skip("pdftotext is missing (apt-get install poppler-utils); CI installs it")
-    path = tmp_path / "s.pdf"
-    path.write_bytes(data)
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
 def test_closing_a_night_locks_it_against_recording_editing_and_undoing(client, db, night):

@@ -163,16 +163,12 @@ class MatzlfangenForm(HandForm):
         return hand
 
 
-#: The most runners (Laufende) a contract can have (docs/rules.md): every trump from the top; a Wenz has 4 trumps.
-MAX_RUNNERS = {"sauspiel": 14, "solo": 14, "wenz": 4}
-
-
 def _runner_choices() -> list[SelectChoice]:
     """0 to 14 runners; the counts a Wenz cannot have say which contracts they are offered for."""
     out = []
-    for n in range(max(MAX_RUNNERS.values()) + 1):
-        beyond = " ".join(c for c, most in MAX_RUNNERS.items() if n <= most)
-        kw = {} if beyond == " ".join(MAX_RUNNERS) else {"data-contracts": beyond}
+    for n in range(max(schafkopf.MAX_RUNNERS.values()) + 1):
+        beyond = " ".join(c for c, most in schafkopf.MAX_RUNNERS.items() if n <= most)
+        kw = {} if beyond == " ".join(schafkopf.MAX_RUNNERS) else {"data-contracts": beyond}
         out.append(SelectChoice(str(n), str(n), render_kw=kw))
     return out
 
