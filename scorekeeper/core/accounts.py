@@ -22,7 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, text
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.core.db import SQLITE_BEGIN
@@ -260,11 +260,11 @@ def user_for_token(*, db: Session, token: str) -> User | None:
     """The active account of a valid, unrevoked token, else None."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
-    record = db.exec(select(ApiToken).where(ApiToken.digest == _digest(token))).first()
-    if record is None or record.revoked_at is not None:
-        return None
-    user = db.get(User, record.user_id)
-    return user if user is not None and user.active else None
+    return db.exec(
+        select(User)
+        .join(ApiToken, ApiToken.user_id == User.id)
+        .where(ApiToken.digest == _digest(token), col(ApiToken.revoked_at).is_(None), col(User.active).is_(True))
+    ).first()
 
 
 def tokens(*, db: Session, user_id: int | None = None) -> list[ApiToken]:

@@ -20,7 +20,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import delete, distinct, func
+from sqlalchemy import bindparam, delete, distinct, func
 from sqlmodel import Session, col, select
 
 from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat
@@ -97,46 +97,80 @@ def refresh(*, db: Session, night: Night, hands: list[Any], settlement: Settleme
     return after
 
 
+#: The counts a hand adds to a player's night row: column -> what of :class:`PlayerStats` it adds.
+_COUNTS = {
+    "hands": lambda s: s.hands,
+    "declared": lambda s: sum(s.declared.values()),
+    "won": lambda s: sum(s.won.values()),
+    "matzl_caught": lambda s: s.matzl,
+    "matzl_lost": lambda s: s.matzl_lost,
+    "touts": lambda s: s.touts,
+    "touts_won": lambda s: s.touts_won,
+    "games_won": lambda s: s.games_won,
+    "matches_won": lambda s: s.matches_won,
+}
+_NIGHT_ROW = NightResult.__table__
+_CONTRACT_ROW = ContractResult.__table__
+#: One statement for every player's row: the hand's counts added, the money rewritten.
+_ADD_TO_NIGHT_ROW = (
+    _NIGHT_ROW.update()
+    .where(_NIGHT_ROW.c.evening_id == bindparam("n_id"), _NIGHT_ROW.c.player_id == bindparam("p_id"))
+    .values(
+        units=bindparam("n_units"),
+        cents=bindparam("n_cents"),
+        **{c: _NIGHT_ROW.c[c] + bindparam(f"add_{c}") for c in _COUNTS},
+    )
+)
+_ADD_TO_CONTRACT_ROW = (
+    _CONTRACT_ROW.update()
+    .where(
+        _CONTRACT_ROW.c.evening_id == bindparam("n_id"),
+        _CONTRACT_ROW.c.player_id == bindparam("p_id"),
+        _CONTRACT_ROW.c.contract == bindparam("c_name"),
+    )
+    .values(
+        declared=_CONTRACT_ROW.c.declared + bindparam("add_declared"), won=_CONTRACT_ROW.c.won + bindparam("add_won")
+    )
+)
+
+
 def add_hand(*, db: Session, table: Table) -> Table:
     """The night's history rows brought up to date by the hand just added at its end (not
     committed): its counts are added, and the money, which the last hand can move for everybody
     (a pot), is rewritten. ``table`` is the night after that hand (its newest hand at least, with
     the balances after it: :func:`read_table` with ``newest``). Returns the table.
 
-    Where the rows are not there to update, they are rewritten from the whole night.
+    Written as statements, not ORM objects (a recorded hand is the hot path): one UPDATE for all the
+    players' rows and one per contract declared. Where the rows are not there to update, they are
+    rewritten from the whole night.
     """
     night = table.night
     db.flush()
-    rows = {r.player_id: r for r in db.exec(select(NightResult).where(NightResult.night_id == night.id))}
-    if set(rows) != {p.id for p in table.players.values()}:
-        table = read_table(db=db, night=night)
-        refresh_night(db=db, table=table)
-        return table
+    conn = db.connection()
     index = len(table.hands) - 1
     game = GAMES[night.game]
     facts = game.facts(table.settlement.hands[index], table.settlement.results[index])
     stats = {p: PlayerStats(player.name) for p, player in table.players.items()}
     count_hand(stats, table.positions[index], facts)
     _, lines = money_lines(table)
+    rows = []
     for line in lines:
-        player_id = table.players[line.position].id
-        row, add = rows[player_id], stats[line.position]
-        row.units = line.units
-        row.cents = line.total
-        row.hands += add.hands
-        row.declared += sum(add.declared.values())
-        row.won += sum(add.won.values())
-        row.matzl_caught += add.matzl
-        row.matzl_lost += add.matzl_lost
-        row.touts += add.touts
-        row.touts_won += add.touts_won
-        row.games_won += add.games_won
-        row.matches_won += add.matches_won
-        db.add(row)
+        add = stats[line.position]
+        row = {"n_id": night.id, "p_id": table.players[line.position].id, "n_units": line.units, "n_cents": line.total}
+        rows.append(row | {f"add_{c}": count(add) for c, count in _COUNTS.items()})
+    updated = conn.execute(_ADD_TO_NIGHT_ROW, rows).rowcount
+    if not conn.dialect.supports_sane_multi_rowcount:  # (psycopg2) count them instead
+        updated = db.exec(select(func.count()).where(NightResult.night_id == night.id)).one()
+    if updated != len(table.players):
+        table = read_table(db=db, night=night)
+        refresh_night(db=db, table=table)
+        return table
+    for position, add in stats.items():
+        player_id = table.players[position].id
         for contract, declared in add.declared.items():
-            key = (night.id, player_id, contract)
-            kept = db.get(ContractResult, key)
-            if kept is None:
+            params = {"n_id": night.id, "p_id": player_id, "c_name": contract}
+            params |= {"add_declared": declared, "add_won": add.won[contract]}
+            if not conn.execute(_ADD_TO_CONTRACT_ROW, params).rowcount:
                 db.add(
                     ContractResult(
                         night_id=night.id,
@@ -147,10 +181,6 @@ def add_hand(*, db: Session, table: Table) -> Table:
                         won=add.won[contract],
                     )
                 )
-            else:
-                kept.declared += declared
-                kept.won += add.won[contract]
-                db.add(kept)
     return table
 
 
