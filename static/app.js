@@ -26,6 +26,12 @@
     acquire();
   }
 
+  // --- offline: the service worker keeps the app shell and a night's pages (templates/offline/sw.js).
+  // Browsers allow one only over HTTPS or on localhost; elsewhere the pages work as before, online.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* unsupported or refused: online only */ });
+  }
+
   // --- Share: the text the server wrote into #share-text (templates/nights/summary.html) ---------
   var button = document.getElementById("share");
   var source = document.getElementById("share-text");

@@ -254,12 +254,23 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.nights import closing  # noqa: F401  (its routes join the nights blueprint)
     from scorekeeper.web.nights.routes import bp as nights_bp
     from scorekeeper.web.nights.routes import sessions_bp
+    from scorekeeper.web.offline.routes import bp as offline_bp
     from scorekeeper.web.players.routes import bp as players_bp
     from scorekeeper.web.signin.routes import bp as signin_bp
     from scorekeeper.web.view import day, hundredths, money, roster_text
 
     app.url_map.converters["int"] = IdConverter
-    for blueprint in (nights_bp, sessions_bp, hands_bp, players_bp, leaderboard_bp, signin_bp, accounts_bp, api_bp):
+    for blueprint in (
+        nights_bp,
+        sessions_bp,
+        hands_bp,
+        players_bp,
+        leaderboard_bp,
+        signin_bp,
+        accounts_bp,
+        api_bp,
+        offline_bp,
+    ):
         app.register_blueprint(blueprint)
     access.init_app(app)
     app.before_request(_forms_only)

@@ -207,6 +207,8 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "index": (),
     "favicon": (),
     "manifest": (),
+    "offline.service_worker": (),
+    "offline.page": ("unsaved",),
     "nights.index": ("game", "player", "place", "season", "since", "until", "page"),
     "leaderboard.index": ("game", "season", "sort"),
     "players.show": (),

@@ -1,0 +1,46 @@
+"""The service worker and its offline page.
+
+The worker is served from the site's root (its scope is the whole site) and rendered with the
+fingerprinted URLs of the static files, so a deploy that changes one of them installs a new worker,
+which drops the old caches. See templates/offline/sw.js for what it caches and when.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, make_response, render_template, request
+
+from scorekeeper.web.access import PUBLIC, access
+from scorekeeper.web.assets import static_urls
+
+bp = Blueprint("offline", __name__)
+
+#: Bump when templates/offline/sw.js changes in a way the static files' hashes do not show.
+WORKER_VERSION = 1
+
+
+def worker_version(urls: list[str]) -> str:
+    """The worker's cache version: its own version and every static file's fingerprinted name."""
+    digest = hashlib.sha256("\n".join([str(WORKER_VERSION), *urls]).encode()).hexdigest()
+    return digest[:12]
+
+
+@bp.get("/sw.js")
+@access(PUBLIC)
+def service_worker():
+    """The service worker (always checked with the server: ``no-cache``)."""
+    urls = static_urls()
+    body = render_template("offline/sw.js", assets=urls, version=worker_version(urls))
+    answer = make_response(body)
+    answer.mimetype = "text/javascript"
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/offline")
+@access(PUBLIC)
+def page():
+    """What the worker shows for a page it has no copy of while there is no connection
+    (``?unsaved=1``: after a form was sent without a connection: nothing was saved)."""
+    return render_template("offline/offline.html", unsaved=request.args.get("unsaved") == "1")
