@@ -146,7 +146,7 @@ def bench_web(
         "sizes": {},
     }
     for size, night in measured.items():
-        record, render = [], []
+        record, render, watch = [], [], []
         for i in range(samples):
             # a new random hand each sample, valid as hand number ``size`` (dealt from seat 1 on)
             hand = random_hands("matzlfangen", random.Random(seed * 1000 + size * 100 + i), size, rules)[-1]
@@ -160,6 +160,12 @@ def bench_web(
             page = client.get(f"/nights/{night}")
             render.append(time.perf_counter() - t)
             assert page.status_code == 200
+            # another phone's poll of the night it has seen: 304
+            tag = client.get(f"/nights/{night}/live").headers["ETag"]
+            t = time.perf_counter()
+            polled = client.get(f"/nights/{night}/live", headers={"If-None-Match": tag})
+            watch.append(time.perf_counter() - t)
+            assert polled.status_code == 304
             # keep the night at size - 1 hands and its audit trail as it was (not timed)
             assert client.delete(f"/api/v1/sessions/{night}/hands/{size}").status_code == 200
             with database.session(engine, write=True) as db:
@@ -170,6 +176,8 @@ def bench_web(
             "record_p95_ms": _pct(record, 0.95),
             "render_median_ms": statistics.median(render) * 1000,
             "render_p95_ms": _pct(render, 0.95),
+            "watch_median_ms": statistics.median(watch) * 1000,
+            "watch_p95_ms": _pct(watch, 0.95),
         }
     return figures
 
@@ -181,13 +189,17 @@ def print_web(f: dict[str, Any]) -> None:
         f"floor (a trivial request + a SQLite WAL commit): median {floor:.2f} ms, p95 {f['floor_p95_ms']:.2f} ms"
         f"  ({f['samples']} samples each)"
     )
-    print(f"{'hands in the night':>18}  {'record median / p95':>22}  {'x floor':>7}  {'table page median / p95':>24}")
+    print(
+        f"{'hands in the night':>18}  {'record median / p95':>22}  {'x floor':>7}  {'table page median / p95':>24}"
+        f"  {'poll, unchanged (304)':>22}"
+    )
     first = None
     for size, s in f["sizes"].items():
         first = first or s
         print(
             f"{size:>18}  {s['record_median_ms']:>9.1f} / {s['record_p95_ms']:>6.1f} ms  "
             f"{s['record_median_ms'] / floor:>7.1f}  {s['render_median_ms']:>11.1f} / {s['render_p95_ms']:>6.1f} ms"
+            f"  {s['watch_median_ms']:>9.2f} / {s['watch_p95_ms']:>6.2f} ms"
         )
     sizes = list(f["sizes"])
     if len(sizes) > 1:

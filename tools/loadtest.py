@@ -14,6 +14,7 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import secrets
 import signal
@@ -273,6 +274,8 @@ class Stats:
     acked: dict[str, tuple[int, int, dict[str, Any]]] = field(default_factory=dict)  # key: night, number, hand
     pending: dict[str, int] = field(default_factory=dict)  # sent, never acknowledged: key -> night
     created: int = 0  # acknowledged with 201 (200: a repeat of a key)
+    watches: list[float] = field(default_factory=list)  # seconds per poll of a watching phone
+    watch_changed: int = 0  # polls answered 200 (the live part, changed since the last poll)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -337,6 +340,82 @@ def _phone(
                     stats.errors.append(f"GET /api/v1/sessions/{night}: {status} {answer}")
     finally:
         client.close()
+
+
+def sign_in(base_url: str, user: str, password: str, timeout: float = 60) -> str:
+    """The ``Cookie`` header of a session signed in through the sign-in form (as a phone does)."""
+    parts = urllib.parse.urlsplit(base_url)
+    prefix = parts.path.rstrip("/")
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    try:
+        connection.request("GET", prefix + "/login")
+        answer = connection.getresponse()
+        page = answer.read().decode()
+        cookies = _cookies(answer)
+        found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page) or re.search(
+            r'name="csrf_token" value="([^"]+)"', page
+        )
+        if answer.status != 200 or found is None:
+            raise RuntimeError(f"GET /login answered {answer.status} without a form to sign in with")
+        body = urllib.parse.urlencode({"name": user, "password": password, "csrf_token": found.group(1)})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": _cookie_header(cookies)}
+        connection.request("POST", prefix + "/login", body=body, headers=headers)
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 302:
+            raise RuntimeError(f"signing in as {user} answered {answer.status}")
+        return _cookie_header(cookies | _cookies(answer))
+    finally:
+        connection.close()
+
+
+def _cookies(answer: http.client.HTTPResponse) -> dict[str, str]:
+    pairs = (header.split(";", 1)[0].split("=", 1) for header in answer.headers.get_all("Set-Cookie") or [])
+    return {name.strip(): value for name, value in pairs}
+
+
+def _cookie_header(cookies: Mapping[str, str]) -> str:
+    return "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
+def _watcher(base_url: str, cookie: str, night: int, until: float, every: float, stats: Stats) -> None:
+    """A phone that watches a table: polls the night's live part every ``every`` seconds (0.8 to 1.2 of
+    it, starting at a random moment of the first), sending the ETag it has (``If-None-Match``): an
+    unchanged night answers 304 without a body, a changed one the live part and its new ETag."""
+    parts = urllib.parse.urlsplit(base_url)
+    path = f"{parts.path.rstrip('/')}/nights/{night}/live"
+    connection: http.client.HTTPConnection | None = None
+    tag = None
+    _rest(random.uniform(0, every), until)
+    try:
+        while time.monotonic() < until:
+            headers = {"Cookie": cookie, **({"If-None-Match": tag} if tag else {})}
+            began = time.perf_counter()
+            try:
+                if connection is None:
+                    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+                connection.request("GET", path, headers=headers)
+                answer = connection.getresponse()
+                answer.read()
+            except (OSError, http.client.HTTPException) as exc:
+                stats.errors.append(f"GET {path}: {exc!r}")
+                if connection is not None:
+                    connection.close()
+                connection = None
+            else:
+                stats.watches.append(time.perf_counter() - began)
+                if answer.status == 200:
+                    tag = answer.headers.get("ETag")
+                    stats.watch_changed += 1
+                elif answer.status != 304:
+                    stats.errors.append(f"GET {path}: {answer.status}")
+                if answer.will_close:
+                    connection.close()
+                    connection = None
+            _rest(every * random.uniform(0.8, 1.2), until)
+    finally:
+        if connection is not None:
+            connection.close()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -434,6 +513,9 @@ def run(
     reads_per_write: int = 1,
     pause: float = 0,
     database_url: str | None = None,
+    watchers: int = 0,
+    watch_every: float = 2.0,
+    cookie: str | None = None,
 ) -> dict[str, Any]:
     """Start ``tables`` Matzlfangen nights through the API, then run ``clients_per_table`` phones at each
     (threads, one keep-alive connection each) for ``seconds``: each records a hand (with an
@@ -443,6 +525,9 @@ def run(
     Afterwards the nights are checked through the API (and in the database at ``database_url``,
     if given): ``errors`` counts every answer that was no 2xx and every failed connection,
     ``lost`` acknowledged hands that are not stored as acknowledged, ``duplicates`` hands stored twice.
+
+    ``watchers`` more phones (signed in with the session ``cookie``, see :func:`sign_in`) watch the
+    tables meanwhile, spread over them, each polling its table's live part every ``watch_every`` seconds.
     """
     label = f"Load {secrets.token_hex(3)}"
     setup = Client(base_url, token)
@@ -462,6 +547,16 @@ def run(
             for night in nights
             for phone in range(clients_per_table)
         ]
+        if watchers and not cookie:
+            raise ValueError("watchers need a signed-in session's cookie")
+        threads += [
+            threading.Thread(
+                target=_watcher,
+                args=(base_url, cookie, nights[i % len(nights)], until, watch_every, stats),
+                daemon=True,
+            )
+            for i in range(watchers)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -480,6 +575,9 @@ def run(
             "hands_per_s": round(stats.created / elapsed, 1),
             "write": _latency(stats.writes),
             "read": _latency(stats.reads),
+            "watchers": watchers,
+            "watch": _latency(stats.watches),
+            "watch_changed": stats.watch_changed,
             "errors": len(stats.errors),
             "error_samples": stats.errors[:10],
             "unacknowledged": len(stats.pending),
@@ -509,6 +607,12 @@ def report(result: dict[str, Any]) -> str:
     for kind in ("write", "read"):
         t = result[kind]
         lines.append(f"{kind:<6} p50 {t['p50_ms']:>7.1f} ms  p99 {t['p99_ms']:>7.1f} ms  max {t['max_ms']:>7.1f} ms")
+    if result.get("watchers"):
+        t = result["watch"]
+        lines.append(
+            f"watch  p50 {t['p50_ms']:>7.1f} ms  p99 {t['p99_ms']:>7.1f} ms  max {t['max_ms']:>7.1f} ms"
+            f"  ({result['watchers']} phones, {t['count']:,} polls, {result['watch_changed']:,} with a change)"
+        )
     lines.append(f"the clients used {result['client_cpu_s']} s of CPU")
     lines.append(f"errors {result['errors']}, lost hands {result['lost']}, duplicates {result['duplicates']}")
     if result.get("integrity_check"):
@@ -542,6 +646,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, default=0, help="seconds a client waits after each answer (0: none)")
     parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn workers (own server)")
     parser.add_argument("--threads", type=int, default=THREADS, help="gunicorn threads per worker (own server)")
+    parser.add_argument(
+        "--watchers", type=int, default=200, help="phones watching the tables (with --url: give --user and --password)"
+    )
+    parser.add_argument("--user", default=ADMIN, help="the account the watchers sign in as (with --url)")
+    parser.add_argument("--password", help="its password (with --url)")
+    parser.add_argument("--watch-every", type=float, default=2.0, help="seconds between a watcher's polls")
     parser.add_argument("--database-url", help="the own server's database (default: SQLite in a temporary folder)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
@@ -555,14 +665,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.url:
         if not args.token:
             parser.error("--url needs --token")
-        result = run(args.url, args.token, **options)
+        watch = {"watchers": args.watchers if args.password else 0, "watch_every": args.watch_every}
+        if watch["watchers"]:
+            watch["cookie"] = sign_in(args.url, args.user, args.password)
+        result = run(args.url, args.token, **options, **watch)
     else:
         with tempfile.TemporaryDirectory(prefix="scorekeeper-load-") as folder:
             env = server_env(Path(folder) / "instance", args.database_url)
-            token = api_token(env)
+            password = secrets.token_urlsafe(18)
+            token = api_token(env, password=password)
             log = Path(folder) / "gunicorn.log"
             with start_gunicorn(env, args.workers, args.threads, log=log) as server:
-                result = run(server.url, token, database_url=env["SCOREKEEPER_DATABASE_URL"], **options)
+                watch = {"watchers": args.watchers, "watch_every": args.watch_every}
+                if args.watchers:
+                    watch["cookie"] = sign_in(server.url, ADMIN, password)
+                result = run(server.url, token, database_url=env["SCOREKEEPER_DATABASE_URL"], **options, **watch)
             if result["errors"]:  # the server's side of them, before the folder goes
                 errors = [line for line in log.read_text(errors="replace").splitlines() if "Error" in line]
                 print("\n".join(errors[-10:]), file=sys.stderr)

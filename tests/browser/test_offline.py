@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from scorekeeper.core import db as database
-from scorekeeper.core.hands import record_hand
+from scorekeeper.core.hands import record_hand, undo_last
 from scorekeeper.core.models import Player
 from tests.support import DURCH, start_night
 
@@ -63,3 +63,30 @@ def test_a_form_sent_without_a_connection_says_nothing_was_saved(page, live, nig
         assert "Nichts wurde gespeichert" in page.locator("main, body").first.inner_text()
     finally:
         page.context.set_offline(False)
+
+
+def test_another_phone_sees_a_new_and_an_undone_hand_within_two_seconds(browser, page, live, night):
+    """Issue 15 (live): the second phone polls the live part every 2 s (the app's default), with its ETag."""
+    base, app = live
+    app.config["POLL_SECONDS"] = 2
+    other = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
+    try:
+        other.goto(f"{base}/login")
+        other.fill("#name", "Wirt")
+        other.fill("#password", "richtig-geheim")
+        other.click("button[type=submit]")
+        other.wait_for_url(f"{base}/nights/")
+        other.goto(f"{base}/nights/{night}")
+        assert other.locator("details.hand").count() == 1
+        polls = []
+        other.on("response", lambda r: polls.append(r.status) if r.url.endswith(f"/nights/{night}/live") else None)
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            record_hand(db=db, night_id=night, hand=DURCH)
+        other.wait_for_selector("#hand-2", timeout=3_000)  # 2 s of polling, and a little for the page
+        other.wait_for_timeout(2_500)
+        assert 304 in polls  # an unchanged night: no body sent
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            undo_last(db=db, night_id=night)
+        other.wait_for_selector("#hand-2", state="detached", timeout=3_000)
+    finally:
+        other.context.close()

@@ -27,3 +27,30 @@ def test_ten_tables_of_four_phones_under_gunicorn_lose_nothing_and_see_no_error(
     assert result["integrity_check"] in (None, "ok"), report
     assert result["hands"] > 40 and result["read"]["count"] > 40, report  # every table recorded and read
     assert loadtest.passed(result)
+
+
+def test_phones_watching_the_tables_poll_cheaply_while_others_record(tmp_path):
+    """Issue 15 (live): watchers signed in through the sign-in form poll each table's live part with
+    its ETag; most polls are 304s, none fails, and the recording phones lose nothing."""
+    env = loadtest.server_env(tmp_path / "instance")
+    token = loadtest.api_token(env, password="watch-password-1")
+    with loadtest.start_gunicorn(env, log=tmp_path / "gunicorn.log") as server:
+        cookie = loadtest.sign_in(server.url, loadtest.ADMIN, "watch-password-1")
+        result = loadtest.run(
+            server.url,
+            token,
+            tables=4,
+            clients_per_table=2,
+            seconds=6,
+            pause=0.3,
+            database_url=env["SCOREKEEPER_DATABASE_URL"],
+            watchers=20,
+            watch_every=0.25,
+            cookie=cookie,
+        )
+    report = loadtest.report(result)
+    assert loadtest.passed(result), report
+    polls = result["watch"]["count"]
+    assert polls > 100, report  # every watcher kept polling
+    assert 0 < result["watch_changed"] < polls, report  # the changes came through, the rest were 304s
+    assert "watch  p50" in report

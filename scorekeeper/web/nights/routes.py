@@ -7,7 +7,7 @@ import json
 import socket
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.core import history
@@ -22,6 +22,7 @@ from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, acce
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices, game_choices
 from scorekeeper.web.labels import GAME_LABELS
+from scorekeeper.web.live import as_header, live_etag, not_modified, tagged
 from scorekeeper.web.messages import message
 from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name, parse_cents
 from scorekeeper.web.view import audit_text, hand_views, money
@@ -191,15 +192,25 @@ def show(night_id: int):
         code = table.night.join_code
         join_url, join_note = _join_url()
     return render_template(
-        "nights/show.html", join_code=code, join_url=join_url, join_note=join_note, **_context(table)
+        "nights/show.html",
+        join_code=code,
+        join_url=join_url,
+        join_note=join_note,
+        live_tag=as_header(live_etag(night_id)),
+        **_context(table),
     )
 
 
 @bp.get("/<int:night_id>/live")
 @access(NIGHT_READ)
 def live(night_id: int):
-    """The changing part of the table page, for the other phones' polling."""
-    return render_template("nights/_live.html", **_context(_load(night_id)))
+    """The changing part of the table page, for the other phones' polling: 304 while the night is
+    as the phone last saw it (web/live.py)."""
+    tag = live_etag(night_id)
+    unchanged = not_modified(tag)
+    if unchanged is not None:
+        return unchanged
+    return tagged(make_response(render_template("nights/_live.html", **_context(_load(night_id)))), tag)
 
 
 @bp.get("/<int:night_id>/version")

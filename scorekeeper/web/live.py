@@ -1,0 +1,51 @@
+"""What the other phones at a table poll: the table page's live part, answered 304 while the night
+has not changed.
+
+The live part depends on the night (its ``version`` moves with every change), the page's language,
+whether the reader may change the night (the Edit and Undo links), and whether every hand is asked
+for. The ETag says all four, so a poll that has seen this version costs one small query and no
+rendering. (A change of the rules or the players bumps the version too: every change to a night
+goes through a use case that does.)
+"""
+
+from __future__ import annotations
+
+from flask import Response, request
+from flask_babel import get_locale
+from sqlmodel import select
+
+from scorekeeper.core.models import Night
+from scorekeeper.web.access import NIGHT_WRITE, identity
+from scorekeeper.web.context import get_db
+
+
+def live_etag(night_id: int) -> str | None:
+    """The live part's tag as it stands now (None: no such night)."""
+    version = get_db().exec(select(Night.version).where(Night.id == night_id)).first()
+    if version is None:
+        return None
+    writes = "w" if identity().may(NIGHT_WRITE, night_id) else "r"
+    every = "a" if request.args.get("all") else "n"
+    return f"{night_id}-{version}-{get_locale() or 'de'}-{writes}{every}"
+
+
+def as_header(tag: str | None) -> str:
+    """The tag as the ``ETag`` header gives it (what the page hands its script for the first poll)."""
+    return f'W/"{tag}"' if tag is not None else ""
+
+
+def not_modified(tag: str | None) -> Response | None:
+    """A 304 when the phone asking has the live part of ``tag`` already."""
+    if tag is not None and request.if_none_match.contains_weak(tag):
+        answer = Response(status=304)
+        tagged(answer, tag)
+        return answer
+    return None
+
+
+def tagged(answer: Response, tag: str | None) -> Response:
+    """The answer with its tag, to be checked with the server every time (never used unasked)."""
+    if tag is not None:
+        answer.set_etag(tag, weak=True)
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
