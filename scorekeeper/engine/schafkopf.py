@@ -200,7 +200,9 @@ class Hand:
         klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN, 0)
         durchmarsch = None if data.get("durchmarsch") is None else get_seat(data, "durchmarsch", index, SEATS)
         if durchmarsch is not None:
-            forbid(data, ("jungfrau", "loser"), index, "does not apply to a durchmarsch")
+            forbid(data, ("loser",), index, "does not apply to a durchmarsch")
+            if "jungfrau" in data:
+                _durchmarsch_jungfrau(_seat_list(data["jungfrau"], "jungfrau", index), durchmarsch, index)
             if "points" in data:
                 points = _ramsch_points(data["points"], index)
                 if points[durchmarsch - 1] != TOTAL_POINTS:
@@ -241,6 +243,33 @@ class Hand:
         else:
             forbid(data, ("loser",), index, "is named only when players tie for most points (ramsch_tie named)")
         return cls("ramsch", klopfen=klopfen, ramsch_points=points, jungfrau=jungfrau, loser=loser)
+
+
+def _durchmarsch_jungfrau(jungfrau: tuple[int, ...], durchmarsch: int, index: int | None) -> None:
+    """A Durchmarsch leaves the three other seats without a trick: ``jungfrau`` may say so or be empty.
+
+    Either way it changes nothing (a Durchmarsch is paid as it is); a list that says anything else
+    contradicts the Durchmarsch.
+
+    :raises InvalidHand: for the Durchmarsch seat as a Jungfrau, or only some of the other seats.
+    """
+    others = tuple(s for s in range(1, SEATS + 1) if s != durchmarsch)
+    if not jungfrau or jungfrau == others:
+        return
+    if durchmarsch in jungfrau:
+        raise InvalidHand(
+            index,
+            "jungfrau",
+            "seat {seat} made the durchmarsch and took every trick, so it is no jungfrau",
+            seat=durchmarsch,
+        )
+    raise InvalidHand(
+        index,
+        "jungfrau",
+        "a durchmarsch leaves seats {others} without a trick: jungfrau names all three or none, not {seats}",
+        others=", ".join(map(str, others)),
+        seats=", ".join(map(str, jungfrau)),
+    )
 
 
 def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
@@ -331,10 +360,17 @@ def takes_pot(rules: Rules) -> bool:
 def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
     """Settle one valid hand and move the pot.
 
+    The pot's moves are steps of their own (``pot_in``, ``pot_out``, ``pot_doubled``) just before
+    ``value``: they add 0 units to the value (the pot is paid beside it) and name what each player of
+    the side pays or takes and what the pot holds after the hand.
+
     >>> h = Hand("solo", 1, suit="herz", laufende=4, tout=True, won=True)
     >>> r, _ = settle_hand(Rules(), h, State())
     >>> r.value, r.deltas
     (18, (54, -18, -18, -18))
+    >>> r, _ = settle_hand(Rules(), Hand("sauspiel", 1, 3, "gras", 70, won=True), State(8))
+    >>> r.deltas, [(s.key, s.units, s.total, dict(s.args)) for s in r.steps[1:]]
+    ((6, -2, 6, -2), [('pot_out', 0, 2, {'seats': [1, 3], 'each': 4, 'taken': 8, 'pot': 0}), ('value', 2, 2, {})])
     """
     if hand.contract == "rundpass":
         return _rundpass(rules, state)
@@ -343,21 +379,42 @@ def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None
     else:
         value, winner, deltas, steps, extra = _game(rules, hand)
     if rules.all_pass != "pot":
-        return HandResult(value, winner, deltas, steps, None, extra), state
+        return HandResult(value, winner, deltas, steps.finish(), None, extra), state
     pot = state.pot
     pot_delta = 0
     if hand.contract == "sauspiel" and pot:
         half = pot // 2
-        share = half if hand.won else -half
-        pot_delta = -pot if hand.won else pot
+        side = [hand.declarer, hand.partner]
+        if hand.won:
+            share, pot_delta = half, -pot
+            steps.add(
+                "pot_out",
+                f"declarer and partner take {half} each from the pot (-{pot}), the pot holds 0",
+                0,
+                seats=side,
+                each=half,
+                taken=pot,
+                pot=0,
+            )
+        else:
+            share, pot_delta = -half, pot
+            steps.add(
+                "pot_doubled",
+                f"declarer and partner pay {half} each into the pot, doubling it (+{pot}), the pot holds {2 * pot}",
+                0,
+                seats=side,
+                each=half,
+                paid=pot,
+                pot=2 * pot,
+            )
         shared = list(deltas)
-        for seat in (hand.declarer, hand.partner):
+        for seat in side:
             shared[seat - 1] += share
         deltas = tuple(shared)
         state = State(pot + pot_delta)  # else the pot stays as it was
     extra["pot_before"] = pot
     extra["pot_after"] = pot + pot_delta
-    return HandResult(value, winner, deltas, steps, pot_delta, extra), state
+    return HandResult(value, winner, deltas, steps.finish(), pot_delta, extra), state
 
 
 def _rundpass(rules: Rules, state: State) -> tuple[HandResult, State]:
@@ -368,8 +425,10 @@ def _rundpass(rules: Rules, state: State) -> tuple[HandResult, State]:
     stake = rules.pot_stake
     steps.add("rundpass_pot", f"everybody passed: each player pays {stake} into the pot", stake, stake=stake)
     pot_delta = stake * SEATS
-    extra = {"pot_before": state.pot, "pot_after": state.pot + pot_delta}
-    return HandResult(stake, None, (-stake,) * SEATS, steps.finish(), pot_delta, extra), State(state.pot + pot_delta)
+    pot = state.pot + pot_delta
+    steps.add("pot_in", f"+{pot_delta} into the pot, the pot holds {pot}", 0, each=stake, paid=pot_delta, pot=pot)
+    extra = {"pot_before": state.pot, "pot_after": pot}
+    return HandResult(stake, None, (-stake,) * SEATS, steps.finish(), pot_delta, extra), State(pot)
 
 
 def _game(rules: Rules, hand: Hand) -> tuple:
@@ -379,8 +438,10 @@ def _game(rules: Rules, hand: Hand) -> tuple:
     tariff = rules.tariff_sauspiel if contract == "sauspiel" else rules.tariff_solo
     name = contract if contract != "solo" else ("solo" if hand.suit == "herz" else f"{hand.suit} solo")
     verb = "won" if won else "lost"
+    # the suit (a Solo's trumps, a Sauspiel's called ace) lets a page name the contract as players do
+    suit = {} if hand.suit is None else {"suit": hand.suit}
     if hand.tout:
-        steps.add("tout", f"{name} tout {verb}", tariff, contract=contract, name=name, won=won, tariff=tariff)
+        steps.add("tout", f"{name} tout {verb}", tariff, contract=contract, name=name, won=won, tariff=tariff, **suit)
     else:
         needed = needed_to_win(rules, hand.kontra, hand.re)
         steps.add(
@@ -392,6 +453,7 @@ def _game(rules: Rules, hand: Hand) -> tuple:
             won=won,
             points=hand.points,
             needed=needed,
+            **suit,
         )
         points = hand.points
         schneider = hand.schwarz or (points >= 91 if won else points <= rules.declarers_schneider_at)
@@ -422,7 +484,7 @@ def _game(rules: Rules, hand: Hand) -> tuple:
         deltas = side_deltas(SEATS, (hand.declarer, hand.partner), amount)
     else:
         deltas = solo_deltas(SEATS, hand.declarer, amount)
-    return value, "declarers" if won else "defenders", deltas, steps.finish(), {}
+    return value, "declarers" if won else "defenders", deltas, steps, {}
 
 
 def _ramsch(rules: Rules, hand: Hand) -> tuple:
@@ -437,7 +499,7 @@ def _ramsch(rules: Rules, hand: Hand) -> tuple:
         _knocks(steps, hand.klopfen)
         value = steps.total
         deltas = solo_deltas(SEATS, winner, value)
-        return value, None, deltas, steps.finish(), {"losers": [s for s in seats if s != winner]}
+        return value, None, deltas, steps, {"losers": [s for s in seats if s != winner]}
     points = hand.ramsch_points
     most = max(points)
     losers = [s for s in seats if points[s - 1] == most] if hand.loser is None else [hand.loser]
@@ -459,7 +521,7 @@ def _ramsch(rules: Rules, hand: Hand) -> tuple:
     receive = {s: value * 2 if s in doubled else value for s in winners}
     paid_by_each = sum(receive.values())
     deltas = tuple(receive[s] * len(losers) if s in receive else -paid_by_each for s in seats)
-    return value, None, deltas, steps.finish(), {"losers": losers}
+    return value, None, deltas, steps, {"losers": losers}
 
 
 def _knocks(steps: Steps, klopfen: int) -> None:

@@ -13,6 +13,11 @@ from typing import Any
 from flask_babel import gettext as _
 
 from scorekeeper.engine import Step
+from scorekeeper.web.labels import card_name, contract_name
+
+#: The contracts whose steps name no contract in their args: they are what the step says.
+_RUNDPASS = {"contract": "rundpass"}
+_RAMSCH = {"contract": "ramsch"}
 
 
 def _names(seats: Any, names: Mapping[int, str] | None) -> str:
@@ -21,10 +26,22 @@ def _names(seats: Any, names: Mapping[int, str] | None) -> str:
 
 
 def _points(a: Mapping[str, Any], n: Mapping[int, str] | None) -> str:
-    name = a.get("name", a["contract"])
+    name = contract_name(a)
     if a["won"]:
         return _("%(game)s won with %(points)s (%(needed)s needed)", game=name, points=a["points"], needed=a["needed"])
     return _("%(game)s lost with %(points)s (%(needed)s needed)", game=name, points=a["points"], needed=a["needed"])
+
+
+def _tout(a: Mapping[str, Any], n: Mapping[int, str] | None) -> str:
+    name = contract_name(a, tout=True)
+    return _("%(game)s won", game=name) if a["won"] else _("%(game)s lost", game=name)
+
+
+def _slam(a: Mapping[str, Any], n: Mapping[int, str] | None) -> str:
+    name = contract_name(a)
+    return (
+        _("%(game)s won: every trick taken", game=name) if a["won"] else _("%(game)s lost: a trick was lost", game=name)
+    )
 
 
 TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] = {
@@ -35,24 +52,34 @@ TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] =
     "no_water": lambda a, n: _(
         "kein Wasser: the losing side has %(points)s, under %(below)s", points=a["points"], below=a["below"]
     ),
-    "slam": lambda a, n: (
-        _("%(game)s won: every trick taken", game=a["contract"])
-        if a["won"]
-        else _("%(game)s lost: a trick was lost", game=a["contract"])
-    ),
+    "slam": _slam,
     "raises": lambda a, n: _("raised %(count)s× to %(level)s", count=a["raises"], level=a["level"]),
     "matzl_bonus": lambda a, n: _("the winners caught the Matzl and claimed it"),
     "matzl_unclaimed": lambda a, n: _("the winners caught the Matzl but did not claim it"),
     "matzl_annuls": lambda a, n: _("the losing side caught the Matzl: nobody pays"),
     "matzl_no_effect": lambda a, n: _("the losing side caught the Matzl (no effect under these rules)"),
     # Schafkopf
-    "rundpass_none": lambda a, n: _("everybody passed: nothing is paid"),
-    "rundpass_pot": lambda a, n: _("everybody passed: each player pays %(stake)s into the pot", stake=a["stake"]),
-    "tout": lambda a, n: (
-        _("%(game)s tout won", game=a.get("name", a["contract"]))
-        if a["won"]
-        else _("%(game)s tout lost", game=a.get("name", a["contract"]))
+    "rundpass_none": lambda a, n: _("%(game)s (everybody passed): nothing is paid", game=contract_name(_RUNDPASS)),
+    "rundpass_pot": lambda a, n: _(
+        "%(game)s (everybody passed): each player pays %(stake)s into the pot",
+        game=contract_name(_RUNDPASS),
+        stake=a["stake"],
     ),
+    # the pot (Stock): paid beside the value (the step adds 0 units), what the pot holds after the hand
+    "pot_in": lambda a, n: _("+%(paid)s into the pot, the pot holds %(pot)s", paid=a["paid"], pot=a["pot"]),
+    "pot_out": lambda a, n: _(
+        "declarer and partner take %(each)s each from the pot (-%(taken)s), the pot holds %(pot)s",
+        each=a["each"],
+        taken=a["taken"],
+        pot=a["pot"],
+    ),
+    "pot_doubled": lambda a, n: _(
+        "declarer and partner pay %(each)s each into the pot, doubling it (+%(paid)s), the pot holds %(pot)s",
+        each=a["each"],
+        paid=a["paid"],
+        pot=a["pot"],
+    ),
+    "tout": _tout,
     "schneider": lambda a, n: (
         _("schneider: the defenders are schneider")
         if a["side"] == "defenders"
@@ -68,9 +95,14 @@ TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] =
     "kontra": lambda a, n: _("kontra doubles"),
     "re": lambda a, n: _("re doubles"),
     "klopfen": lambda a, n: _("knock %(n)s doubles", n=a["knock"]),
-    "durchmarsch": lambda a, n: _("Durchmarsch by %(who)s", who=_names(a["seat"], n)),
+    "durchmarsch": lambda a, n: _(
+        "%(game)s: Durchmarsch by %(who)s", game=contract_name(_RAMSCH), who=_names(a["seat"], n)
+    ),
     "ramsch": lambda a, n: _(
-        "Ramsch: most points (%(points)s) lose: %(who)s", points=a["points"], who=_names(a["losers"], n)
+        "%(game)s: most points (%(points)s) lose: %(who)s",
+        game=contract_name(_RAMSCH),
+        points=a["points"],
+        who=_names(a["losers"], n),
     ),
     "ramsch_all_tied": lambda a, n: _("everybody tied: nobody pays"),
     "jungfrau": lambda a, n: _("Jungfrau %(who)s doubles", who=_names(a["seat"], n)),
@@ -89,7 +121,7 @@ TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] =
     "draw": lambda a, n: _("no mate after 10 moves: a draw"),
     "move": lambda a, n: _("mate on move %(move)s", move=a["move"]),
     "vorablegen": lambda a, n: _("a card was laid aside: one move more"),
-    "card": lambda a, n: _("× %(factor)s for the mating card %(card)s", factor=a["factor"], card=a["card"]),
+    "card": lambda a, n: _("× %(factor)s for the mating card %(card)s", factor=a["factor"], card=card_name(a["card"])),
     "uebermatt": lambda a, n: _("Übermatt doubles"),
 }
 

@@ -248,3 +248,47 @@ def test_the_upgrade_to_0006_stores_the_results_of_the_hands_recorded_before(tmp
         units = [u + d for u, d in zip(units, result.deltas, strict=True)]  # four at the table: seat = position
         assert sums == {"totals": units, "units": units}
     engine.dispose()
+
+
+def test_the_upgrade_to_0008_stores_schafkopf_results_again_with_the_pots_steps(tmp_path):
+    """A Schafkopf night stored at 0007 has steps without the pot: 0008 stores the engine's current
+    output (steps with the pot), and nothing else moves; other games are not touched."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    command.upgrade(alembic_config(migration_engine(str(engine.url))), "0007")
+    hands = _hands("schafkopf", random.Random(4), 9, None)
+    with engine.begin() as conn:
+        for night_id, game in ((1, "schafkopf"), (2, "matzlfangen")):
+            conn.exec_driver_sql(
+                "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
+                " status, version, created_at, pot_start, uid) VALUES (?, '{}', 10, 'EUR', '2026-01-01', '',"
+                " 4, 1, 'open', 0, '2026-01-01 20:00:00', ?, ?)",
+                (game, 4 if game == "schafkopf" else 0, f"night-{night_id}"),
+            )
+        for number, hand in enumerate(hands, start=1):  # as 0007 left them: results whose steps are old
+            old = {"steps": [{"key": "old", "what": "old", "units": 0, "args": {}}], "deltas": [0, 0, 0, 0]}
+            conn.exec_driver_sql(
+                "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at, result, state,"
+                " running) VALUES (1, ?, ?, ?, '2026-01-01 20:10:00', '2026-01-01 20:10:00', ?, '{}', '{}')",
+                (number, (number - 1) % 4 + 1, json.dumps(hand), json.dumps(old)),
+            )
+        conn.exec_driver_sql(
+            "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at, result, state, running)"
+            " VALUES (2, 1, 1, '{}', '2026-01-01 20:10:00', '2026-01-01 20:10:00', '{\"kept\": 1}', 'null', '{}')"
+        )
+    command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")
+    game = GAMES["schafkopf"]
+    rules = game.parse_rules({})
+    _, results, states = game.settle_from(rules, hands, game.initial_state(rules, 4))
+    with engine.connect() as conn:
+        stored = conn.exec_driver_sql(
+            "SELECT result, state, running FROM handrecord WHERE evening_id = 1 ORDER BY number"
+        ).all()
+        other = conn.exec_driver_sql("SELECT result FROM handrecord WHERE evening_id = 2").scalar_one()
+    assert [json.loads(r) for r, _, _ in stored] == [json.loads(json.dumps(r.to_json())) for r in results]
+    assert [json.loads(s) for _, s, _ in stored] == [game.state_to_json(s) for s in states]
+    units = [0] * 4
+    for result, (_, _, running) in zip(results, stored, strict=True):
+        units = [u + d for u, d in zip(units, result.deltas, strict=True)]
+        assert json.loads(running) == {"totals": units, "units": units}
+    assert json.loads(other) == {"kept": 1}  # another game's results are not stored again
+    engine.dispose()

@@ -638,6 +638,135 @@ def test_pot_is_not_reported_when_all_pass_is_not_pot():
         assert "pot_after" not in result
 
 
+@pytest.mark.parametrize(
+    ("hand", "suit"),
+    [
+        (sauspiel(70), "eichel"),
+        (solo(70, suit="gras"), "gras"),
+        (solo(70, suit="herz"), "herz"),
+        (wenz(70), None),
+        ({**tout("solo"), "suit": "schellen"}, "schellen"),
+        (tout("wenz"), None),
+    ],
+    ids=["sauspiel: the called ace", "gras solo: trumps", "herz solo", "wenz: no suit", "schellen tout", "wenz tout"],
+)
+def test_the_first_step_names_the_suit_so_a_page_can_name_the_contract(hand, suit):
+    args = one(hand)["steps"][0]["args"]
+    assert args["contract"] == hand["contract"]
+    assert args.get("suit") == suit
+
+
+# ---------------------------------------------------------------------------
+# the pot's steps: what goes in, what comes out, what the pot holds after the hand
+# ---------------------------------------------------------------------------
+
+
+def pot_steps(result):
+    """The hand's pot steps as (key, units, total, args)."""
+    return [(s["key"], s["units"], s["total"], s["args"]) for s in result["steps"] if s["key"].startswith("pot_")]
+
+
+def test_a_rundpass_shows_what_goes_into_the_pot_and_what_the_pot_holds():
+    # each pays 2 (the value); the pot step adds nothing to the value: +8 into the pot, which then holds 8, then 16
+    out = settle([{"contract": "rundpass"}, {"contract": "rundpass"}])
+    first, second = out["hands"]
+    assert step_keys(first) == ["rundpass_pot", "pot_in", "value"]
+    assert step_units(first) == [2, 0, 2]
+    assert pot_steps(first) == [("pot_in", 0, 2, {"each": 2, "paid": 8, "pot": 8})]
+    assert pot_steps(second) == [("pot_in", 0, 2, {"each": 2, "paid": 8, "pot": 16})]
+    for result in out["hands"]:
+        check_steps(result)
+
+
+def test_a_rundpass_pot_step_follows_the_pot_stake_and_a_pot_carried_from_a_former_night():
+    # pot_stake 3, 10 carried: each pays 3, +12, the pot holds 22
+    out = settle_json({"game": "schafkopf", "rules": {"pot_stake": 3}, "pot": 10, "hands": [{"contract": "rundpass"}]})
+    assert pot_steps(out["hands"][0]) == [("pot_in", 0, 3, {"each": 3, "paid": 12, "pot": 22})]
+
+
+def test_a_sauspiel_won_shows_declarer_and_partner_taking_half_the_pot_each():
+    # pot 8; Sauspiel 1+3 won with 70: value 2; they take 4 each (−8), the pot holds 0.
+    # The hand adds up: each winner 2 + 4 = +6, each loser −2, the pot −8.
+    out = settle([{"contract": "rundpass"}, sauspiel(70)])
+    result = out["hands"][1]
+    assert step_keys(result) == ["points", "pot_out", "value"]
+    assert step_units(result) == [2, 0, 2]
+    assert pot_steps(result) == [("pot_out", 0, 2, {"seats": [1, 3], "each": 4, "taken": 8, "pot": 0})]
+    assert result["deltas"] == deltas(2 + 4, -2, 2 + 4, -2, pot=-8)
+    check_steps(result)
+
+
+def test_a_sauspiel_lost_shows_declarer_and_partner_paying_half_the_pot_each_so_it_doubles():
+    # pot 8; Sauspiel 2+4 lost with 40: value 2; they pay 4 each into the pot (+8), which then holds 16.
+    # The hand adds up: each loser −2 − 4 = −6, each winner +2, the pot +8.
+    out = settle([{"contract": "rundpass"}, sauspiel(40, declarer=4, partner=2)])
+    result = out["hands"][1]
+    assert step_keys(result) == ["points", "pot_doubled", "value"]
+    assert pot_steps(result) == [("pot_doubled", 0, 2, {"seats": [4, 2], "each": 4, "paid": 8, "pot": 16})]
+    assert result["deltas"] == deltas(2, -2 - 4, 2, -2 - 4, pot=8)
+    check_steps(result)
+
+
+def test_the_pot_step_comes_after_every_doubling_and_leaves_the_value_alone():
+    # pot 8; Sauspiel won with kontra and a knock: 2 × 2 × 2 = 8; then the pot: +4 each for the winners
+    out = settle([{"contract": "rundpass"}, sauspiel(70, kontra=True, klopfen=1)])
+    result = out["hands"][1]
+    assert step_keys(result) == ["points", "kontra", "klopfen", "pot_out", "value"]
+    assert step_units(result) == [2, 2, 4, 0, 8]
+    assert result["deltas"] == deltas(8 + 4, -8, 8 + 4, -8, pot=-8)
+
+
+@pytest.mark.parametrize(
+    ("rules", "hands"),
+    [
+        (None, [sauspiel(70)]),  # the pot is empty: nothing moves
+        (None, [{"contract": "rundpass"}, solo(70)]),  # a Solo leaves the pot alone
+        (None, [{"contract": "rundpass"}, wenz(40)]),
+        (None, [{"contract": "rundpass"}, tout("solo")]),
+        ({"all_pass": "none"}, [{"contract": "rundpass"}, sauspiel(70)]),  # no pot under these rules
+        (RAMSCH_RULES, [ramsch(50, 30, 25, 15), sauspiel(70)]),
+    ],
+    ids=["empty pot", "solo", "wenz", "tout", "all_pass none", "all_pass ramsch"],
+)
+def test_a_hand_that_does_not_move_the_pot_has_no_pot_step(rules, hands):
+    result = settle(hands, rules)["hands"][-1]
+    assert pot_steps(result) == []
+
+
+def test_every_pot_step_says_what_the_deltas_move_and_what_the_pot_holds_after_the_hand():
+    hands = [
+        {"contract": "rundpass"},
+        {"contract": "rundpass"},
+        sauspiel(50, declarer=1, partner=2),
+        solo(70, declarer=3),
+        sauspiel(61, declarer=4, partner=3),
+        {"contract": "rundpass"},
+        sauspiel(20, declarer=3, partner=1, kontra=True),
+    ]
+    for result in settle(hands)["hands"]:
+        moved = result["deltas"]["pot"]
+        steps = pot_steps(result)
+        if not moved:
+            assert steps == []
+            continue
+        ((key, units, _total, args),) = steps
+        assert units == 0
+        assert args["pot"] == result["pot_after"] == result["pot_before"] + moved
+        if key == "pot_out":
+            assert args["taken"] == -moved == 2 * args["each"]
+        else:
+            assert args["paid"] == moved
+        if key == "pot_in":  # everybody paid their stake into it
+            assert args["each"] * 4 == moved
+            assert all(result["deltas"][seat] == -args["each"] for seat in "1234")
+        else:  # the declaring side: the value and its share of the pot
+            sign = 1 if key == "pot_out" else -1
+            for seat in "1234":
+                share = args["each"] if int(seat) in args["seats"] else 0
+                own = result["value"] if (int(seat) in args["seats"]) == (key == "pot_out") else -result["value"]
+                assert result["deltas"][seat] == own + sign * share
+
+
 # ---------------------------------------------------------------------------
 # all_pass: pot / ramsch / none
 # ---------------------------------------------------------------------------
@@ -797,6 +926,35 @@ def test_ramsch_durchmarsch_tariff_ramsch_pays_the_ramsch_tariff():
     # durchmarsch_tariff ramsch: 2 from each → +6
     result = one({"contract": "ramsch", "durchmarsch": 2}, {"all_pass": "ramsch", "durchmarsch_tariff": "ramsch"})
     check_hand(result, value=2, winner=None, expected_deltas=deltas(-2, 6, -2, -2))
+
+
+@pytest.mark.parametrize(
+    ("jungfrau", "points"),
+    [
+        ([], None),
+        ([2, 3, 4], None),
+        ([4, 2, 3], None),  # in any order
+        ([2, 3, 4], {"1": 120, "2": 0, "3": 0, "4": 0}),
+        ([], {"1": 120, "2": 0, "3": 0, "4": 0}),
+    ],
+    ids=["empty", "the three others", "the three others in any order", "with points", "empty with points"],
+)
+def test_ramsch_durchmarsch_accepts_jungfrau_empty_or_naming_exactly_the_three_other_seats(jungfrau, points):
+    # a Durchmarsch means the three others took no trick: saying so (or nothing) is consistent, and it
+    # changes nothing: seat 1 still wins as a solo, 5 from each → +15 (the Jungfrauen do not double it)
+    hand = {"contract": "ramsch", "durchmarsch": 1, "jungfrau": jungfrau}
+    if points is not None:
+        hand["points"] = points
+    result = one(hand, RAMSCH_RULES)
+    check_hand(result, value=5, winner=None, expected_deltas=deltas(15, -5, -5, -5))
+    assert result == one({"contract": "ramsch", "durchmarsch": 1}, RAMSCH_RULES)
+
+
+def test_ramsch_durchmarsch_with_the_three_jungfrauen_is_not_doubled_under_any_jungfrau_rule():
+    for rule in ("double_all", "double_own", "none"):
+        rules = {"all_pass": "ramsch", "jungfrau": rule}
+        result = one({"contract": "ramsch", "durchmarsch": 4, "jungfrau": [1, 2, 3]}, rules)
+        check_hand(result, value=5, winner=None, expected_deltas=deltas(-5, -5, -5, 15))
 
 
 def test_ramsch_durchmarsch_null_is_an_ordinary_ramsch():
@@ -1338,11 +1496,46 @@ HAND_ERRORS = [
     ),
     # durchmarsch
     (
-        "durchmarsch with jungfrau",
+        "durchmarsch with only some jungfrauen",
         RAMSCH_RULES,
-        {"contract": "ramsch", "durchmarsch": 1, "jungfrau": [2, 3, 4]},
+        {"contract": "ramsch", "durchmarsch": 1, "jungfrau": [2, 4]},
         "jungfrau",
-        "jungfrau does not apply to a durchmarsch",
+        "a durchmarsch leaves seats 2, 3, 4 without a trick: jungfrau names all three or none, not 2, 4",
+    ),
+    (
+        "durchmarsch with one jungfrau",
+        RAMSCH_RULES,
+        {"contract": "ramsch", "durchmarsch": 3, "jungfrau": [1]},
+        "jungfrau",
+        "a durchmarsch leaves seats 1, 2, 4 without a trick: jungfrau names all three or none, not 1",
+    ),
+    (
+        "durchmarsch seat as a jungfrau",
+        RAMSCH_RULES,
+        {"contract": "ramsch", "durchmarsch": 2, "jungfrau": [1, 2, 3]},
+        "jungfrau",
+        "seat 2 made the durchmarsch and took every trick, so it is no jungfrau",
+    ),
+    (
+        "durchmarsch with all four seats as jungfrauen",
+        RAMSCH_RULES,
+        {"contract": "ramsch", "durchmarsch": 2, "jungfrau": [1, 2, 3, 4]},
+        "jungfrau",
+        "seat 2 made the durchmarsch and took every trick, so it is no jungfrau",
+    ),
+    (
+        "durchmarsch with a jungfrau named twice",
+        RAMSCH_RULES,
+        {"contract": "ramsch", "durchmarsch": 1, "jungfrau": [2, 2, 3]},
+        "jungfrau",
+        "jungfrau names a seat twice",
+    ),
+    (
+        "durchmarsch with jungfrau not a list",
+        RAMSCH_RULES,
+        {"contract": "ramsch", "durchmarsch": 1, "jungfrau": 2},
+        "jungfrau",
+        "jungfrau must be a list of seats, not a whole number",
     ),
     (
         "durchmarsch with loser",
