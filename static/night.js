@@ -1,5 +1,5 @@
 // Starting a night, quicker: only the chosen game's house rules and seats, the first dealer among the
-// players chosen; a preset fills its options.
+// players chosen; a preset fills its options; no stake per unit where the rules never pay money.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -7,6 +7,9 @@
   if (!form) return;
   var presets = JSON.parse(form.dataset.presets);
   var sizes = JSON.parse(form.dataset.sizes);  // game -> table sizes allowed (the engine's Game.table_sizes)
+  // game -> [the option field whose 0 means nobody pays, its hint]: at 0 the stake per unit is not asked
+  var moneyOptions = JSON.parse(form.dataset.moneyOptions || "{}");
+  var stake = document.getElementById("stake-field");
   function game() {
     var c = form.querySelector('input[name="game"]:checked') || form.querySelector('input[name="game"]');
     return c ? c.value : "";
@@ -15,6 +18,13 @@
     var g = game();
     form.querySelectorAll("details.rules").forEach(function (d) { d.hidden = d.dataset.game !== g; });
     form.querySelectorAll("[data-game-hint]").forEach(function (p) { p.hidden = p.dataset.gameHint.split(" ").indexOf(g) < 0; });
+    // every preset chosen here is filled in at once: the chosen game's is the one the fields show
+    var preset = form.elements[g + "__preset"];
+    if (preset) form.elements["applied_preset"].value = preset.value;
+    if (stake) {
+      var money = moneyOptions[g] && form.elements[moneyOptions[g][0]];
+      stake.hidden = !!money && !(parseInt(money.value, 10) > 0);
+    }
     var most = Math.max.apply(null, sizes[g]);
     form.querySelectorAll(".seat-row").forEach(function (row) { row.hidden = parseInt(row.dataset.seat, 10) > most; });
     // the first dealer is one of the players at the table: seats up to the number chosen (at least the
@@ -44,9 +54,9 @@
         if (el.type === "checkbox") el.checked = !!values[k];
         else el.value = values[k] === null ? "" : values[k];
       });
-      form.elements["applied_preset"].value = e.target.value;
     }
     update();
   });
+  form.addEventListener("input", update);  // the stake per game typed: the stake per unit comes or goes at once
   update();
 })();

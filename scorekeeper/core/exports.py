@@ -21,6 +21,7 @@ import csv
 import io
 import math
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -49,6 +50,7 @@ POT_MAX = 10**9  # what the engine accepts as a pot to start with
 __all__ = [
     "CLUB_FORMAT",
     "CLUB_VERSION",
+    "CSV_HEADERS",
     "FORMAT",
     "VERSION",
     "CheckedClub",
@@ -123,7 +125,22 @@ def played_by(table: Table, index: int) -> list[str]:
     return [table.players[positions[seat - 1]].name for seat in seats]
 
 
-def night_csv(table: Table) -> str:
+#: The CSV's column headers by default (English, as the JSON keys say it; ``what``: the game's own header).
+CSV_HEADERS: dict[str, str] = {
+    "hand": "hand",
+    "dealer": "dealer",
+    "played_by": "played by",
+    "value": "value",
+    "pot": "pot",
+}
+
+
+def night_csv(
+    table: Table,
+    *,
+    headers: Mapping[str, str] | None = None,
+    hand_text: Callable[[int], str] | None = None,
+) -> str:
     """The night's hands as CSV text (RFC 4180: commas, ``"`` quoting where needed, CRLF line ends).
 
     Columns: ``hand`` (its number), ``dealer`` (a name), what the hand was
@@ -136,22 +153,28 @@ def night_csv(table: Table) -> str:
     the hand put into the pot (negative: taken out), so that every row adds up
     to zero. Numbers are written as numbers; text that a spreadsheet would take
     for a formula (starting with ``= + - @``) is written with a ``'`` before it.
+
+    A caller that speaks the reader's language gives the ``headers`` (keys as in
+    :data:`CSV_HEADERS`, and ``what`` for the third column) and ``hand_text``: what
+    hand ``index`` (0-based) was, for the third column.
     """
     night = table.night
+    words = {**CSV_HEADERS, "what": GAMES[night.game].summary_header, **(headers or {})}
+    text_of = hand_text or (lambda index: _summary(table, index))
     positions = sorted(table.players)
     with_pot = table.settlement.pot is not None
     out = io.StringIO()
     writer = csv.writer(out)
-    header: list[Any] = ["hand", "dealer", GAMES[night.game].summary_header, "played by", "value"]
-    header += [text_cell(table.players[p].name) for p in positions]
+    header: list[Any] = [words["hand"], words["dealer"], words["what"], words["played_by"], words["value"]]
+    header = [text_cell(h) for h in header] + [text_cell(table.players[p].name) for p in positions]
     if with_pot:
-        header.append("pot")
+        header.append(text_cell(words["pot"]))
     writer.writerow(header)
     for index, (hand, result, row) in enumerate(zip(table.hands, table.settlement.results, table.rows, strict=True)):
         cells: list[Any] = [
             hand.number,
             text_cell(table.players[hand.dealer].name),
-            text_cell(_summary(table, index)),
+            text_cell(text_of(index)),
             text_cell(" + ".join(played_by(table, index))),
             result.value,
         ]

@@ -11,10 +11,19 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import EqualTo, InputRequired, ValidationError
 
 from scorekeeper.engine import GAMES
+from scorekeeper.web.i18n import FORM_TRANSLATIONS
 from scorekeeper.web.labels import GAME_LABELS
 
 
-class GetForm(FlaskForm):
+class Form(FlaskForm):
+    """The app's forms: WTForms' own messages in the page's language, German included (web/i18n.py)."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            return FORM_TRANSLATIONS
+
+
+class GetForm(Form):
     """A filter form read from the query string."""
 
     class Meta:
@@ -50,5 +59,5 @@ class NewPasswordMixin:
     )
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """Only the CSRF token: a button that changes something (sign out, join, revoke)."""

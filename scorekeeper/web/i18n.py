@@ -4,6 +4,11 @@ Catalogs are ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` and
 are compiled to ``.mo`` when a package is built (setup.py), or, running from a
 checkout, on start when missing or older than the ``.po``. Game terms (Rufen, Schuß,
 Stänner ...) stay in their own words.
+
+WTForms' own messages ("This field is required.", "Not a valid integer value." ...) come from
+WTForms' catalog, as Flask-WTF loads it; where that catalog has no German (it lacks "Field must be
+exactly 3 characters long.", among others), the app's catalog has it: :class:`FormTranslations`,
+the translations of every form of the app (``web.forms.Form``).
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, request
-from flask_babel import get_locale
+from flask_babel import get_locale, get_translations
+from flask_wtf.i18n import translations as wtforms_translations
 
 from scorekeeper.web.extensions import babel
 
@@ -52,6 +58,21 @@ def _remember_language(response):
     if wanted in LANGUAGES and request.cookies.get(COOKIE) != wanted:
         response.set_cookie(COOKIE, wanted, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
     return response
+
+
+class FormTranslations:
+    """WTForms' messages in the page's language: the app's catalog where it has the message, else WTForms' own."""
+
+    def gettext(self, string: str) -> str:
+        ours = get_translations().ugettext(string)
+        return ours if ours != string else wtforms_translations.gettext(string)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        ours = get_translations().ungettext(singular, plural, n)
+        return ours if ours not in (singular, plural) else wtforms_translations.ngettext(singular, plural, n)
+
+
+FORM_TRANSLATIONS = FormTranslations()
 
 
 def init_app(app: Flask) -> None:

@@ -282,8 +282,8 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     ]
     record_all(client, night, forms)
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
-    assert "Match score:" in page
-    assert "Anna 77 : 24 Bernd" in re.sub(r"\s+", " ", page)
+    assert "Match 1:" in page
+    assert "Anna 77 : 24 Bernd" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     forms = [
         {"mated_by": "draw"},
         {"mated_by": 1, "move": 10, "card": "A", "vorablegen": 1, "uebermatt": "y"},  # (10 + 1) × 11 × 2 = 242
@@ -306,7 +306,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     assert t.balance == engine_balance(night, hands, [1, 2, 1, 2])
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     assert "29,50 EUR" in page
-    assert "gewonnene Partien 1 : 0" in page
+    assert "gewonnene Partien: Anna 1 : 0 Bernd" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
 
 
 @pytest.mark.parametrize(("card", "points"), [("10", 70), ("7", 49), ("K", 28), ("Q", 21), ("A", 77)])
@@ -327,7 +327,7 @@ def test_a_preview_shows_value_steps_and_payments_and_saves_nothing(client, db, 
     assert answer.status_code == 200
     page = answer.get_data(as_text=True)
     assert "<h2>Preview: value 6</h2>" in page
-    assert "rufen won with 70 (66 needed)" in page
+    assert "Rufen won with 70 (66 needed)" in page
     assert "raised 5× to Hirsch" in page
     payments = re.findall(r"<tr class=\"(plus|minus)\"><td>(\w+)</td><td class=\"num\">([+-]\d+)</td>", page)
     assert payments == [
@@ -359,7 +359,7 @@ def test_the_preview_fragment_is_only_the_preview(client, db, night):
     assert "<html" not in text
     assert "<form" not in text
     assert "<h2>Vorschau: Wert 6</h2>" in text
-    assert "rufen gewonnen mit 70 Augen (66 nötig)" in text
+    assert "Rufen gewonnen mit 70 Augen (66 nötig)" in text
     assert snapshot(db, night.id)[0] == 0
 
 
@@ -503,7 +503,7 @@ BAD_HANDS = [
         "matzlfangen",
         {**_RUFEN, "matzl": "everybody"},
         "matzl",
-        "matzl must be one of null, declarers, defenders, not 'everybody'",
+        "matzl must be one of nobody, declarers, defenders, not 'everybody'",
     ),
     ("matzlfangen", {"contract": "durch", "declarer": 2}, "won", "won is required"),
     ("matzlfangen", {"contract": "treiben", "points": 70}, "declarer", "declarer is required"),
@@ -518,19 +518,19 @@ BAD_HANDS = [
         "matzlfangen",
         {"contract": "poker"},
         "contract",
-        "contract must be one of rufen, treiben, neidspiel, durch, trumpf_durch, not 'poker'",
+        "contract must be one of Rufen, Treiben, Neidspiel, Durch, Trumpf-Durch, not 'poker'",
     ),
     ("matzlfangen5", {**_RUFEN, "partner": 2}, "partner", "The declarer cannot be their own partner."),
     ("matzlfangen5", {**_RUFEN, "partner": 5}, "partner", "partner must be a seat from 1 to 4, not 5"),
     ("matzlfangen5", {**_RUFEN, "points": 200}, "points", "points must be between 0 and 130"),
     ("schafkopf", {**_SAU, "suit": None}, "suit", "suit is required"),
     ("schafkopf", {**_SAU, "suit": "herz"}, "suit", "Herz is trumps: its ace cannot be called."),
-    ("schafkopf", {**_SAU, "suit": "pik"}, "suit", "suit must be one of eichel, gras, schellen, not 'pik'"),
+    ("schafkopf", {**_SAU, "suit": "pik"}, "suit", "suit must be one of Eichel, Gras, Schellen, not 'pik'"),
     ("schafkopf", {**_SAU, "points": 121}, "points", "points must be between 0 and 120"),
     ("schafkopf", {**_SAU, "points": "sechzig"}, "points", "Not a valid integer value"),
     ("schafkopf", {**_SAU, "declarer": None}, "declarer", "declarer is required"),
     ("schafkopf", {**_SAU, "partner": 1}, "partner", "The declarer cannot be their own partner."),
-    ("schafkopf", {**_SAU, "re": "y"}, "re", "re needs kontra first"),
+    ("schafkopf", {**_SAU, "re": "y"}, "re", "Re only after Kontra."),
     ("schafkopf", {**_SAU, "klopfen": 5}, "klopfen", "klopfen must be between 0 and 4"),
     ("schafkopf", {**_SAU, "laufende": 15}, "laufende", "laufende must be between 0 and 14"),
     (
@@ -555,7 +555,7 @@ BAD_HANDS = [
         "does not apply to a tout: it is won or lost",
     ),
     ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "pik", "points": 70}, "solo_suit", "not 'pik'"),
-    ("schafkopf", {"contract": "ramsch"}, "contract", "ramsch is only played with all_pass ramsch, not pot"),
+    ("schafkopf", {"contract": "ramsch"}, "contract", "Under these house rules no Ramsch is played."),
     ("ramsch", {**_RAMSCH, "ramsch_3": 30}, "points", "the card points must add up to 120, not 110"),
     ("ramsch", {**_RAMSCH, "ramsch_3": 121}, "ramsch_3", "points.3 must be between 0 and 120"),
     ("ramsch", {**_RAMSCH, "ramsch_2": -5}, "ramsch_2", "points.2 must be between 0 and 120"),
@@ -572,20 +572,25 @@ BAD_HANDS = [
     ("konter_a_matt", {"trump_team": "A", "points_a": "vierzig"}, "points_a", "Not a valid integer value"),
     ("konter_a_matt", {"trump_team": "A", "points_a": ""}, "points_a", "points_a is required"),
     ("konter_a_matt", {"trump_team": None, "points_a": 25}, "trump_team", "trump_team is required"),
-    ("konter_a_matt", {"trump_team": "C", "points_a": 25}, "trump_team", "trump_team must be one of A, B, not 'C'"),
+    (
+        "konter_a_matt",
+        {"trump_team": "C", "points_a": 25},
+        "trump_team",
+        "trump_team must be one of A: Anna + Clara, B: Bernd + Dieter, not 'C'",
+    ),
     (
         "konter_a_matt",
         {"trump_team": "A", "points_a": 25, "schwarz": "y"},
         "schwarz",
         "the losing team took no trick, so the points are 40:0 or 0:40, not 25:15",
     ),
-    ("matt", {"mated_by": None}, "mated_by", "mated_by is required"),
+    ("matt", {"mated_by": None}, "mated_by", "Choose who gave mate, or a draw."),
     ("matt", {**_MATE, "mated_by": 3}, "mated_by", "mated_by must be a seat from 1 to 2, not 3"),
     ("matt", {**_MATE, "move": 11}, "move", "move must be between 1 and 10"),
     ("matt", {**_MATE, "move": "abc"}, "move", "move must be a whole number, not a text"),
     ("matt", {**_MATE, "mated_by": "Anna"}, "mated_by", "mated_by must be a seat number, not a text"),
     ("matt", {**_MATE, "move": None}, "move", "move is required"),
-    ("matt", {**_MATE, "card": "J"}, "card", "card must be one of A, 10, K, Q, 7, not 'J'"),
+    ("matt", {**_MATE, "card": "J"}, "card", "card must be one of Ace, 10, King, Queen, 7, not 'J'"),
     ("matt", {**_MATE, "card": None}, "card", "card is required"),
     ("matt", {**_MATE, "vorablegen": 3}, "vorablegen", "vorablegen must be between 0 and 2"),
     (
@@ -624,8 +629,8 @@ def test_a_refused_hand_shows_the_message_at_its_field_and_changes_nothing(
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({**_RAMSCH, "ramsch_2": 0, "ramsch_3": 70, "jungfrau_2": "y", "jungfrau_1": "y"}, "seat 1 took no trick"),
-        ({**_RAMSCH, "jungfrau_2": "y"}, "seat 2 took no trick, so it cannot have 30 points"),
+        ({**_RAMSCH, "ramsch_2": 0, "ramsch_3": 70, "jungfrau_2": "y", "jungfrau_1": "y"}, "Anna took no trick"),
+        ({**_RAMSCH, "jungfrau_2": "y"}, "Bernd took no trick, so cannot have 30 points"),
         (
             {
                 **_RAMSCH,
@@ -859,7 +864,7 @@ def test_the_refusal_of_an_edit_names_the_later_hand_it_would_spoil(client, db, 
         + " ".join(field_errors(page, f) for f in ("trump_team", "points_a", "schwarz", "matt", "konter"))
     )
     # the table edits hand 1; the message must say that hand 2 is the one that would break
-    assert re.search(r"\bhand 2\b", shown, re.I), shown
+    assert re.search(r"\bpartie 2\b", shown, re.I), shown  # a Konter a Matt hand is a partie
 
 
 def test_an_edit_from_a_stale_form_is_refused_with_409(client, db, night):
@@ -996,7 +1001,7 @@ def test_the_hand_form_is_german_by_default(client, night):
 def test_the_preview_steps_are_german_by_default(client, night):
     page = submit(client, night.id, RUFEN_HIRSCH, action="preview", lang="de").get_data(as_text=True)
     assert "<h2>Vorschau: Wert 6</h2>" in page
-    assert "rufen gewonnen mit 70 Augen (66 nötig)" in page
+    assert "Rufen gewonnen mit 70 Augen (66 nötig)" in page
     assert "5× gespritzt bis Hirsch" in page
     assert "-0,60 EUR" in page
 

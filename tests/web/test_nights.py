@@ -231,13 +231,13 @@ def test_applying_a_preset_keeps_what_else_was_typed(client, db, players):
 
 BAD_NIGHTS = [
     # (game, seats, changed fields, where the message is shown, the message)
-    ("matzlfangen", 0, {}, "seat_1", "matzlfangen is played by 4 or 5 players, not 0"),
-    ("matzlfangen", 3, {}, "seat_1", "matzlfangen is played by 4 or 5 players, not 3"),
-    ("schafkopf", 3, {}, "seat_1", "schafkopf is played by 4 or 5 players, not 3"),
-    ("konter_a_matt", 5, {}, "seat_1", "konter_a_matt is played by 4 players, not 5"),
-    ("konter_a_matt", 3, {}, "seat_1", "konter_a_matt is played by 4 players, not 3"),
-    ("matt", 3, {}, "seat_1", "matt is played by 2 players, not 3"),
-    ("matt", 1, {}, "seat_1", "matt is played by 2 players, not 1"),
+    ("matzlfangen", 0, {}, "seat_1", "Matzlfangen is played by 4 or 5 players, not 0"),
+    ("matzlfangen", 3, {}, "seat_1", "Matzlfangen is played by 4 or 5 players, not 3"),
+    ("schafkopf", 3, {}, "seat_1", "Schafkopf is played by 4 or 5 players, not 3"),
+    ("konter_a_matt", 5, {}, "seat_1", "Konter a Matt is played by 4 players, not 5"),
+    ("konter_a_matt", 3, {}, "seat_1", "Konter a Matt is played by 4 players, not 3"),
+    ("matt", 3, {}, "seat_1", "Matt is played by 2 players, not 3"),
+    ("matt", 1, {}, "seat_1", "Matt is played by 2 players, not 1"),
     ("matzlfangen", 4, {"seat_3": "1"}, "seat_1", "a player cannot sit at two seats"),
     ("matt", 2, {"seat_2": "1"}, "seat_1", "a player cannot sit at two seats"),
     ("matzlfangen", 4, {"seat_4": "999"}, "seat_1", "there is no player 999"),
@@ -395,7 +395,7 @@ def test_a_new_night_shows_everybody_at_zero(client, night):
         ("Clara", "0", "0,00 EUR"),
         ("Dieter", "0", "0,00 EUR"),
     ]
-    assert "Noch kein Spiel eingetragen." in page
+    assert "Noch nichts eingetragen." in page
 
 
 def test_the_table_page_shows_each_balance_in_units_and_money(client, db, night):
@@ -476,7 +476,7 @@ def test_the_table_page_names_the_game_date_place_stake_and_preset(client, db, p
     assert "<h1>Schafkopf</h1>" in page
     assert "14.11.2026 · Zur Post" in page
     assert "Einsatz 0,20 EUR" in page
-    assert "Vorlage bavarian" in page
+    assert "Regeln: bayerisch" in page
 
 
 def test_the_nights_list_shows_a_started_night(client, db, players):

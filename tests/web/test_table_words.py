@@ -85,8 +85,8 @@ def test_a_konter_a_matt_row_names_the_trump_team_and_a_matt_row_who_gave_mate(c
 
 def test_the_csv_has_a_played_by_column_with_the_names(client, db, night):
     record(db, night, {"contract": "rufen", "declarer": 2, "partner": 4, "points": 70})
-    lines = client.get(f"/nights/{night.id}/export.csv").get_data(as_text=True).splitlines()
-    assert lines[0].split(",")[:5] == ["hand", "dealer", "contract", "played by", "value"]
+    lines = client.get(f"/nights/{night.id}/export.csv?lang=en").get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert lines[0].split(",")[:5] == ["Hand", "Dealer", "Result", "Played by", "Value"]
     assert lines[1].split(",")[3] == f"{seat_name(db, night, 1, 2)} + {seat_name(db, night, 1, 4)}"
 
 

@@ -6,10 +6,9 @@ shows come from the engine's ``ALLOWED`` tables and errors from its validation.
 from __future__ import annotations
 
 import uuid
-from typing import Any, ClassVar
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional, ValidationError
@@ -18,8 +17,8 @@ from wtforms.widgets import NumberInput
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import matzlfangen, schafkopf
 from scorekeeper.engine.matt import CARD_VALUES
-from scorekeeper.web.forms import choices
-from scorekeeper.web.labels import CONTRACT_LABELS
+from scorekeeper.web.forms import Form, choices
+from scorekeeper.web.labels import CARD_LABELS, CONTRACT_LABELS, SUIT_LABELS
 
 
 def _contracts(names: tuple[str, ...]) -> list[SelectChoice]:
@@ -46,7 +45,7 @@ def _int_or_raw(value: Any) -> Any:
     return value if number is None else number
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """What every hand form has: the retry-safe key and the number of hands the form saw."""
 
     idempotency_key = HiddenField()
@@ -58,13 +57,12 @@ class HandForm(FlaskForm):
     TEXT_FIELDS: frozenset[str] = frozenset()
     #: the game's contract field and allowed table, if it has contracts
     ALLOWED: dict[str, frozenset[str]] | None = None
-    #: refusals of the engine the form says in its own words (the engine's speak of seats and JSON names)
-    PAGE_WORDS: ClassVar[dict[str, Any]] = {
-        "the partner must be another seat than the declarer": _l("The declarer cannot be their own partner."),
-    }
+
+    names: dict[int, str]  # engine seat -> the player's name, once prepared
 
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         """Fill the seat choices with the players' names (engine seat -> name) and the hidden fields."""
+        self.names = names
         for name in self.SEAT_FIELDS:
             field = getattr(self, name)
             field.choices = choices(names.items())
@@ -72,6 +70,18 @@ class HandForm(FlaskForm):
             self.idempotency_key.data = uuid.uuid4().hex
         if not self.expected_hands.data:
             self.expected_hands.data = str(hands)
+
+    def page_words(self) -> dict[str, Any]:
+        """What the form calls the engine's keys, choices and seats: the words of its refusals (messages.message)."""
+        labels = {field.name: field.label.text for field in self}
+        values = {
+            str(choice.value): choice.label
+            for field in self
+            if isinstance(field, RadioField) and field.name not in self.SEAT_FIELDS
+            for choice in field.choices
+            if not str(choice.value).isdigit()
+        }
+        return {"labels": labels, "values": values, "seats": getattr(self, "names", None)}
 
     def expected(self) -> int | None:
         value = self.expected_hands.data
@@ -178,8 +188,8 @@ class SchafkopfForm(HandForm):
     declarer = Segmented(_l("Declarer"))
     partner = Segmented(_l("Partner (called ace)"))
     #: the engine's ``suit``: in a Sauspiel the called ace (never Herz, trumps), in a Solo the trump suit
-    suit = Segmented(_l("Called ace"), [(s, s.capitalize()) for s in schafkopf.CALLABLE_SUITS])
-    solo_suit = Segmented(_l("Solo suit"), [(s, s.capitalize()) for s in schafkopf.SUITS])
+    suit = Segmented(_l("Called ace"), [(s, SUIT_LABELS[s]) for s in schafkopf.CALLABLE_SUITS])
+    solo_suit = Segmented(_l("Solo suit"), [(s, SUIT_LABELS[s]) for s in schafkopf.SUITS])
     tout = BooleanField(_l("Tout"))
     won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))])
     points = Points(_l("Points of the declaring side"))
@@ -297,7 +307,7 @@ class KonterAMattForm(HandForm):
 class MattForm(HandForm):
     mated_by = Segmented(_l("Mate given by"))
     move = Segmented(_l("On move"), [(str(i), str(i)) for i in range(1, 11)])
-    card = Segmented(_l("Mating card"), [(c, c) for c in CARD_VALUES])
+    card = Segmented(_l("Mating card"), [(c, CARD_LABELS.get(c, c)) for c in CARD_VALUES])
     vorablegen = Segmented(_l("Cards laid aside"), [("0", "0"), ("1", "1"), ("2", "2")], default="0")
     uebermatt = BooleanField(_l("Übermatt"))
 

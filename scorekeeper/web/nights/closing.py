@@ -7,7 +7,6 @@ import json
 from flask import Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import InputRequired
 
@@ -17,14 +16,17 @@ from scorekeeper.core.nights import change_night, close_night, delete_night, reo
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
 from scorekeeper.web.context import found, get_db
+from scorekeeper.web.forms import ConfirmForm, Form
 from scorekeeper.web.messages import field_error, message
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp
 from scorekeeper.web.pdf import context, summary_pdf
+from scorekeeper.web.steps import step_text
+from scorekeeper.web.view import hand_word, seat_names
 
 
-class ReopenForm(FlaskForm):
-    reason = StringField(_l("Reason"), validators=[InputRequired()])
+class ReopenForm(Form):
+    reason = StringField(_l("Reason"), validators=[InputRequired(message=_l("Give a reason."))])
 
 
 def _table(night_id: int) -> Table:
@@ -59,7 +61,7 @@ def pdf(night_id: int):
 def close(night_id: int):
     """Close the night after a confirmation: it is locked, the settlement is final."""
     table = _table(night_id)
-    form = FlaskForm()
+    form = ConfirmForm()
     if request.method == "POST" and form.validate():
         try:
             close_night(db=get_db(), night_id=night_id)
@@ -96,12 +98,31 @@ def reopen(night_id: int):
     return render_template("nights/reopen.html", table=table, form=form), status
 
 
+#: Byte order mark: a spreadsheet that finds it reads the CSV as UTF-8 (its names' umlauts included).
+BOM = "\ufeff"
+
+
+def _hand_text(table: Table, index: int) -> str:
+    """What hand ``index`` (0-based) was, as its row on the table page says it first (its first step)."""
+    steps = table.settlement.results[index].steps
+    return step_text(steps[0], seat_names(table, table.positions[index])) if steps else ""
+
+
 @bp.get("/<int:night_id>/export.csv")
 @access(NIGHT_READ)
 def export_csv(night_id: int):
-    """The hands as CSV: one row per hand, one column per player's units."""
+    """The hands as CSV in the user's language (UTF-8 with a BOM): one row per hand, one column per player's units."""
     table = _table(night_id)
-    return _file(table, exports.night_csv(table), "csv", "text/csv")
+    headers = {
+        "hand": hand_word(table.night.game),
+        "dealer": _("Dealer"),
+        "what": _("Result"),
+        "played_by": _("Played by"),
+        "value": _("Value"),
+        "pot": _("Pot"),
+    }
+    body = exports.night_csv(table, headers=headers, hand_text=lambda index: _hand_text(table, index))
+    return _file(table, BOM + body, "csv", "text/csv")
 
 
 @bp.get("/<int:night_id>/export.json")

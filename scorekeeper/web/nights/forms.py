@@ -1,7 +1,8 @@
 """Starting a night: game, every rule option of docs/rules.md with its default, stake, players, first dealer.
 
 The option fields are made from the engine's rule-set declarations
-(``engine.rules.option``), so a new option appears here by itself.
+(``engine.rules.option``), so a new option appears here by itself, with the words
+``web/options.py`` has for it.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from datetime import date
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.core.nights import STAKE_MAX_CENTS
 from scorekeeper.engine import GAMES
-from scorekeeper.web.forms import GetForm, checked_choice, choices
+from scorekeeper.web import options
+from scorekeeper.web.forms import Form, GetForm, checked_choice, choices
 from scorekeeper.web.labels import GAME_LABELS
 
 MAX_SEATS = max(size for game in GAMES.values() for size in game.table_sizes)
@@ -41,14 +42,13 @@ def option_field_name(game: str, option: str) -> str:
     return f"{game}__{option}"
 
 
-def _option_field(f: Any) -> Field:
+def _option_field(game: str, f: Any) -> Field:
     meta = f.metadata
-    label = f.name
-    description = meta.get("help", "")
+    words = options.option(game, f.name)
+    label, description = words.label, words.hint
     if meta["choices"]:
-        return SelectField(
-            label, choices=choices((c, c) for c in meta["choices"]), default=f.default, description=description
-        )
+        pairs = ((c, words.choices.get(c, c)) for c in meta["choices"])
+        return SelectField(label, choices=choices(pairs), default=f.default, description=description)
     if isinstance(f.default, bool):
         return BooleanField(label, default=f.default, description=description)
     return IntegerField(
@@ -60,11 +60,12 @@ def _option_field(f: Any) -> Field:
     )
 
 
-class NightFormBase(FlaskForm):
+class NightFormBase(Form):
     game = RadioField(
         _l("Game"), choices=choices(GAME_LABELS.items()), default=next(iter(GAMES)), validators=[InputRequired()]
     )
-    stake = StringField(_l("Stake per unit"), default="0,10", validators=[InputRequired()])
+    #: required where the night's rules turn units into money (options.uses_stake); else never asked
+    stake = StringField(_l("Stake per unit"), default="0,10")
     currency = StringField(_l("Currency"), default="EUR", validators=[InputRequired(), Length(min=3, max=3)])
     played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
@@ -72,7 +73,20 @@ class NightFormBase(FlaskForm):
 
     applied_preset = HiddenField(default="seed")  # the preset whose values the option fields show
 
+    def uses_stake(self) -> bool:
+        """Whether the chosen game under the chosen rules ever pays money (a Konter a Matt night without a
+        stake per game, or a Matt night without a stake per point, pays none)."""
+        return self.game.data not in GAMES or options.uses_stake(self.game.data, self.rules())
+
+    def stake_cents(self) -> int | None:
+        """The stake per unit in cents (None if it is no amount); where the night never pays money, the
+        stake typed if it is one, else 0."""
+        cents = parse_cents(self.stake.data)
+        return cents if self.uses_stake() or (cents is not None and cents <= STAKE_MAX_CENTS) else 0
+
     def validate_stake(self, field: Field) -> None:
+        if not self.uses_stake():
+            return  # a stake that nothing would ever multiply: whatever the field says, it is not asked
         cents = parse_cents(field.data)
         if cents is None:
             raise ValidationError(_l("Enter the stake as an amount such as 0,10"))
@@ -121,10 +135,12 @@ def _build_form() -> type[NightFormBase]:
     for name, game in GAMES.items():
         presets = list(game.presets)
         attrs[option_field_name(name, "preset")] = SelectField(
-            _l("Rule preset"), choices=choices((p, p) for p in presets), default="seed"
+            _l("Rule preset"),
+            choices=choices((p, options.PRESETS.get(name, {}).get(p, p)) for p in presets),
+            default="seed",
         )
         for f in game.options():
-            attrs[option_field_name(name, f.name)] = _option_field(f)
+            attrs[option_field_name(name, f.name)] = _option_field(name, f)
     return type("NightForm", (NightFormBase,), attrs)
 
 
@@ -147,14 +163,14 @@ class NightFilterForm(GetForm):
             raise ValidationError(_l("The last day must not be before the first."))
 
 
-class ChangeNightForm(FlaskForm):
+class ChangeNightForm(Form):
     """An admin corrects a night's date and place."""
 
     played_on = DateField(_l("Date"), validators=[InputRequired(message=_l("Enter the date."))])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
 
 
-class DeleteNightForm(FlaskForm):
+class DeleteNightForm(Form):
     """An admin deletes a night started by mistake: a reason, and a yes that can't be a slip."""
 
     reason = StringField(_l("Reason"), validators=[InputRequired(message=_l("Give a reason."))])

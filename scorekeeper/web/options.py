@@ -1,0 +1,166 @@
+"""What the pages call the games' house-rule options and presets, in the page's language.
+
+The engine declares each option with an English key and help text (``engine.rules.option``) and
+each preset by a key (``seed``, ``bavarian``): that is the JSON contract, and the API keeps it. A
+person reads the words here instead: each option's label and hint, the labels of its choices, and
+each preset's name. Game terms (Sauspiel, Ramsch, Stänner ...) stay in their own words.
+
+Every option and preset of every game in the engine's registry has its words here
+(tests/web/test_page_words.py), so a new option never shows up on a page as its key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from scorekeeper.engine import GAMES
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option as the start form shows it: its label, a hint under it, and its choices' labels."""
+
+    label: Any
+    hint: Any = ""
+    choices: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: Each game's options, in the engine's order.
+OPTIONS: dict[str, dict[str, Option]] = {
+    "matzlfangen": {
+        "win_threshold": Option(_l("Points to win"), _l("Card points the declaring side needs to win.")),
+        "no_water_below": Option(
+            _l("No water below"), _l("A losing side with fewer card points has no water (kein Wasser).")
+        ),
+        "no_trick_value": Option(_l("Value without a trick"), _l("Units when the losing side took no trick.")),
+        "no_water_value": Option(_l("Value without water"), _l("Units when the losing side has no water.")),
+        "durch_value": Option(_l("Value of a Durch"), _l("Units of a Durch or Trumpf-Durch.")),
+        "max_raises": Option(_l("Raises at most"), _l("How often a hand may be raised.")),
+        "matzl_bonus": Option(_l("Matzl bonus"), _l("Units the winners add for a Matzl they caught and claimed.")),
+        "matzl_annuls_loss": Option(
+            _l("A caught Matzl cancels the loss"), _l("A side that caught the Matzl and lost pays nothing.")
+        ),
+    },
+    "schafkopf": {
+        "tariff_sauspiel": Option(_l("Sauspiel tariff"), _l("Units of a Sauspiel.")),
+        "tariff_solo": Option(_l("Solo tariff"), _l("Units of a Wenz or Solo.")),
+        "extra": Option(
+            _l("Schneider, schwarz, runners"), _l("Units for schneider, for schwarz and for each paid runner.")
+        ),
+        "laufende_min": Option(_l("Runners from"), _l("Runners are paid from this many on.")),
+        "laufende_min_wenz": Option(_l("Runners in a Wenz from"), _l("The same in a Wenz.")),
+        "laufende_max": Option(_l("Runners at most"), _l("Runners beyond this many are not paid; empty: no limit.")),
+        "kontra_shifts_threshold": Option(
+            _l("60 win after Kontra"), _l("After Kontra (without Re) the declaring side wins with 60.")
+        ),
+        "declarers_schneider_at": Option(
+            _l("Declaring side schneider up to"),
+            _l("A losing declaring side with this many card points or fewer is schneider."),
+        ),
+        "all_pass": Option(
+            _l("When everybody passes"),
+            choices={"pot": _l("everybody pays into the pot"), "ramsch": "Ramsch", "none": _l("nothing is paid")},
+        ),
+        "pot_stake": Option(_l("Into the pot"), _l("Units each player pays into the pot on a Rundpass.")),
+        "pot_at_close": Option(
+            _l("The pot at the end of the night"),
+            choices={"split": _l("shared among the players"), "carry": _l("carried to the club's next night")},
+        ),
+        "tariff_ramsch": Option(_l("Ramsch tariff"), _l("Units the loser of a Ramsch pays each other player.")),
+        "jungfrau": Option(
+            _l("A Jungfrau"),
+            choices={
+                "double_all": _l("doubles every payment"),
+                "double_own": _l("doubles what she receives"),
+                "none": _l("changes nothing"),
+            },
+        ),
+        "durchmarsch_tariff": Option(
+            _l("A Durchmarsch is paid as"), choices={"solo": _l("a Solo"), "ramsch": _l("a Ramsch")}
+        ),
+        "ramsch_tie": Option(
+            _l("A tie in a Ramsch"),
+            _l("Who loses when players tie for most points."),
+            choices={"all_lose": _l("all of them lose"), "named": _l("the table names the loser")},
+        ),
+    },
+    "konter_a_matt": {
+        "strokes": Option(_l("Strokes"), _l("Strokes each team starts a game with.")),
+        "win_points": Option(_l("Points to win"), _l("Card points that win a partie.")),
+        "trump_team_penalty": Option(
+            _l("Strokes added to a losing trump team"), _l("A trump team that loses gets the strokes added.")
+        ),
+        "tie_penalty": Option(_l("Stänner penalty"), _l("Strokes the trump team gets added on a Stänner.")),
+        "stake_per_game": Option(
+            _l("Units per game"),
+            _l("Units each player of the losing team pays a player of the winning team when a game ends; 0: no money."),
+        ),
+    },
+    "matt": {
+        "stake_per_point": Option(
+            _l("Units per point"), _l("Units per point of the difference at the end; 0: played for honour.")
+        ),
+    },
+}
+
+#: Each game's presets by name (``seed``: the traditional rule text, every option at its default).
+PRESETS: dict[str, dict[str, Any]] = {
+    "matzlfangen": {"seed": _l("by the rule text")},
+    "schafkopf": {"seed": _l("by the rule text"), "seed-variant": _l("variant"), "bavarian": _l("Bavarian")},
+    "konter_a_matt": {"seed": _l("by the rule text")},
+    "matt": {"seed": _l("by the rule text")},
+}
+
+#: The option whose 0 means that a night of the game pays no money at all: every hand's units and
+#: the balance are 0, so the night's stake per unit is never used and the start form doesn't ask for it
+#: (docs/rules.md: Konter a Matt pays only ``stake_per_game`` when a game ends; Matt pays
+#: ``stake_per_point`` times the final difference). The other games always pay their units.
+MONEY_OPTIONS: dict[str, str] = {"konter_a_matt": "stake_per_game", "matt": "stake_per_point"}
+
+
+def option(game: str, name: str) -> Option:
+    """The words of ``game``'s option ``name`` (its key, for an option this module doesn't know yet)."""
+    return OPTIONS.get(game, {}).get(name) or Option(name)
+
+
+def preset_name(game: str, preset: str) -> str:
+    """A preset as people call it: ``preset_name("schafkopf", "bavarian")`` "bayerisch" on a German page."""
+    name = PRESETS.get(game, {}).get(preset)
+    return preset if name is None else str(name)
+
+
+def value_text(game: str, name: str, value: Any) -> str:
+    """An option's value as a page shows it: a choice by its label, yes or no, a number; "–" for none."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    label = option(game, name).choices.get(value) if isinstance(value, str) else None
+    return str(value) if label is None else str(label)
+
+
+def rule_changes(game: str, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The options of a night's rule set that differ from its preset, as (label, value) in the page's words."""
+    g = GAMES[game]
+    preset = g.presets.get(rules.get("preset", "seed"), {})
+    return [
+        (str(option(game, f.name).label), value_text(game, f.name, rules.get(f.name)))
+        for f in g.options()
+        if f.name in rules and rules[f.name] != preset.get(f.name, f.default)
+    ]
+
+
+def money_option(game: str) -> str | None:
+    """The option without which ``game`` pays no money (None: the game always pays its units)."""
+    return MONEY_OPTIONS.get(game)
+
+
+def uses_stake(game: str, rules: Mapping[str, Any]) -> bool:
+    """Whether a night of ``game`` under ``rules`` (its options by key) ever turns units into money."""
+    name = money_option(game)
+    return name is None or bool(rules.get(name))
