@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from markupsafe import Markup, escape
 
 from scorekeeper.engine import ledger
+from scorekeeper.web.view import decimal_mark
 
 COLOURS = ("#0b5d3b", "#a4161a", "#1d4e89", "#b06a00", "#6b2d8c")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black and white too
+#: A legend's name at most this long shares its row with another (half the chart's width at 15px);
+#: a longer one has a row to itself, and one longer than a row is cut short with an ellipsis.
+LEGEND_HALF = 24
+LEGEND_FULL = 50
+
+
+def _legend_name(name: str) -> str:
+    return name if len(name) <= LEGEND_FULL else name[: LEGEND_FULL - 1].rstrip() + "…"
+
+
+def money_tick(cents: int) -> str:
+    """An axis's amount in the page's notation, without the currency: ``-3,50`` / ``-3.50``."""
+    return ledger.format_money(cents, "", decimal_mark()).strip()
 
 
 def _label(x: float, y: float, text: str) -> str:
@@ -21,10 +37,12 @@ def chart_svg(
     height: int = 240,
     ends: tuple[str, str] | None = None,
     label: str = "running balance",
+    tick: Callable[[int], str] = money_tick,
 ) -> Markup:
     """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
     night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
-    (the hand numbers if not given)."""
+    (the hand numbers if not given); ``tick`` writes the axis's values (``str`` for counts such as
+    strokes or points). The legend puts two names a row, or one when a name is too long for half."""
     pad_l, pad_r, pad_t, pad_b = 62, 10, 12, 30
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
@@ -40,14 +58,15 @@ def chart_svg(
         return pad_t + plot_h * (hi - v) / (hi - lo)
 
     first, last = ends or ("0", str(points - 1))
-    rows = (len(names) + 1) // 2  # the legend: two names a row
+    per_row = 2 if all(len(name) <= LEGEND_HALF for name in names) else 1
+    rows = (len(names) + per_row - 1) // per_row  # the legend
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 8 + 24 * rows}" '
         f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
         f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
         # the top and the bottom value, unless the 0 is written right there
-        *(_label(pad_l - 6, y(v) + 4, ledger.format_money(v, "").strip()) for v in (hi, lo) if abs(y(v) - y(0)) >= 16),
+        *(_label(pad_l - 6, y(v) + 4, tick(v)) for v in (hi, lo) if abs(y(v) - y(0)) >= 16),
         f'<text x="{pad_l}" y="{height - 8}" font-size="15">{escape(first)}</text>',
         f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{escape(last)}</text>',
     ]
@@ -58,11 +77,11 @@ def chart_svg(
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash_attr} points="{coords}"/>')
     for k, name in enumerate(names):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
-        lx, ly = 8 + (k % 2) * (width // 2), height + 12 + 24 * (k // 2)
+        lx, ly = 8 + (k % per_row) * (width // 2), height + 12 + 24 * (k // per_row)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="2"{dash_attr}/>'
-            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{escape(name)}</text>'
+            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{escape(_legend_name(name))}</text>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

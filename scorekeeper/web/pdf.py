@@ -11,8 +11,10 @@ import dataclasses
 from collections.abc import Sequence
 
 from flask import current_app, render_template
+from flask_babel import gettext as _
+from markupsafe import Markup
 
-from scorekeeper.core.summary import summarize
+from scorekeeper.core.summary import Summary, summarize
 from scorekeeper.core.table import Table
 from scorekeeper.engine import GAMES
 from scorekeeper.web.charts import chart_svg
@@ -34,14 +36,33 @@ PLAYER_CHARS = 8
 PLAYER_CHARS_MAX = 14
 
 
-def changed_rules(table: Table) -> list[tuple[str, object]]:
-    """The options of the night's rule set that differ from the game's defaults."""
-    defaults = GAMES[table.night.game].rules_cls()
-    return [
-        (f.name, table.night.rules.get(f.name))
-        for f in dataclasses.fields(defaults)
-        if f.name != "preset" and table.night.rules.get(f.name) != getattr(defaults, f.name)
-    ]
+def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
+    """The night's chart and its caption: what the table counted over the night.
+
+    Konter a Matt (its hands carry strokes): both teams' strokes after each partie, from the
+    start; its money moves only when a game ends, and not at all without a stake. Matt (money from
+    the final balance): each player's points after each Durchgang; its money is one sum at the end.
+    The other games: each player's running balance in money."""
+    s = table.settlement
+    if "strokes" in s.extra:
+        start = s.rules.strokes
+        teams = (("A", (1, 3)), ("B", (2, 4)))  # docs/rules.md: team A is seats 1 and 3, B seats 2 and 4
+        series = [[start] + [r.extra["strokes"][team] for r in s.results] for team, _seats in teams]
+        names = [
+            _("Team %(team)s: %(names)s", team=team, names=" + ".join(table.players[p].name for p in seats))
+            for team, seats in teams
+        ]
+        caption = _("Strokes of both teams after each partie")
+        return chart_svg(series, names, label=caption, tick=str), caption
+    if GAMES[table.night.game].money_from_balance:
+        series = [[0] for _line in summary.lines]
+        for row in table.rows:
+            for k, line in enumerate(summary.lines):
+                series[k].append(series[k][-1] + row[line.position - 1])
+        caption = _("Each player's points after each Durchgang")
+        return chart_svg(series, [line.name for line in summary.lines], label=caption, tick=str), caption
+    caption = _("Running balance over the night")
+    return chart_svg(summary.series, [line.name for line in summary.lines], label=caption), caption
 
 
 def context(table: Table) -> dict:
@@ -50,14 +71,15 @@ def context(table: Table) -> dict:
 
     summary = summarize(table)
     contracts = sorted({c for ps in summary.players for c in ps.declared})
+    chart, caption = night_chart(table, summary)
     return {
         "s": summary,
         "contracts": contracts,
         "log": hand_views(table, newest_first=False),
         "table": table,
         "night": table.night,
-        "chart": chart_svg(summary.series, [line.name for line in summary.lines]),
-        "changed": changed_rules(table),
+        "chart": chart,
+        "chart_caption": caption,
         "club": current_app.config["CLUB_NAME"],
         "label": GAME_LABELS[table.night.game],
         "contract_label": CONTRACT_LABELS,
@@ -127,7 +149,9 @@ def _played(players: str, steps: str) -> str:
 
 def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
     """The log's rows (``log``: the hands as ``view.hand_views`` gives them, first hand first;
-    ``names``: the players in the order of each hand's payments, as the header shows them)."""
+    ``names``: the players in the order of each hand's payments, as the header shows them). A
+    hand's text ends with what it leaves for the next (``HandView.after``: Konter a Matt's strokes,
+    Matt's match), as its row on the table page does."""
     figures = [[str(h.result.value)] + [f"{p.units:+d}" if p.units else "0" for p in h.payments] for h in log]
     chars = [VALUE_CHARS] + [name_chars(name) for name in names]
     for row in figures:  # two spaces at least before each figure
@@ -137,7 +161,7 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
         LogRow(
             lead=str(h.number).rjust(digits, FIGURE_SPACE)
             + FIGURE_SPACE
-            + " · ".join(part for part in (h.dealer, _played(h.played_by, steps_text(h.steps))) if part),
+            + " · ".join(part for part in (h.dealer, _played(h.played_by, steps_text(h.steps)), *h.after) if part),
             figures="".join(x.rjust(n) for x, n in zip(row, chars, strict=True)),
         )
         for h, row in zip(log, figures, strict=True)

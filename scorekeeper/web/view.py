@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -9,6 +10,7 @@ from typing import Any
 
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.exports import played_by
 from scorekeeper.core.models import AuditEntry, RosterChange
@@ -19,10 +21,14 @@ from scorekeeper.web.labels import CONTRACT_LABELS
 from scorekeeper.web.steps import step_text
 
 
+def decimal_mark() -> str:
+    """The page's decimal mark: ``,`` in German, ``.`` in English."""
+    return "." if str(get_locale() or "de") == "en" else ","
+
+
 def money(amount_cents: int, currency: str) -> str:
     """Money in the user's notation: ``-3,50 EUR`` in German, ``-3.50 EUR`` in English."""
-    decimal = "." if str(get_locale() or "de") == "en" else ","
-    return ledger.format_money(amount_cents, currency, decimal)
+    return ledger.format_money(amount_cents, currency, decimal_mark())
 
 
 def day(value: date) -> str:
@@ -38,8 +44,32 @@ def hundredths(value: int | None) -> str:
     if value is None:
         return "–"
     whole, part = divmod(abs(value), 100)
-    decimal = "." if str(get_locale() or "de") == "en" else ","
-    return f"{'-' if value < 0 else '+' if value else ''}{whole}{decimal}{part:02d}"
+    return f"{'-' if value < 0 else '+' if value else ''}{whole}{decimal_mark()}{part:02d}"
+
+
+#: What each game calls one hand, in the page's language: one word per thing on every page, in the
+#: PDF and the CSV. Matzlfangen and Schafkopf: a Spiel (English: a hand, as the card table says; a
+#: "game" would be the game itself). Konter a Matt: a Partie (English: partie, parties, as the
+#: engine and docs/rules.md say; its "Spiel", the game, is the run of parties until a team's
+#: strokes reach 0). Matt: a Durchgang in both languages (English has no word for it: "round" is
+#: two Durchgänge in the rules; its "Partie", the match, is four Durchgänge).
+#: Each: (heading or start of a sentence, its plural, inside a sentence, its plural).
+HAND_WORDS: dict[str, tuple[Any, Any, Any, Any]] = {
+    "matzlfangen": (_l("Hand"), _l("Hands"), _l("hand"), _l("hands")),
+    "schafkopf": (_l("Hand"), _l("Hands"), _l("hand"), _l("hands")),
+    "konter_a_matt": (_l("Partie"), _l("Parties"), _l("partie"), _l("parties")),
+    "matt": (_l("Durchgang"), _l("Durchgänge"), _l("Durchgang"), _l("Durchgänge")),
+}
+
+
+def hand_word(game: str, n: int | str | None = None, *, plural: bool = False, lower: bool = False) -> str:
+    """The game's word for a hand in the page's language: ``hand_word("matt")`` "Durchgang",
+    ``plural=True`` "Durchgänge", with a number ``hand_word("konter_a_matt", 3)`` "Partie 3";
+    ``lower=True`` inside a sentence ("Show all 40 hands": English writes the word small, German
+    and the Durchgang keep their capital). A game without its own word says hand."""
+    words = HAND_WORDS.get(game, HAND_WORDS["schafkopf"])
+    word = str(words[2 * lower + plural])
+    return word if n is None else f"{word} {n}"
 
 
 def roster_text(change: RosterChange) -> str:
@@ -71,6 +101,7 @@ class HandView:
     payments: list[Payment]
     data: dict[str, Any]
     players: tuple[str, ...] = ()  # who played it: the declaring side, or who gave mate (see played_by)
+    seats: tuple[str, ...] = ()  # the name of each engine seat, seat 1 first
 
     @property
     def played_by(self) -> str:
@@ -80,11 +111,38 @@ class HandView:
     @cached_property
     def steps(self) -> list[tuple[str, int, int]]:
         """text, units, total: translated when a page first shows them (the API never does)."""
-        return steps_of(self.result)
+        return steps_of(self.result, dict(enumerate(self.seats, start=1)))
+
+    @cached_property
+    def after(self) -> list[str]:
+        """What the hand leaves for the next, as its row, the preview and the PDF's log say it."""
+        return after_texts(self.result, self.seats)
 
 
-def steps_of(result: HandResult) -> list[tuple[str, int, int]]:
-    return [(step_text(s), s.units, s.total) for s in result.steps]
+def after_texts(result: HandResult, seats: Sequence[str]) -> list[str]:
+    """What a hand leaves behind, read from its result (the state after it, stored with it: nothing
+    is settled again). Konter a Matt: both teams' strokes after the partie, and the game the partie
+    won. Matt: both players' points in the Durchgang, the match's score after it, and the match's
+    winner when it ended. Nothing for games that carry nothing from hand to hand."""
+    extra, texts = result.extra, []
+    strokes = extra.get("strokes")
+    if isinstance(strokes, Mapping):
+        texts.append(_("Strokes A %(a)s : %(b)s B", a=strokes.get("A"), b=strokes.get("B")))
+        if extra.get("game_winner"):
+            texts.append(_("Game %(n)s won by team %(team)s", n=extra.get("game"), team=extra["game_winner"]))
+    score = extra.get("match_score")
+    if isinstance(score, Mapping) and len(seats) == 2 == len(result.deltas):
+        texts.append(f"{seats[0]} {result.deltas[0]} : {result.deltas[1]} {seats[1]}")
+        texts.append(_("Match %(a)s : %(b)s", a=score.get("1"), b=score.get("2")))
+        if extra.get("match_over"):
+            winner = extra.get("match_winner")
+            texts.append(_("Match won by %(name)s", name=seats[winner - 1]) if winner else _("Match ended level"))
+    return texts
+
+
+def steps_of(result: HandResult, names: Mapping[int, str] | None = None) -> list[tuple[str, int, int]]:
+    """Each step as (text, units, running total); ``names``: engine seat -> player's name."""
+    return [(step_text(s, names), s.units, s.total) for s in result.steps]
 
 
 def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
@@ -99,7 +157,8 @@ def hand_view(table: Table, number: int) -> HandView:
     """Hand ``number`` (1-based) as the pages show it."""
     h, r, row = table.hands[number - 1], table.settlement.results[number - 1], table.rows[number - 1]
     players = tuple(played_by(table, number - 1))
-    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data, players)
+    seats = tuple(table.players[p].name for p in table.positions[number - 1])
+    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data, players, seats)
 
 
 def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:
@@ -145,14 +204,16 @@ def _audit_value(value: Any, key: str, seat_fields: tuple[str, ...], names: dict
 
 
 def audit_text(table: Table, entry: AuditEntry) -> str:
-    """One change of a hand as a sentence: "Hand 2 changed: Points 25 → 35" (seats named by their players)."""
+    """One change of a hand as a sentence: "Hand 2 changed: Points 25 → 35" (seats named by their
+    players; the hand in its game's word: "Partie 2", "Durchgang 2")."""
     number = entry.hand_number
+    hand = hand_word(table.night.game, number)
     if entry.action == "record":
-        return _("Hand %(n)s recorded", n=number)
+        return _("%(hand)s recorded", hand=hand)
     if entry.action == "undo":
-        return _("Hand %(n)s taken back", n=number)
+        return _("%(hand)s taken back", hand=hand)
     if entry.action != "edit":
-        return _("Hand %(n)s: %(action)s", n=number, action=entry.action)
+        return _("%(hand)s: %(action)s", hand=hand, action=entry.action)
     form = FORMS.get(table.night.game)
     seat_fields = tuple(getattr(form, "SEAT_FIELDS", ()))
     names = seat_names(table, table.positions_for(number)) if number else {}
@@ -164,5 +225,40 @@ def audit_text(table: Table, entry: AuditEntry) -> str:
         if before.get(key) != after.get(key)
     ]
     if not changes:
-        return _("Hand %(n)s saved unchanged", n=number)
-    return _("Hand %(n)s changed: %(changes)s", n=number, changes="; ".join(changes))
+        return _("%(hand)s saved unchanged", hand=hand)
+    return _("%(hand)s changed: %(changes)s", hand=hand, changes="; ".join(changes))
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """Matt: the match of the last Durchgang (under way, or ended by it), as the table page shows it."""
+
+    number: int  # the match: 1, 2, …
+    names: tuple[str, ...]  # seat 1's player, seat 2's
+    durchgaenge: list[tuple[int, int, int]]  # each Durchgang: its hand number, seat 1's points, seat 2's
+    score: tuple[int, int]
+    over: bool
+    winner: str | None  # who won it once it is over; None while under way or when it ended level
+
+
+def current_match(table: Table) -> MatchView | None:
+    """The match of the night's last Durchgang, from the results stored with its Durchgänge (at
+    most four are read); None before the first Durchgang or for a game without matches."""
+    results = table.settlement.results
+    extra = results[-1].extra if len(results) else {}
+    score = extra.get("match_score")
+    if not isinstance(score, Mapping):
+        return None
+    count = len(results)
+    first = count - int(extra.get("durchgang", 1))
+    names = tuple(table.players[p].name for p in table.positions[count - 1])
+    rows = [(i + 1, *results[i].deltas[:2]) for i in range(max(first, 0), count)]
+    winner = extra.get("match_winner")
+    return MatchView(
+        int(extra.get("match", 1)),
+        names,
+        rows,
+        (int(score.get("1", 0)), int(score.get("2", 0))),
+        bool(extra.get("match_over")),
+        names[winner - 1] if winner else None,
+    )

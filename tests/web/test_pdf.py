@@ -51,7 +51,9 @@ def test_every_hand_has_its_number_dealer_steps_value_and_units_in_fixed_columns
     for row, h in zip(log.rows, views, strict=True):
         number = str(h.number).rjust(log.digits, FIGURE_SPACE)  # a figure space never breaks the line
         assert row.lead.startswith(f"{number}{FIGURE_SPACE}{h.dealer} · ")
-        assert steps_text(h.steps) and row.lead.endswith(steps_text(h.steps))
+        # the steps, then what the hand leaves for the next (Matt: the Durchgang's points, the match)
+        assert steps_text(h.steps) and row.lead.endswith(" · ".join([steps_text(h.steps), *h.after]))
+        assert bool(h.after) == (game == "matt")
         assert len(row.figures) == sum(log.chars)  # each figure right-aligned in its field
         starts = [sum(log.chars[:i]) for i in range(len(log.chars))]
         fields = [row.figures[start : start + n] for start, n in zip(starts, log.chars, strict=True)]
