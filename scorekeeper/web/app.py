@@ -250,6 +250,7 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.accounts.routes import bp as accounts_bp
     from scorekeeper.web.api.routes import bp as api_bp
     from scorekeeper.web.hands.routes import bp as hands_bp
+    from scorekeeper.web.labels import GAME_LABELS
     from scorekeeper.web.leaderboard.routes import bp as leaderboard_bp
     from scorekeeper.web.nights import closing  # noqa: F401  (its routes join the nights blueprint)
     from scorekeeper.web.nights.routes import bp as nights_bp
@@ -257,7 +258,7 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.offline.routes import bp as offline_bp
     from scorekeeper.web.players.routes import bp as players_bp
     from scorekeeper.web.signin.routes import bp as signin_bp
-    from scorekeeper.web.view import day, hundredths, money, roster_text
+    from scorekeeper.web.view import current_match, day, hand_word, hundredths, money, roster_text
 
     app.url_map.converters["int"] = IdConverter
     for blueprint in (
@@ -274,7 +275,15 @@ def _register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     access.init_app(app)
     app.before_request(_forms_only)
-    app.jinja_env.globals.update(money=money, day=day, hundredths=hundredths, roster_text=roster_text)
+    app.jinja_env.globals.update(
+        money=money,
+        day=day,
+        hundredths=hundredths,
+        roster_text=roster_text,
+        hand_word=hand_word,  # the game's word for a hand: hand_word(night.game, 3) is "Partie 3"
+        current_match=current_match,  # Matt's match under way
+        game_label=GAME_LABELS.get,  # a game's own name: game_label(night.game)
+    )
     app.teardown_appcontext(close_db)
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _http_error)

@@ -50,7 +50,8 @@ def test_a_nights_table_page_and_hand_form_open_without_a_connection(page, live,
         page.context.set_offline(False)
 
 
-def test_a_form_sent_without_a_connection_says_nothing_was_saved(page, live, night):
+def test_a_preview_sent_without_a_connection_says_nothing_was_saved(page, live, night):
+    """(A hand saved without a connection waits in the outbox: tests/browser/test_outbox.py.)"""
     base, _ = live
     page.goto(f"{base}/nights/{night}/hands/new")
     ready(page)
@@ -58,7 +59,7 @@ def test_a_form_sent_without_a_connection_says_nothing_was_saved(page, live, nig
     page.context.set_offline(True)
     try:
         page.locator("#contract-group label", has_text="Durch").first.click()
-        page.locator("button[type=submit]", has_text="Speichern").first.click()
+        page.locator("button[type=submit]", has_text="Vorschau").first.click()
         page.wait_for_load_state()
         assert "Nichts wurde gespeichert" in page.locator("main, body").first.inner_text()
     finally:

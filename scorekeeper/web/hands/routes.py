@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
@@ -16,9 +15,10 @@ from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import found, get_db
+from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.hands.forms import FORMS, HandForm
 from scorekeeper.web.messages import message
-from scorekeeper.web.view import hand_view, seat_names
+from scorekeeper.web.view import hand_view, hand_word, seat_names
 
 #: card points in a deal, for "the other side has ..." as the points are typed
 
@@ -47,11 +47,11 @@ def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> No
     """An engine error goes next to its field, else above the form."""
     name = form.field_for(exc.field) if exc.field else ""
     field = getattr(form, name, None) if name and name in form else None
-    words = form.PAGE_WORDS.get(exc.template)
+    words = form.page_words()
     if field is not None and name not in _hidden_fields(table):
-        field.errors = [*list(field.errors), str(words) if words else message(exc, str(field.label.text))]
+        field.errors = [*list(field.errors), message(exc, str(field.label.text), **words)]
     else:
-        form.form_errors.append(str(words) if words else message(exc))
+        form.form_errors.append(message(exc, **words))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,8 +130,14 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
         except InvalidHand as exc:
             get_db().rollback()
             if exc.hand is not None and exc.hand != number - 1:  # the change would spoil a later hand
+                # that hand's own players (at a table of five another one sits out)
+                words = {**form.page_words(), "seats": seat_names(table, table.positions_for(exc.hand + 1))}
                 form.form_errors.append(
-                    _("This would make hand %(n)s invalid: %(reason)s", n=exc.hand + 1, reason=message(exc))
+                    _(
+                        "This would make %(hand)s invalid: %(reason)s",
+                        hand=hand_word(table.night.game, exc.hand + 1, lower=True),
+                        reason=message(exc, **words),
+                    )
                 )
             else:
                 _attach(form, exc, table)
@@ -220,7 +226,7 @@ def edit(night_id: int, number: int):
     if answer is not None:
         body, status = answer
         return body, status
-    flash(_("Hand %(n)s changed.", n=number), "ok")
+    flash(_("%(hand)s changed.", hand=hand_word(table.night.game, number)), "ok")
     return redirect(url_for("nights.show", night_id=night_id))
 
 
@@ -229,7 +235,7 @@ def edit(night_id: int, number: int):
 def undo(night_id: int):
     """Take back the last hand, after a confirmation."""
     table = _table(night_id, newest=1)
-    form = FlaskForm()
+    form = ConfirmForm()
     if not table.hands:
         flash(_("There is no hand to undo."), "error")
         return redirect(url_for("nights.show", night_id=night_id))
@@ -241,6 +247,6 @@ def undo(night_id: int):
             get_db().rollback()
             flash(message(exc), "error")
         else:
-            flash(_("Hand %(n)s was undone.", n=len(table.hands)), "ok")
+            flash(_("%(hand)s was undone.", hand=hand_word(table.night.game, len(table.hands))), "ok")
         return redirect(url_for("nights.show", night_id=night_id))
     return render_template("hands/undo.html", table=table, form=form), 400 if request.method == "POST" else 200

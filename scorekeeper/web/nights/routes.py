@@ -18,13 +18,14 @@ from scorekeeper.core.players import list_players
 from scorekeeper.core.table import Table, audit_trail, get_night, load_table
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand
+from scorekeeper.web import options
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices, game_choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import as_header, live_etag, not_modified, tagged
 from scorekeeper.web.messages import message
-from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name, parse_cents
+from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name
 from scorekeeper.web.view import audit_text, hand_views, money
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -32,6 +33,10 @@ bp = Blueprint("nights", __name__, url_prefix="/nights")
 sessions_bp = Blueprint("sessions", __name__, url_prefix="/sessions")
 
 PER_PAGE = 25
+
+# the pages' words for a night's rules, on every page that shows a night (web/options.py)
+for helper in (options.preset_name, options.rule_changes, options.uses_stake):
+    bp.add_app_template_global(helper)
 
 
 def _presets_json() -> str:
@@ -41,6 +46,21 @@ def _presets_json() -> str:
             for name, g in GAMES.items()
         }
     )
+
+
+def _money_options() -> dict[str, tuple[str, str]]:
+    """Per game whose rules may pay no money at all: the option's form field, and the stake's hint about it."""
+    out = {}
+    for name in GAMES:
+        option = options.money_option(name)
+        if option is not None:
+            hint = _(
+                "%(game)s: only when “%(option)s” is more than 0.",
+                game=GAME_LABELS[name],
+                option=options.option(name, option).label,
+            )
+            out[name] = (option_field_name(name, option), hint)
+    return out
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -70,7 +90,7 @@ def new():
                     db=db,
                     game=form.game.data,
                     rules=form.rules(),
-                    stake_cents=parse_cents(form.stake.data),
+                    stake_cents=form.stake_cents(),
                     currency=(form.currency.data or "").upper(),
                     played_on=form.played_on.data,
                     place=form.place.data or "",
@@ -81,7 +101,12 @@ def new():
                 db.rollback()
                 name = exc.field.removeprefix("rules.")
                 target = getattr(form, option_field_name(form.game.data, name), None)
-                (target.errors if target is not None else form.form_errors).append(message(exc))
+                if target is None:
+                    form.form_errors.append(message(exc))
+                else:
+                    values = {c.value: c.label for c in getattr(target, "choices", None) or ()}
+                    said = message(exc, labels={name: target.label.text}, values=values)
+                    target.errors = [*list(target.errors), said]
             except InvalidInput as exc:
                 db.rollback()
                 target = {"players": form.seat_1, "first_dealer": form.first_dealer, "stake_cents": form.stake}.get(
@@ -104,6 +129,7 @@ def new():
             labels=GAME_LABELS,
             players=players,
             presets=_presets_json(),
+            money_options=_money_options(),
             max_seats=MAX_SEATS,
             sizes={name: g.table_sizes for name, g in GAMES.items()},
         ),

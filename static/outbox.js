@@ -1,0 +1,222 @@
+// The outbox: a hand saved without a connection is kept on the phone (IndexedDB) and sent, in order,
+// when the server answers again. Nothing here needs the service worker: it works over plain HTTP too.
+//
+// - The hand form (#hand-form, a new hand): Save posts the form as always. When the phone knows it is
+//   offline, or while other hands of the night are still waiting, the hand joins the outbox instead,
+//   with a key of its own (the idempotency key) and the number of hands it expects before it. A post
+//   that fails on the way (no network, no answer) is put in the outbox by the service worker, where
+//   there is one (templates/offline/sw.js); a refusal of the server is shown by the form as always.
+// - Every page of a night with hands waiting (#outbox, templates/nights/show.html and the hand form)
+//   lists them, with what was entered, as "waiting for a connection".
+// - Sending: on load, on the "online" event and on a timer that backs off (2 s to 60 s). Each hand is
+//   sent with a fresh form token (the hand form fetched again first), its own key (a hand the server
+//   stored before its answer was lost is answered as that hand, not stored twice) and the count it
+//   expects: when another phone recorded a hand meanwhile, the server refuses it, and the phone shows
+//   both and asks: add it as the next hand, or discard it. Nothing is ever dropped without a tap.
+(function () {
+  "use strict";
+  if (!window.indexedDB || !window.fetch || !self.skOutbox) return;
+  var box = document.getElementById("outbox");
+  if (!box) return;
+  var night = box.dataset.night;
+  var formUrl = box.dataset.formUrl;
+  var tableUrl = box.dataset.tableUrl;
+  var text = box.dataset;  // the page's words: data-waiting, data-conflict, data-add, data-discard, ...
+
+  var store = self.skOutbox;
+  function waiting() { return store.waiting(night); }
+  var keep = store.keep, drop = store.drop;
+  var count = 0;  // how many of the night's hands are waiting (known synchronously at Save)
+
+  // --- the list of waiting hands ---------------------------------------------------------------------
+  function show() {
+    return waiting().then(function (hands) {
+      count = hands.length;
+      box.hidden = hands.length === 0;
+      box.querySelector("[data-count]").textContent = String(hands.length);
+      var list = box.querySelector("ol");
+      list.textContent = "";
+      hands.forEach(function (hand) {
+        var item = document.createElement("li");
+        item.className = hand.conflict ? "queued conflict" : "queued";
+        item.dataset.key = hand.key;
+        var what = document.createElement("span");
+        what.className = "what";
+        what.textContent = text.hand.replace("__N__", String(hand.expected + 1)) + " · " + hand.summary;
+        item.appendChild(what);
+        var state = document.createElement("span");
+        state.className = "state";
+        state.textContent = hand.conflict ? hand.conflict : text.waiting;
+        item.appendChild(state);
+        if (hand.conflict) {
+          // beside it, the hand the server has at that number (the table page's row), to compare
+          var there = document.querySelector("#hand-" + (hand.expected + 1) + " > summary");
+          if (there) {
+            var theirs = document.createElement("span");
+            theirs.className = "theirs";
+            theirs.textContent = text.theirs + ": " + there.textContent.replace(/\s+/g, " ").trim();
+            item.appendChild(theirs);
+          }
+          item.appendChild(button(text.add, "add", hand.key));
+        }
+        item.appendChild(button(text.discard, "discard", hand.key));
+        list.appendChild(item);
+      });
+      return hands;
+    });
+  }
+  function button(label, action, key) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "small" + (action === "discard" ? " danger" : "");
+    b.textContent = label;
+    b.dataset.action = action;
+    b.dataset.key = key;
+    return b;
+  }
+  box.addEventListener("click", function (e) {
+    var b = e.target.closest("button[data-action]");
+    if (!b) return;
+    if (b.dataset.action === "discard") {
+      if (!window.confirm(text.confirmDiscard)) return;
+      drop(b.dataset.key).then(show);
+    } else {
+      waiting().then(function (hands) {
+        var hand = hands.filter(function (h) { return h.key === b.dataset.key; })[0];
+        if (!hand) return;
+        hand.expected = hand.now;  // after the hands the server has now
+        hand.conflict = "";
+        return keep(hand).then(function () { delay = 0; send(); });
+      });
+    }
+  });
+
+  // --- sending ---------------------------------------------------------------------------------------
+  var busy = false, delay = 2000, timer = null;
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(send, delay);
+    delay = Math.min(Math.max(delay * 2, 2000), 60000);
+  }
+  function freshForm() {  // the hand form as the server makes it now: its token and its count of hands
+    return fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (!r.ok || r.redirected) throw new Error("signed out");
+      return r.text();
+    }).then(function (html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var token = page.querySelector('#hand-form input[name="csrf_token"]');
+      var count = page.querySelector('#hand-form input[name="expected_hands"]');
+      if (!token || !count) throw new Error("no form");
+      return { token: token.value, count: parseInt(count.value, 10) };
+    });
+  }
+  function post(hand, token) {
+    var body = new URLSearchParams();
+    hand.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    body.set("csrf_token", token);
+    body.set("idempotency_key", hand.key);
+    body.set("expected_hands", String(hand.expected));
+    body.set("action", "save");
+    return fetch(formUrl, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" });
+  }
+  function send() {
+    if (busy) return;
+    busy = true;
+    var landed = 0;
+    function next(hands) {
+      var hand = hands.shift();
+      if (!hand || hand.conflict) return null;  // a hand in conflict waits for the player; so do those after it
+      return freshForm().then(function (fresh) {
+        return post(hand, fresh.token).then(function (r) {
+          if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
+            landed++;
+            return drop(hand.key).then(function () { return next(hands); });
+          }
+          hand.now = fresh.count;
+          hand.conflict = r.status === 409 ? text.conflict : text.refused;
+          return keep(hand);
+        });
+      });
+    }
+    waiting().then(next).then(function () {
+      delay = 2000;
+    }, function () {
+      later();  // no connection yet (or signed out): again in a while
+    }).then(function () {
+      busy = false;
+      return show();
+    }).then(function (hands) {
+      if (landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
+      if (hands.some(function (h) { return !h.conflict; })) later();
+    });
+  }
+
+  // --- the hand form: Save, with the outbox behind it ------------------------------------------------
+  var form = document.getElementById("hand-form");
+  if (form && form.dataset.outbox !== undefined) {
+    var said = form.querySelector('input[name="outbox_summary"]');
+    if (!said) {
+      said = document.createElement("input");
+      said.type = "hidden";
+      said.name = "outbox_summary";  // what the service worker shows of a hand it keeps (the server ignores it)
+      form.appendChild(said);
+    }
+    // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
+    // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)
+    var key = form.querySelector('input[name="idempotency_key"]');
+    key.value = store.newKey();
+    form.addEventListener("submit", function (e) {
+      var btn = e.submitter;
+      if (!btn || btn.value !== "save") return;
+      said.value = summary();
+      if (navigator.onLine !== false && count === 0) return;  // posted as always
+      e.preventDefault();
+      var hand = store.record(new FormData(form), night, parseInt(form.querySelector('input[name="expected_hands"]').value, 10));
+      waiting().then(function (hands) {
+        if (hands.length) hand.expected = hands[hands.length - 1].expected + 1;  // behind those waiting
+        return keep(hand);
+      }).then(keptTable).then(function (kept) {
+        if (kept) {
+          location.href = tableUrl;  // the page kept by the service worker, with the hand waiting on it
+          return;
+        }
+        // no copy of the table page to go to: the form stays, empty, for the next hand
+        delete form.dataset.sent;
+        form.reset();
+        key.value = store.newKey();
+        form.querySelector('input[name="expected_hands"]').value = String(hand.expected + 1);
+        form.dispatchEvent(new Event("change"));
+        show().then(later);
+        box.scrollIntoView({ block: "start" });
+      });
+    });
+  }
+
+  // whether the service worker has a copy of the table page to show without a connection
+  function keptTable() {
+    if (!(navigator.serviceWorker && navigator.serviceWorker.controller && window.caches)) return false;
+    return caches.match(tableUrl).then(function (r) { return !!r; }, function () { return false; });
+  }
+
+  // what was entered, in the form's own words: the chosen buttons and the numbers typed
+  function summary() {
+    var parts = [];
+    form.querySelectorAll("fieldset, .field").forEach(function (group) {
+      if (group.hidden || group.closest("[hidden]")) return;
+      group.querySelectorAll(":scope > .segmented input:checked, :scope > div input:checked").forEach(function (input) {
+        var label = input.labels && input.labels[0];
+        if (label && label.textContent.trim()) parts.push(label.textContent.trim());
+      });
+      group.querySelectorAll(':scope input[type="number"], :scope input[inputmode="numeric"]').forEach(function (input) {
+        if (input.value !== "" && !input.disabled) {
+          var label = input.labels && input.labels[0];
+          parts.push((label ? label.textContent.trim() + " " : "") + input.value);
+        }
+      });
+    });
+    return parts.filter(function (p, i) { return parts.indexOf(p) === i; }).join(" · ");
+  }
+
+  window.addEventListener("online", function () { delay = 0; send(); });
+  show().then(function (hands) { if (hands.length) send(); });
+})();

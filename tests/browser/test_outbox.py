@@ -1,0 +1,201 @@
+"""The outbox (issue 15), in Chromium at 390 x 844: hands saved without a connection wait on the phone,
+in order, and land once each when the server answers again; a hand another phone beat to its
+number is shown to the player, never stored twice nor dropped."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlmodel import select
+
+from scorekeeper.core import db as database
+from scorekeeper.core import history
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import Player
+from scorekeeper.core.table import load_table
+from tests.support import DURCH, start_night
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def night(live, roster):
+    _, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        players = list(db.exec(select(Player).order_by(Player.id)))
+        return start_night(db, players).id
+
+
+def table(live, night):
+    _, app = live
+    with database.session(app.extensions["sk_engine"]) as db:
+        return load_table(db=db, night_id=night)
+
+
+def ready(page) -> None:
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15_000)
+
+
+def enter_durch(page, declarer: str) -> None:
+    """A Durch won by ``declarer``, saved: on the hand form (not waiting for the page that follows)."""
+    page.locator("#contract-group label", has_text="Durch").first.click()
+    page.locator("#declarer-group label", has_text=declarer).first.click()
+    page.locator("#won-group label", has_text="gewonnen").first.click()
+    page.locator("#save").click(no_wait_after=True)
+
+
+def queued(page) -> list[str]:
+    page.wait_for_selector("#outbox:not([hidden])")
+    return [t.strip() for t in page.locator("#outbox li.queued .what").all_inner_texts()]
+
+
+def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, night):
+    base, app = live
+    declarers = ["Anna", "Bernd", "Clara", "Dieter", "Anna"]
+    page.goto(f"{base}/nights/{night}")
+    ready(page)
+    page.goto(f"{base}/nights/{night}")  # kept by the worker
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        page.goto(f"{base}/nights/{night}")  # the table page loads offline
+        for i, name in enumerate(declarers, start=1):
+            page.goto(f"{base}/nights/{night}/hands/new")  # and the hand form
+            enter_durch(page, name)
+            page.wait_for_url(f"{base}/nights/{night}")  # back at the table, the hand waiting there
+            waiting = queued(page)
+            assert len(waiting) == i
+            assert waiting[-1].startswith(f"Spiel {i}") and name in waiting[-1], waiting
+            assert page.locator("#outbox h2").inner_text().endswith(f"({i})")
+            assert "wartet auf Verbindung" in page.locator("#outbox").inner_text()
+        assert table(live, night).hands == []  # nothing reached the server
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    after = table(live, night)
+    assert len(after.hands) == 5  # all five, once each
+    seats = {"Anna": 1, "Bernd": 2, "Clara": 3, "Dieter": 4}
+    assert [h.data["declarer"] for h in after.hands] == [seats[n] for n in declarers]  # in order
+    # a Durch won is 6 from each defender: Anna declares twice, the others once each
+    assert list(after.balance) == [36 - 6 * 3, 18 - 6 * 4, 18 - 6 * 4, 18 - 6 * 4]
+    with database.session(app.extensions["sk_engine"]) as db:
+        assert history.verify_night(db=db, night_id=night) == []  # stored as the engine settles it afresh
+
+
+def test_a_hand_whose_answer_was_lost_is_not_stored_twice(page, live, night):
+    """The server stores the hand but its answer comes too late (the worker gives up after 15 s): the
+    worker keeps the hand under the form's key, and sending it again is answered as that hand."""
+    base, app = live
+    page.goto(f"{base}/nights/{night}")
+    ready(page)
+    page.goto(f"{base}/nights/{night}")
+    page.goto(f"{base}/nights/{night}/hands/new")
+    inner = app.wsgi_app
+    slow = []
+
+    def answer_late(environ, start_response):  # the first save: stored at once, answered after 17 s
+        answer = list(inner(environ, start_response))
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/hands/new") and not slow:
+            slow.append(1)
+            time.sleep(17)
+        return answer
+
+    app.wsgi_app = answer_late
+    try:
+        enter_durch(page, "Bernd")
+        page.wait_for_url(f"{base}/nights/{night}", timeout=30_000)
+        assert len(table(live, night).hands) == 1  # the server has it
+        page.wait_for_selector("#outbox[hidden]", state="attached", timeout=30_000)  # sent again, answered
+    finally:
+        app.wsgi_app = inner
+    assert len(table(live, night).hands) == 1  # and still once
+
+
+def test_a_hand_another_phone_beat_to_its_number_is_shown_and_can_be_added_next(page, live, night):
+    base, app = live
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        enter_durch(page, "Clara")
+        assert len(queued(page)) == 1
+        with database.session(app.extensions["sk_engine"], write=True) as db:  # another phone: hand 1
+            record_hand(db=db, night_id=night, hand=dict(DURCH, declarer=4))
+    finally:
+        page.context.set_offline(False)
+    page.goto(f"{base}/nights/{night}")
+    conflict = page.locator("#outbox li.conflict")
+    conflict.wait_for(timeout=20_000)
+    assert "anderes Handy" in conflict.inner_text()
+    assert "Inzwischen eingetragen" in conflict.inner_text() and "Dieter" in conflict.inner_text()  # side by side
+    assert len(table(live, night).hands) == 1  # nothing stored twice, nothing dropped
+    conflict.locator("button", has_text="Als nächstes Spiel anhängen").click()
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    hands = table(live, night).hands
+    assert [h.data["declarer"] for h in hands] == [4, 3]
+
+
+def test_a_waiting_hand_can_be_discarded_by_hand(page, live, night):
+    base, _ = live
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        enter_durch(page, "Anna")
+        assert len(queued(page)) == 1
+        page.once("dialog", lambda d: d.accept())
+        page.locator("#outbox button", has_text="Verwerfen").click()
+        page.wait_for_selector("#outbox[hidden]", state="attached")
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_timeout(500)
+    assert table(live, night).hands == []
+
+
+def test_three_hands_saved_while_the_server_is_down_land_once_when_it_is_back(page, live, night):
+    """The phone is online but the app is stopped (its proxy answers 502): the worker keeps the hands."""
+    base, app = live
+    page.goto(f"{base}/nights/{night}")
+    ready(page)
+    page.goto(f"{base}/nights/{night}")
+    page.goto(f"{base}/nights/{night}/hands/new")
+    inner = app.wsgi_app
+    down = [True]
+
+    def stopped(environ, start_response):
+        if down[0]:  # what nginx answers while the app behind it is stopped
+            start_response("502 Bad Gateway", [("Content-Type", "text/plain")])
+            return [b"502 Bad Gateway"]
+        return inner(environ, start_response)
+
+    app.wsgi_app = stopped
+    try:
+        for i, name in enumerate(("Anna", "Bernd", "Clara"), start=1):
+            if i > 1:
+                page.goto(f"{base}/nights/{night}/hands/new")  # the form kept by the worker
+            enter_durch(page, name)
+            page.wait_for_url(f"{base}/nights/{night}", timeout=30_000)
+            page.wait_for_function("n => document.querySelectorAll('#outbox li.queued').length === n", arg=i)
+        assert [w.split(" · ")[0] for w in queued(page)] == ["Spiel 1", "Spiel 2", "Spiel 3"]
+        assert table(live, night).hands == []
+        down[0] = False  # the server is back: the timer finds it
+        page.wait_for_selector("#outbox[hidden]", state="attached", timeout=30_000)
+    finally:
+        app.wsgi_app = inner
+    assert [h.data["declarer"] for h in table(live, night).hands] == [1, 2, 3]
+
+
+def test_a_hand_sent_after_its_forms_token_expired_still_lands(page, live, night):
+    base, app = live
+    app.config["WTF_CSRF_TIME_LIMIT"] = 1  # the form's token is good for a second
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        enter_durch(page, "Dieter")
+        assert len(queued(page)) == 1
+        page.wait_for_timeout(2_000)  # the token it was made with has expired
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    assert [h.data["declarer"] for h in table(live, night).hands] == [4]
