@@ -47,7 +47,7 @@ def start_night(page, base: str, game_label: str, players: list[str], first_deal
 
 
 def page_balance(page) -> dict[str, int]:
-    rows = page.locator("#balance table.balance tbody tr")
+    rows = page.locator("#balance table.balance:not(.match) tbody tr")  # not Matt's table of the match
     out = {}
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td")
