@@ -88,7 +88,15 @@
           document.getElementById("preview").innerHTML = a.html;
           if (a.ok) clearRefusal();
         })
-        .catch(function () { /* poor Wi-Fi: the Preview button still works */ });
+        .catch(function () {
+          // no connection: the engine is on the server, so the value waits for it (the hand can still be saved:
+          // it waits on the phone, static/outbox.js)
+          if (mine !== seq) return;
+          var note = document.createElement("p");
+          note.className = "hint offline-note";
+          note.textContent = form.dataset.offlineNote;
+          document.getElementById("preview").replaceChildren(note);
+        });
     }, 250);
   }
 

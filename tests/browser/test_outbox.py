@@ -199,3 +199,16 @@ def test_a_hand_sent_after_its_forms_token_expired_still_lands(page, live, night
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
     assert [h.data["declarer"] for h in table(live, night).hands] == [4]
+
+
+def test_a_hand_entered_without_a_connection_says_its_value_waits_for_the_server(page, live, night):
+    base, _ = live
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        page.locator("#contract-group label", has_text="Durch").first.click()  # the live preview is asked for
+        note = page.locator("#preview .offline-note")
+        note.wait_for(timeout=5_000)
+        assert "sobald das Spiel beim Server ankommt" in note.inner_text()
+    finally:
+        page.context.set_offline(False)
