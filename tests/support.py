@@ -269,3 +269,8 @@ def pdf_text(data: bytes, tmp_path) -> str:
     path = tmp_path / "s.pdf"
     path.write_bytes(data)
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def worker_ready(page) -> None:
+    """Wait until the service worker controls a browser page (it registers on the first page, then claims it)."""
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15_000)

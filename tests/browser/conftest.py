@@ -101,3 +101,16 @@ def roster(live):
     _, app = live
     with database.session(app.extensions["sk_engine"]) as db:
         return [create_player(db=db, name=n).id for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
+
+
+@pytest.fixture
+def matzlfangen_night(live, roster) -> int:
+    """A Matzlfangen night of Anna, Bernd, Clara and Dieter, with no hand yet: its id."""
+    from sqlmodel import select
+
+    from scorekeeper.core.models import Player
+    from tests.support import start_night
+
+    _, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        return start_night(db, list(db.exec(select(Player).order_by(Player.id)))).id

@@ -5,35 +5,27 @@ language; a form sent without a connection says that nothing was saved."""
 from __future__ import annotations
 
 import pytest
-from sqlmodel import select
 
 from scorekeeper.core import db as database
 from scorekeeper.core.hands import record_hand, undo_last
-from scorekeeper.core.models import Player
-from tests.support import DURCH, start_night
+from tests.support import DURCH, worker_ready
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def night(live, roster):
+def night(live, matzlfangen_night):
+    """The night, with one hand recorded."""
     _, app = live
     with database.session(app.extensions["sk_engine"], write=True) as db:
-        players = list(db.exec(select(Player).order_by(Player.id)))
-        night = start_night(db, players)
-        record_hand(db=db, night_id=night.id, hand=DURCH)
-        return night.id
-
-
-def ready(page) -> None:
-    """Wait until the service worker controls the page (it registers on the first page, then claims it)."""
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15_000)
+        record_hand(db=db, night_id=matzlfangen_night, hand=DURCH)
+    return matzlfangen_night
 
 
 def test_a_nights_table_page_and_hand_form_open_without_a_connection(page, live, night):
     base, _ = live
     page.goto(f"{base}/nights/{night}")
-    ready(page)
+    worker_ready(page)
     page.goto(f"{base}/nights/{night}")  # now through the worker: it keeps a copy
     page.goto(f"{base}/nights/{night}/hands/new")
     page.context.set_offline(True)
@@ -54,7 +46,7 @@ def test_a_preview_sent_without_a_connection_says_nothing_was_saved(page, live, 
     """(A hand saved without a connection waits in the outbox: tests/browser/test_outbox.py.)"""
     base, _ = live
     page.goto(f"{base}/nights/{night}/hands/new")
-    ready(page)
+    worker_ready(page)
     page.goto(f"{base}/nights/{night}/hands/new")
     page.context.set_offline(True)
     try:

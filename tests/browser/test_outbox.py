@@ -7,34 +7,25 @@ from __future__ import annotations
 import time
 
 import pytest
-from sqlmodel import select
 
 from scorekeeper.core import db as database
 from scorekeeper.core import history
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.models import Player
 from scorekeeper.core.table import load_table
-from tests.support import DURCH, start_night
+from tests.support import DURCH, worker_ready
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def night(live, roster):
-    _, app = live
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        players = list(db.exec(select(Player).order_by(Player.id)))
-        return start_night(db, players).id
+def night(matzlfangen_night):
+    return matzlfangen_night
 
 
 def table(live, night):
     _, app = live
     with database.session(app.extensions["sk_engine"]) as db:
         return load_table(db=db, night_id=night)
-
-
-def ready(page) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15_000)
 
 
 def enter_durch(page, declarer: str) -> None:
@@ -54,7 +45,7 @@ def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, n
     base, app = live
     declarers = ["Anna", "Bernd", "Clara", "Dieter", "Anna"]
     page.goto(f"{base}/nights/{night}")
-    ready(page)
+    worker_ready(page)
     page.goto(f"{base}/nights/{night}")  # kept by the worker
     page.goto(f"{base}/nights/{night}/hands/new")
     page.context.set_offline(True)
@@ -89,7 +80,7 @@ def test_a_hand_whose_answer_was_lost_is_not_stored_twice(page, live, night):
     worker keeps the hand under the form's key, and sending it again is answered as that hand."""
     base, app = live
     page.goto(f"{base}/nights/{night}")
-    ready(page)
+    worker_ready(page)
     page.goto(f"{base}/nights/{night}")
     page.goto(f"{base}/nights/{night}/hands/new")
     inner = app.wsgi_app
@@ -156,7 +147,7 @@ def test_three_hands_saved_while_the_server_is_down_land_once_when_it_is_back(pa
     """The phone is online but the app is stopped (its proxy answers 502): the worker keeps the hands."""
     base, app = live
     page.goto(f"{base}/nights/{night}")
-    ready(page)
+    worker_ready(page)
     page.goto(f"{base}/nights/{night}")
     page.goto(f"{base}/nights/{night}/hands/new")
     inner = app.wsgi_app
