@@ -66,6 +66,7 @@ class Game:
     facts: Callable[[Any, HandResult], HandFacts]  # who declared, what, and what the statistics count
     forehand_declares: bool  # the hand form names forehand (who declares a Rufen, who leads)
     money_from_balance: bool  # the night's money is the engine's final balance, not the sum of the hands
+    money_option: str | None  # the rule option whose 0 means no unit is ever paid (None: units are always paid)
     carries_pot: Callable[[Any], bool]  # a night under these rules leaves its pot to the next night
     takes_pot: Callable[[Any], bool]  # a night under these rules starts with a carried pot
     summary_header: str  # the export's column that says what each hand was
@@ -93,6 +94,7 @@ class Game:
             module.facts,
             getattr(module, "FOREHAND_DECLARES", False),
             getattr(module, "MONEY_FROM_BALANCE", False),
+            getattr(module, "MONEY_OPTION", None),
             getattr(module, "carries_pot", _no_pot),
             getattr(module, "takes_pot", _no_pot),
             module.SUMMARY_HEADER,

@@ -25,6 +25,10 @@ TEAM_SEATS = {"A": (1, 3), "B": (2, 4)}
 FIELDS = frozenset({"trump_team", "points_a", "schwarz", "matt", "konter"})
 
 
+#: A partie pays nothing unless it ends a game, and then ``stake_per_game``: at 0 no unit is ever paid.
+MONEY_OPTION = "stake_per_game"
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house rules of Konter a Matt (docs/rules.md)."""

@@ -28,6 +28,10 @@ CARD_NAMES = {"A": "Ace", "10": "Ten", "K": "King", "Q": "Queen", "7": "Seven"}
 FIELDS = frozenset({"mated_by", "move", "card", "vorablegen", "uebermatt"})
 
 
+#: The balance is ``stake_per_point`` times the final difference: at 0 no unit is ever paid.
+MONEY_OPTION = "stake_per_point"
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house rules of Matt (docs/rules.md)."""

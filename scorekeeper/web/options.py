@@ -116,12 +116,6 @@ PRESETS: dict[str, dict[str, Any]] = {
     "matt": {"seed": _l("by the rule text")},
 }
 
-#: The option whose 0 means that a night of the game pays no money at all: every hand's units and
-#: the balance are 0, so the night's stake per unit is never used and the start form doesn't ask for it
-#: (docs/rules.md: Konter a Matt pays only ``stake_per_game`` when a game ends; Matt pays
-#: ``stake_per_point`` times the final difference). The other games always pay their units.
-MONEY_OPTIONS: dict[str, str] = {"konter_a_matt": "stake_per_game", "matt": "stake_per_point"}
-
 
 def option(game: str, name: str) -> Option:
     """The words of ``game``'s option ``name`` (its key, for an option this module doesn't know yet)."""
@@ -157,7 +151,7 @@ def rule_changes(game: str, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def money_option(game: str) -> str | None:
     """The option without which ``game`` pays no money (None: the game always pays its units)."""
-    return MONEY_OPTIONS.get(game)
+    return GAMES[game].money_option  # the engine's fact (docs/rules.md)
 
 
 def uses_stake(game: str, rules: Mapping[str, Any]) -> bool:
