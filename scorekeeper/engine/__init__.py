@@ -42,6 +42,10 @@ def _no_pot(rules: Any) -> bool:
     return False
 
 
+def _no_redeal(rules: Any, hand: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Game:
     """One game as the engine knows it, with every fact of it that the app needs (built from its module).
@@ -69,6 +73,7 @@ class Game:
     money_option: str | None  # the rule option whose 0 means no unit is ever paid (None: units are always paid)
     carries_pot: Callable[[Any], bool]  # a night under these rules leaves its pot to the next night
     takes_pot: Callable[[Any], bool]  # a night under these rules starts with a carried pot
+    is_redeal: Callable[[Any, Any], bool]  # the hand (validated) is dealt again by the same dealer: the deal stays
     summary_header: str  # the export's column that says what each hand was
     summary: Callable[[Any], str | int]  # what a hand was, for that column (an int: a seat, named by the caller)
     state_to_json: Callable[[Any], Any]  # what carries, as stored with a hand (the engine's own output)
@@ -97,6 +102,7 @@ class Game:
             getattr(module, "MONEY_OPTION", None),
             getattr(module, "carries_pot", _no_pot),
             getattr(module, "takes_pot", _no_pot),
+            getattr(module, "is_redeal", _no_redeal),
             module.SUMMARY_HEADER,
             module.summary,
             module.state_to_json,

@@ -68,7 +68,7 @@ def _schafkopf(rng: random.Random, rules: schafkopf.Rules, index: int) -> dict[s
         hand["kontra"] = True
         if rng.random() < 0.3:
             hand["re"] = True
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 and rules.klopfen_played:
         hand["klopfen"] = rng.randint(1, 2)
     if contract != "sauspiel" and rng.random() < 0.05:
         hand["tout"] = True
@@ -85,7 +85,7 @@ def _schafkopf(rng: random.Random, rules: schafkopf.Rules, index: int) -> dict[s
 
 def _ramsch(rng: random.Random, rules: schafkopf.Rules) -> dict[str, Any]:
     hand: dict[str, Any] = {"contract": "ramsch"}
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 and rules.klopfen_played:
         hand["klopfen"] = 1
     if rng.random() < 0.03:
         hand["durchmarsch"] = rng.randint(1, 4)

@@ -76,7 +76,7 @@ MAX_RUNNERS = {"sauspiel": 14, "solo": 14, "wenz": 4}
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house rules of Schafkopf (docs/rules.md); presets ``seed``, ``seed-variant``, ``bavarian``."""
+    """The house rules of Schafkopf (docs/rules.md); presets ``seed``, ``seed-variant``, ``bavarian``, ``turnier``."""
 
     preset: str = "seed"
     tariff_sauspiel: int = option(2, lo=0, hi=1000, help="units of a Sauspiel")
@@ -84,12 +84,17 @@ class Rules:
     extra: int = option(1, lo=0, hi=1000, help="units for schneider, schwarz and each runner")
     laufende_min: int = option(3, lo=1, hi=14, help="runners paid from this many on")
     laufende_min_wenz: int = option(2, lo=1, hi=4, help="runners paid in a Wenz from this many on")
-    laufende_max: int | None = option(None, lo=1, hi=14, nullable=True, help="runners beyond this are not paid")
+    laufende_max: int | None = option(
+        None, lo=0, hi=14, nullable=True, help="runners beyond this are not paid (0: runners are never paid)"
+    )
     kontra_shifts_threshold: bool = option(True, help="after kontra the declaring side wins with 60")
     declarers_schneider_at: int = option(
         29, lo=0, hi=59, help="a losing declaring side with this many or fewer is schneider"
     )
-    all_pass: str = option("pot", choices=("pot", "ramsch", "none"), help="what happens when everybody passes")
+    klopfen_played: bool = option(True, help="players may knock (each knock doubles)")
+    all_pass: str = option(
+        "pot", choices=("pot", "ramsch", "none", "redeal"), help="what happens when everybody passes"
+    )
     pot_stake: int = option(2, lo=0, hi=1000, help="units each player pays into the pot on a rundpass")
     pot_at_close: str = option(
         "split", choices=("split", "carry"), help="what happens to the pot at the end of the night"
@@ -111,6 +116,17 @@ PRESETS = {
         "kontra_shifts_threshold": False,
         "declarers_schneider_at": 30,
         "all_pass": "ramsch",
+    },
+    # one common tournament scheme (docs/rules.md, "Tournaments"): points, not money
+    "turnier": {
+        "tariff_sauspiel": 1,
+        "tariff_solo": 5,
+        "extra": 1,
+        "laufende_max": 0,
+        "all_pass": "redeal",
+        "kontra_shifts_threshold": False,
+        "declarers_schneider_at": 30,
+        "klopfen_played": False,
     },
 }
 
@@ -183,7 +199,7 @@ class Hand:
         re = "re" in data and get_bool(data, "re", index)
         if re and not kontra:
             raise InvalidHand(index, "re", "re needs kontra first")
-        klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN) if "klopfen" in data else 0
+        klopfen = _klopfen(data, index, rules)
         if tout:
             forbid(data, ("points", "schwarz"), index, "does not apply to a tout: it is won or lost")
             won = get_bool(data, "won", index)
@@ -197,7 +213,7 @@ class Hand:
 
     @classmethod
     def _ramsch_from_json(cls, data: dict, index: int | None, rules: Rules) -> Hand:
-        klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN, 0)
+        klopfen = _klopfen(data, index, rules)
         durchmarsch = None if data.get("durchmarsch") is None else get_seat(data, "durchmarsch", index, SEATS)
         if durchmarsch is not None:
             forbid(data, ("loser",), index, "does not apply to a durchmarsch")
@@ -243,6 +259,17 @@ class Hand:
         else:
             forbid(data, ("loser",), index, "is named only when players tie for most points (ramsch_tie named)")
         return cls("ramsch", klopfen=klopfen, ramsch_points=points, jungfrau=jungfrau, loser=loser)
+
+
+def _klopfen(data: dict, index: int | None, rules: Rules) -> int:
+    """The knocks of a game or a Ramsch (0 when not given).
+
+    :raises InvalidHand: for a knock under rules that play none (``klopfen_played`` false).
+    """
+    klopfen = get_int(data, "klopfen", index, 0, MAX_KLOPFEN, 0)
+    if klopfen and not rules.klopfen_played:
+        raise InvalidHand(index, "klopfen", "knocking is not played under these rules")
+    return klopfen
 
 
 def _durchmarsch_jungfrau(jungfrau: tuple[int, ...], durchmarsch: int, index: int | None) -> None:
@@ -357,6 +384,15 @@ def takes_pot(rules: Rules) -> bool:
     return rules.all_pass == "pot"
 
 
+def is_redeal(rules: Rules, hand: Hand) -> bool:
+    """Whether ``hand`` is dealt again by the same dealer and does not count: a rundpass under ``all_pass`` redeal.
+
+    >>> is_redeal(Rules(all_pass="redeal"), Hand("rundpass")), is_redeal(Rules(), Hand("rundpass"))
+    (True, False)
+    """
+    return hand.contract == "rundpass" and rules.all_pass == "redeal"
+
+
 def settle_hand(rules: Rules, hand: Hand, state: State, index: int | None = None) -> tuple[HandResult, State]:
     """Settle one valid hand and move the pot.
 
@@ -422,6 +458,9 @@ def _rundpass(rules: Rules, state: State) -> tuple[HandResult, State]:
     if rules.all_pass == "none":
         steps.add("rundpass_none", "everybody passed: nothing is paid", 0)
         return HandResult(0, None, (0,) * SEATS, steps.finish()), state
+    if rules.all_pass == "redeal":
+        steps.add("rundpass_redeal", "everybody passed: the same dealer deals again, the deal does not count", 0)
+        return HandResult(0, None, (0,) * SEATS, steps.finish()), state
     stake = rules.pot_stake
     steps.add("rundpass_pot", f"everybody passed: each player pays {stake} into the pot", stake, stake=stake)
     pot_delta = stake * SEATS
@@ -466,8 +505,8 @@ def _game(rules: Rules, hand: Hand) -> tuple:
             steps.add("schwarz", "schwarz: the losing side took no trick", rules.extra)
     runners = hand.laufende
     minimum = rules.laufende_min_wenz if contract == "wenz" else rules.laufende_min
-    if runners >= minimum:
-        paid = runners if rules.laufende_max is None else min(runners, rules.laufende_max)
+    paid = 0 if runners < minimum else runners if rules.laufende_max is None else min(runners, rules.laufende_max)
+    if paid:  # none paid (too few, or laufende_max 0): the steps do not speak of runners
         what = f"{runners} runners" if paid == runners else f"{runners} runners, {paid} paid"
         steps.add("laufende", what, paid * rules.extra, runners=runners, paid=paid)
     if hand.tout:

@@ -54,7 +54,9 @@ OPTIONS: dict[str, dict[str, Option]] = {
         ),
         "laufende_min": Option(_l("Runners from"), _l("Runners are paid from this many on.")),
         "laufende_min_wenz": Option(_l("Runners in a Wenz from"), _l("The same in a Wenz.")),
-        "laufende_max": Option(_l("Runners at most"), _l("Runners beyond this many are not paid; empty: no limit.")),
+        "laufende_max": Option(
+            _l("Runners at most"), _l("Runners beyond this many are not paid; empty: no limit; 0: no runners are paid.")
+        ),
         "kontra_shifts_threshold": Option(
             _l("60 win after Kontra"), _l("After Kontra (without Re) the declaring side wins with 60.")
         ),
@@ -62,9 +64,15 @@ OPTIONS: dict[str, dict[str, Option]] = {
             _l("Declaring side schneider up to"),
             _l("A losing declaring side with this many card points or fewer is schneider."),
         ),
+        "klopfen_played": Option(_l("Knocking allowed"), _l("Players may knock; each knock doubles.")),
         "all_pass": Option(
             _l("When everybody passes"),
-            choices={"pot": _l("everybody pays into the pot"), "ramsch": "Ramsch", "none": _l("nothing is paid")},
+            choices={
+                "pot": _l("everybody pays into the pot"),
+                "ramsch": "Ramsch",
+                "none": _l("nothing is paid"),
+                "redeal": _l("dealt again"),
+            },
         ),
         "pot_stake": Option(_l("Into the pot"), _l("Units each player pays into the pot on a Rundpass.")),
         "pot_at_close": Option(
@@ -111,7 +119,12 @@ OPTIONS: dict[str, dict[str, Option]] = {
 #: Each game's presets by name (``seed``: the traditional rule text, every option at its default).
 PRESETS: dict[str, dict[str, Any]] = {
     "matzlfangen": {"seed": _l("by the rule text")},
-    "schafkopf": {"seed": _l("by the rule text"), "seed-variant": _l("variant"), "bavarian": _l("Bavarian")},
+    "schafkopf": {
+        "seed": _l("by the rule text"),
+        "seed-variant": _l("variant"),
+        "bavarian": _l("Bavarian"),
+        "turnier": _l("tournament"),
+    },
     "konter_a_matt": {"seed": _l("by the rule text")},
     "matt": {"seed": _l("by the rule text")},
 }

@@ -60,6 +60,10 @@ TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] =
     "matzl_no_effect": lambda a, n: _("the losing side caught the Matzl (no effect under these rules)"),
     # Schafkopf
     "rundpass_none": lambda a, n: _("%(game)s (everybody passed): nothing is paid", game=contract_name(_RUNDPASS)),
+    "rundpass_redeal": lambda a, n: _(
+        "%(game)s (everybody passed): the same dealer deals again, the deal does not count",
+        game=contract_name(_RUNDPASS),
+    ),
     "rundpass_pot": lambda a, n: _(
         "%(game)s (everybody passed): each player pays %(stake)s into the pot",
         game=contract_name(_RUNDPASS),

@@ -197,6 +197,7 @@ SCHAFKOPF_OUT = {
         "laufende_max": None,
         "kontra_shifts_threshold": True,
         "declarers_schneider_at": 29,
+        "klopfen_played": True,
         "all_pass": "pot",
         "pot_stake": 2,
         "pot_at_close": "split",
@@ -779,7 +780,7 @@ def test_input_that_is_not_a_json_object_is_refused(text: str, what: str) -> Non
         (
             {"game": "schafkopf", "hands": [], "rules": {"preset": "tournament"}},
             "rules.preset",
-            "preset must be one of seed, seed-variant, bavarian, not 'tournament'",
+            "preset must be one of seed, seed-variant, bavarian, turnier, not 'tournament'",
         ),
         (
             {"game": "schafkopf", "hands": [], "rules": {"tariff_solo": "5"}},
@@ -792,9 +793,9 @@ def test_input_that_is_not_a_json_object_is_refused(text: str, what: str) -> Non
             "win_threshold must be between 1 and 130",
         ),
         (
-            {"game": "schafkopf", "hands": [], "rules": {"all_pass": "redeal"}},
+            {"game": "schafkopf", "hands": [], "rules": {"all_pass": "stock"}},
             "rules.all_pass",
-            "all_pass must be one of pot, ramsch, none, not 'redeal'",
+            "all_pass must be one of pot, ramsch, none, redeal, not 'stock'",
         ),
     ],
 )

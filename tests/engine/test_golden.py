@@ -15,7 +15,9 @@ piece of data) and compare the two: only what the change meant to change may dif
 
 Changed on purpose since: Schafkopf's steps show the pot (``pot_in``, ``pot_out``, ``pot_doubled``,
 each adding 0 units just before ``value``) and its ``points``/``tout`` steps name the ``suit``
-(issue 14, 3 and 6); compared so, nothing but these steps differed.
+(issue 14, 3 and 6); compared so, nothing but these steps differed. The rule set gained
+``klopfen_played`` (every Schafkopf answer's ``rules`` names it; compared so, nothing else differed)
+and the ``turnier`` preset was added to the rule sets (issue 16).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ RULE_SETS: dict[str, list[dict[str, Any]]] = {
         {"all_pass": "ramsch", "jungfrau": "double_own", "ramsch_tie": "named", "durchmarsch_tariff": "ramsch"},
         {"all_pass": "ramsch", "jungfrau": "none", "laufende_max": 4, "kontra_shifts_threshold": False},
         {"pot_at_close": "carry", "pot_stake": 3, "extra": 2},
+        {"preset": "turnier"},
     ],
     "konter_a_matt": [
         {},
@@ -146,7 +149,7 @@ def digest(game: str) -> str:
 
 GOLDEN = {
     "matzlfangen": "ea5410ab4133eb2e74d71ba357a3812960a42d10161f7e5a72dcfe8392d6dd9b",
-    "schafkopf": "e78b3b1bf4be788915f654d2a5c684ddb9465bbcf7dc561a73ec927495259af4",
+    "schafkopf": "0b30459396f9bc37378cef30c8485684dd8ba1004d9fe69d699e6fea0fa128bb",
     "konter_a_matt": "1c3f148e13db676554784431fcdb4a23ad0c63d39ce59be21f8b2144f7ca1629",
     "matt": "ab8fec0eda89c00f8b670effe4b237cff38fadc5cd881f5c75567c00dcc3f412",
 }

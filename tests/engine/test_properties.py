@@ -42,10 +42,11 @@ OVERRIDES = {
     "schafkopf": st.fixed_dictionaries(
         {},
         optional={
-            "all_pass": st.sampled_from(("pot", "ramsch", "none")),
+            "all_pass": st.sampled_from(("pot", "ramsch", "none", "redeal")),
             "kontra_shifts_threshold": st.booleans(),
             "declarers_schneider_at": st.sampled_from((29, 30)),
-            "laufende_max": st.none() | st.integers(1, 14),
+            "laufende_max": st.none() | st.integers(0, 14),
+            "klopfen_played": st.booleans(),
             "jungfrau": st.sampled_from(("double_all", "double_own", "none")),
             "durchmarsch_tariff": st.sampled_from(("solo", "ramsch")),
             "ramsch_tie": st.sampled_from(("all_lose", "named")),

@@ -996,6 +996,7 @@ DEFAULT_RULES = {
     "laufende_max": None,
     "kontra_shifts_threshold": True,
     "declarers_schneider_at": 29,
+    "klopfen_played": True,
     "all_pass": "pot",
     "pot_stake": 2,
     "pot_at_close": "split",
@@ -1115,8 +1116,8 @@ def test_seed_variant_overridden_to_play_the_pot():
     check_hand(result, value=2, winner=None, expected_deltas=deltas(-2, -2, -2, -2, pot=8))
 
 
-def test_schafkopf_knows_the_presets_seed_seed_variant_and_bavarian():
-    assert set(GAMES["schafkopf"].presets) == {"seed", "seed-variant", "bavarian"}
+def test_schafkopf_knows_the_presets_seed_seed_variant_bavarian_and_turnier():
+    assert set(GAMES["schafkopf"].presets) == {"seed", "seed-variant", "bavarian", "turnier"}
 
 
 # ---------------------------------------------------------------------------
@@ -1673,9 +1674,14 @@ RULE_ERRORS = [
         "unknown preset",
         {"preset": "bayern"},
         "rules.preset",
-        "preset must be one of seed, seed-variant, bavarian, not 'bayern'",
+        "preset must be one of seed, seed-variant, bavarian, turnier, not 'bayern'",
     ),
-    ("preset null", {"preset": None}, "rules.preset", "preset must be one of seed, seed-variant, bavarian, not null"),
+    (
+        "preset null",
+        {"preset": None},
+        "rules.preset",
+        "preset must be one of seed, seed-variant, bavarian, turnier, not null",
+    ),
     (
         "tariff_sauspiel a text",
         {"tariff_sauspiel": "2"},
@@ -1700,8 +1706,8 @@ RULE_ERRORS = [
         "rules.laufende_min_wenz",
         "laufende_min_wenz must be between 1 and 4",
     ),
-    ("laufende_max 0", {"laufende_max": 0}, "rules.laufende_max", "laufende_max must be between 1 and 14"),
-    ("laufende_max 15", {"laufende_max": 15}, "rules.laufende_max", "laufende_max must be between 1 and 14"),
+    ("laufende_max -1", {"laufende_max": -1}, "rules.laufende_max", "laufende_max must be between 0 and 14"),
+    ("laufende_max 15", {"laufende_max": 15}, "rules.laufende_max", "laufende_max must be between 0 and 14"),
     (
         "laufende_max a bool",
         {"laufende_max": True},
@@ -1736,10 +1742,22 @@ RULE_ERRORS = [
         "all_pass unknown",
         {"all_pass": "stock"},
         "rules.all_pass",
-        "all_pass must be one of pot, ramsch, none, not 'stock'",
+        "all_pass must be one of pot, ramsch, none, redeal, not 'stock'",
     ),
     ("all_pass null", {"all_pass": None}, "rules.all_pass", "all_pass may not be null"),
-    ("all_pass a bool", {"all_pass": False}, "rules.all_pass", "all_pass must be one of pot, ramsch, none, not false"),
+    (
+        "all_pass a bool",
+        {"all_pass": False},
+        "rules.all_pass",
+        "all_pass must be one of pot, ramsch, none, redeal, not false",
+    ),
+    (
+        "klopfen_played a number",
+        {"klopfen_played": 0},
+        "rules.klopfen_played",
+        "klopfen_played must be true or false, not a whole number",
+    ),
+    ("klopfen_played null", {"klopfen_played": None}, "rules.klopfen_played", "klopfen_played may not be null"),
     ("pot_stake -1", {"pot_stake": -1}, "rules.pot_stake", "pot_stake must be between 0 and 1000"),
     (
         "pot_at_close unknown",

@@ -251,7 +251,7 @@ BAD_NIGHTS = [
     ("matzlfangen", 4, {"matzlfangen__win_threshold": "0"}, "matzlfangen__win_threshold", "between 1 and 130"),
     ("matzlfangen", 4, {"matzlfangen__win_threshold": "131"}, "matzlfangen__win_threshold", "between 1 and 130"),
     ("matzlfangen", 4, {"matzlfangen__max_raises": "11"}, "matzlfangen__max_raises", "between 0 and 10"),
-    ("schafkopf", 4, {"schafkopf__laufende_max": "0"}, "schafkopf__laufende_max", "between 1 and 14"),
+    ("schafkopf", 4, {"schafkopf__laufende_max": "15"}, "schafkopf__laufende_max", "between 0 and 14"),
     ("schafkopf", 4, {"schafkopf__tariff_solo": "-5"}, "schafkopf__tariff_solo", "between 0 and 1000"),
     ("konter_a_matt", 4, {"konter_a_matt__win_points": "20"}, "konter_a_matt__win_points", "between 21 and 40"),
     ("konter_a_matt", 4, {"konter_a_matt__strokes": "0"}, "konter_a_matt__strokes", "between 1 and 100"),

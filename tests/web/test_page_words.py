@@ -22,9 +22,10 @@ from wtforms.i18n import messages_path
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
-from scorekeeper.engine import GAMES
+from scorekeeper.engine import GAMES, Step, settle_json
 from scorekeeper.web import options
 from scorekeeper.web.i18n import FORM_TRANSLATIONS
+from scorekeeper.web.steps import step_text
 from tests.support import form_values, start_night, submit
 
 GERMAN_SAUSPIEL = {"contract": "sauspiel", "declarer": 1, "partner": 2, "suit": "gras", "points": 70}
@@ -117,7 +118,13 @@ def test_the_english_start_form_has_its_own_words_too(client, players):
 
 @pytest.mark.parametrize(
     ("lang", "preset", "words"),
-    [("de", "bavarian", "Regeln: bayerisch"), ("en", "bavarian", "rules: Bavarian"), ("de", "seed", "Regeln: nach")],
+    [
+        ("de", "bavarian", "Regeln: bayerisch"),
+        ("en", "bavarian", "rules: Bavarian"),
+        ("de", "seed", "Regeln: nach"),
+        ("de", "turnier", "Regeln: Turnier"),
+        ("en", "turnier", "rules: tournament"),
+    ],
 )
 def test_the_night_page_names_the_preset_for_people(client, db, players, lang, preset, words):
     night = start_night(db, players, "schafkopf", 4, {"preset": preset})
@@ -135,6 +142,32 @@ def test_the_rule_changes_are_said_against_the_preset_in_the_pages_words(app):
             ("Wenn alle passen", "niemand zahlt"),
         ]
         assert options.value_text("matzlfangen", "matzl_annuls_loss", False) == "nein"
+
+
+def test_the_tournament_options_have_german_words_knocking_redeal_and_runners_never_paid(app):
+    # issue 16: the bavarian rules changed towards a tournament's, said in the page's words
+    rules = {"preset": "bavarian", "laufende_max": 0, "klopfen_played": False, "all_pass": "redeal"}
+    with app.test_request_context("/?lang=de"):
+        assert options.rule_changes("schafkopf", rules) == [
+            ("Laufende höchstens", "0"),
+            ("Klopfen erlaubt", "nein"),
+            ("Wenn alle passen", "es wird neu gegeben"),
+        ]
+        assert options.preset_name("schafkopf", "turnier") == "Turnier"
+        assert str(options.option("schafkopf", "laufende_max").hint).endswith("0: Laufende zählen nie.")
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        ("de", "Rundpass: derselbe Geber gibt neu, das Spiel zählt nicht"),
+        ("en", "Rundpass (everybody passed): the same dealer deals again, the deal does not count"),
+    ],
+)
+def test_a_redeal_step_says_the_same_dealer_deals_again_in_the_pages_language(app, lang, sentence):
+    out = settle_json({"game": "schafkopf", "rules": {"preset": "turnier"}, "hands": [{"contract": "rundpass"}]})
+    with app.test_request_context(f"/?lang={lang}"):
+        assert step_text(Step.from_json(out["hands"][0]["steps"][0])) == sentence
 
 
 # --- 5. the start form's refusals ------------------------------------------------------------------

@@ -207,7 +207,7 @@ def test_every_step_key_of_the_engine_has_a_text():
     # the keys the engine's steps have (docs/rules.md lists Schafkopf's): a key without a text falls back to English
     schafkopf = {
         "points", "tout", "schneider", "schwarz", "laufende", "tout_doubles", "kontra", "re", "klopfen",
-        "rundpass_none", "rundpass_pot", "pot_in", "pot_out", "pot_doubled", "durchmarsch", "ramsch",
+        "rundpass_none", "rundpass_pot", "rundpass_redeal", "pot_in", "pot_out", "pot_doubled", "durchmarsch", "ramsch",
         "jungfrau", "jungfrau_own", "ramsch_all_tied", "value",
     }  # fmt: skip
     assert schafkopf <= set(TEXTS)
