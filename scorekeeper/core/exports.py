@@ -34,9 +34,9 @@ from scorekeeper.core.hands import add_imported_hands
 from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, RosterChange, Seat
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, check_date
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
-from scorekeeper.core.table import Table, audit_trail, get_night
+from scorekeeper.core.table import Table, audit_trail, dealer_after, get_night
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
-from scorekeeper.engine import GAMES, InvalidHand, ledger, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, settle_session
 from scorekeeper.engine.fields import type_name
 from scorekeeper.engine.rules import rules_to_json
 
@@ -529,18 +529,19 @@ def _read_players(value: Any, seat_count: int) -> list[str]:
 def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
     hands = []
     keys: dict[str, int] = {}
+    rules = GAMES[night["game"]].parse_rules(night["rules"])  # checked by _read_night
+    dealer = night["first_dealer"]
     for i, item in enumerate(_list(value, "hands")):
         path = f"hands[{i}]"
         h = _object(item, path, _HAND_KEYS, "a hand")
         number = _int(h["number"], f"{path}.number", 1, ID_MAX)
         if number != i + 1:
             raise InvalidExport(f"{path}.number", f"the hands are numbered 1, 2, 3, … in order: expected {i + 1}")
-        dealer = ledger.dealer_of(night["first_dealer"], night["seat_count"], i)
         if _int(h["dealer"], f"{path}.dealer", 1, night["seat_count"]) != dealer:
             raise InvalidExport(
                 f"{path}.dealer",
                 f"hand {number} is dealt by seat {dealer} (the deal moves on clockwise from seat "
-                f"{night['first_dealer']}), not {h['dealer']}",
+                f"{night['first_dealer']}; a hand dealt again keeps its dealer), not {h['dealer']}",
             )
         data = _json_object(h["data"], f"{path}.data")
         key = h["idempotency_key"]
@@ -553,13 +554,14 @@ def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
         hands.append(
             {
                 "number": number,
-                "dealer": dealer,
+                "dealer": h["dealer"],
                 "data": data,
                 "idempotency_key": key,
                 "created_at": _datetime(h["created_at"], f"{path}.created_at"),
                 "updated_at": _datetime(h["updated_at"], f"{path}.updated_at"),
             }
         )
+        dealer = dealer_after(game=night["game"], rules=rules, seat_count=night["seat_count"], dealer=dealer, data=data)
     return hands
 
 

@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from scorekeeper.core import history
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
-from scorekeeper.core.nights import check_open, lock_night, touch
+from scorekeeper.core.nights import check_open, close_locked, lock_night, touch
 from scorekeeper.core.table import (
     HandRow,
     Last,
@@ -29,6 +29,9 @@ from scorekeeper.core.table import (
     Table,
     Tail,
     build_table,
+    dealer_after,
+    deals_played,
+    hand_data,
     hand_record,
     hand_rows,
     last_hand,
@@ -108,6 +111,13 @@ def _last_stored(*, db: Session, night: Night, last: Last | None = None) -> Last
     return last
 
 
+def _next_dealer(*, night: Night, last: Last | None, rules: Any) -> int:
+    """Who deals the hand after ``last`` (the night's first dealer for its first hand)."""
+    if last is None:
+        return night.first_dealer
+    return dealer_after(game=night.game, rules=rules, seat_count=night.seat_count, dealer=last.dealer, data=last.data)
+
+
 def complete_hand(*, night: Night, hand: Any, dealer: int) -> Any:
     """The hand as the engine gets it: with what the deal tells (the game says what: in
     Matzlfangen forehand declares a Rufen, so nobody taps the declarer)."""
@@ -159,7 +169,7 @@ def record_hand(
     last = _last_stored(db=db, night=night, last=last)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
-    dealer = ledger.dealer_of(night.first_dealer, night.seat_count, count)
+    dealer = _next_dealer(night=night, last=last, rules=rules)
     data = complete_hand(night=night, hand=hand, dealer=dealer)
     if last is None:
         state, sums = game.initial_state(rules, night.pot_start or None), Running.start(game.seats, night.seat_count)
@@ -190,6 +200,11 @@ def record_hand(
     try:
         db.flush()
         history.add_hand(db=db, table=table)
+        if (
+            night.deals is not None
+            and deals_played(night=night, hands=hand_data(db=db, night_id=night_id)) >= night.deals
+        ):
+            close_locked(db=db, night=night, why="last deal")  # a tournament's table closes itself
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -217,9 +232,11 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
     datas = []
-    for i, hand in enumerate(hands, start=count):
-        dealer = ledger.dealer_of(night.first_dealer, night.seat_count, i)
-        datas.append((dealer, dict(complete_hand(night=night, hand=hand, dealer=dealer))))
+    dealer = _next_dealer(night=night, last=last, rules=rules)
+    for hand in hands:
+        data = dict(complete_hand(night=night, hand=hand, dealer=dealer))
+        datas.append((dealer, data))
+        dealer = dealer_after(game=night.game, rules=rules, seat_count=night.seat_count, dealer=dealer, data=data)
     state = _state_before(db=db, night=night, game=game, rules=rules, number=count + 1)
     _, results, states = game.settle_from(rules, [d for _, d in datas], state, count)
     sums = running_sums(
@@ -266,7 +283,12 @@ def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_ve
     rules = game.parse_rules(night.rules)
     state = _state_before(db=db, night=night, game=game, rules=rules, number=number)
     later = [h.data for h in hands[number:]]  # every later hand is settled again, and must stay valid
-    _, results, states = game.settle_from(rules, [data, *later], state, number - 1)
+    parsed, results, states = game.settle_from(rules, [data, *later], state, number - 1)
+    if later and game.is_redeal(rules, parsed[0]) != game.is_redeal(rules, game.parse_hand(record.data, None, rules)):
+        raise Conflict(
+            "a hand dealt again keeps its dealer, so every later hand has another dealer: "
+            "a hand can become or stop being dealt again only as the last hand (undo the hands after it first)"
+        )
     sums = running_sums(
         game=night.game,
         seat_count=night.seat_count,

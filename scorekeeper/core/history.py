@@ -43,8 +43,11 @@ from scorekeeper.engine import GAMES, Settlement
 
 
 def night_rows(table: Table) -> tuple[list[NightResult], list[ContractResult]]:
-    """The night's result rows, one per player and one per player and contract declared."""
+    """The night's result rows, one per player and one per player and contract declared; none for
+    a tournament's table (its points never mix with the club's money)."""
     night = table.night
+    if night.tournament_id is not None:
+        return [], []
     summary = summarize(table)
     results, contracts = [], []
     for line, stats in zip(summary.lines, summary.players, strict=True):
@@ -145,6 +148,8 @@ def add_hand(*, db: Session, table: Table) -> Table:
     rewritten from the whole night.
     """
     night = table.night
+    if night.tournament_id is not None:
+        return table  # a tournament's table has no history rows (night_rows)
     db.flush()
     conn = db.connection()
     index = len(table.hands) - 1
@@ -287,7 +292,10 @@ def refresh_missing(db: Session) -> int:
 
     Returns how many nights were written; commits every 50 nights.
     """
-    missing = select(Night.id).where(~select(NightResult.night_id).where(NightResult.night_id == Night.id).exists())
+    missing = select(Night.id).where(
+        Night.tournament_id == None,  # noqa: E711 (a tournament's tables have no rows)
+        ~select(NightResult.night_id).where(NightResult.night_id == Night.id).exists(),
+    )
     done = 0
     for night_id in list(db.exec(missing.order_by(Night.id))):
         refresh_night(db=db, table=load_table(db=db, night_id=night_id))
@@ -415,7 +423,7 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
     """One page of the nights that match, newest first; a page past the end shows the last one."""
     if per_page < 1:
         raise ValueError("a page holds at least one night")
-    query = select(Night)
+    query = select(Night).where(Night.tournament_id == None)  # noqa: E711 (tournaments are listed apart)
     if filters.game:
         query = query.where(col(Night.game) == filters.game)
     if filters.player_id is not None:

@@ -51,6 +51,7 @@ class Player(SQLModel, table=True):
     name: str = Field(max_length=40, unique=True, index=True)
     created_at: datetime = Field(default_factory=utcnow)
     retired: bool = Field(default=False)  # left out of the seat pickers; the history stays
+    guest: bool = Field(default=False)  # a tournament's guest: a start number, never on the roster or in the history
 
 
 class Night(SQLModel, table=True):
@@ -74,6 +75,10 @@ class Night(SQLModel, table=True):
     pot_start: int = Field(default=0)  # Schafkopf: units carried into the pot from the club's last night
     join_code: str | None = Field(default=None, max_length=8, unique=True)  # another phone joins the open night
     uid: str = Field(default_factory=new_uid, max_length=32, unique=True, index=True)  # stable across export and import
+    # A table of a tournament (0009): its tournament and how many deals it plays (then it closes
+    # itself); None for a club night. Its hands are points, never money, and not in the history.
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    deals: int | None = None
 
     @property
     def is_open(self) -> bool:
@@ -250,3 +255,71 @@ class LoginFailure(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(max_length=120)
     at: datetime = Field(default_factory=utcnow)
+
+
+class Tournament(SQLModel, table=True):
+    """A tournament: rounds of a fixed number of deals at tables drawn anew each round, for points."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(default_factory=new_uid, max_length=32, unique=True)  # stable across export and import
+    name: str = Field(max_length=80)
+    played_on: date = Field(index=True)
+    place: str = Field(default="", max_length=80)
+    game: str = Field(max_length=20)
+    rules: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # complete; fixed once round 1 starts
+    rounds: int
+    deals: int  # per round, at every table (a redealt all-pass does not count)
+    entry_fee_cents: int = Field(default=0)
+    prizes: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # cents, 1st place first
+    seed: str = Field(max_length=32)  # the draw and the lot are reproducible from it
+    status: str = Field(default=OPEN, max_length=10)
+    version: int = Field(default=0)  # bumped by every change: the standings board polls it
+    created_at: datetime = Field(default_factory=utcnow)
+    closed_at: datetime | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == OPEN
+
+
+class Entrant(SQLModel, table=True):
+    """A participant of a tournament: a start number and a player of the roster or a guest."""
+
+    __tablename__ = "tournament_entrant"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number"),
+        UniqueConstraint("tournament_id", "player_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    number: int  # the start number, 1, 2, ...
+    player_id: int = Field(foreign_key="player.id")
+    withdrawn_after: int | None = None  # the last round played; not drawn after it
+
+
+class TournamentRound(SQLModel, table=True):
+    """A round as drawn: who sits out (a bye scores 0, a round's average)."""
+
+    __tablename__ = "tournament_round"
+
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    number: int = Field(primary_key=True)
+    byes: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # start numbers
+    attempt: int = Field(default=0)  # 0: drawn from the seed; n: drawn again n times (another lot)
+    drawn_at: datetime = Field(default_factory=utcnow)
+
+
+class TournamentTable(SQLModel, table=True):
+    """A table of a round: its night (where its phone records the deals), or its points from paper."""
+
+    __tablename__ = "tournament_table"
+
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    round: int = Field(primary_key=True)
+    number: int = Field(primary_key=True)
+    night_id: int = Field(
+        sa_column=Column("evening_id", Integer, ForeignKey(f"{NIGHT_TABLE}.id"), nullable=False, unique=True)
+    )
+    # typed from a paper list by the organiser: points per table position (they sum to zero)
+    paper: list[int] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))

@@ -36,6 +36,7 @@ from scorekeeper.engine.rules import rules_to_json
 
 __all__ = [
     "add_imported_night",
+    "add_night",
     "change_night",
     "check_date",
     "close_night",
@@ -93,6 +94,37 @@ def create_night(
     :raises InvalidHand: for a bad game or rule set (from the engine).
     :raises InvalidInput: for bad players, seats, stake, currency or place.
     """
+    night = add_night(
+        db=db,
+        game=game,
+        rules=rules,
+        stake_cents=stake_cents,
+        player_ids=player_ids,
+        first_dealer=first_dealer,
+        played_on=played_on,
+        place=place,
+        currency=currency,
+    )
+    db.commit()
+    return night
+
+
+def add_night(
+    *,
+    db: Session,
+    game: Any,
+    rules: Any,
+    stake_cents: Any,
+    player_ids: Any,
+    first_dealer: Any,
+    played_on: date | None = None,
+    place: str = "",
+    currency: str = "EUR",
+    tournament_id: int | None = None,
+    deals: int | None = None,
+) -> Night:
+    """:func:`create_night`, not committed; a tournament's table names its tournament and the
+    deals it plays (:mod:`scorekeeper.core.tournaments`)."""
     g = get_game(game)
     complete = rules_to_json(g.parse_rules(rules))
     if type(stake_cents) is not int or not 0 <= stake_cents <= STAKE_MAX_CENTS:
@@ -129,7 +161,7 @@ def create_night(
         raise InvalidInput("first_dealer", "the first dealer must be a seat from 1 to {n}", n=len(player_ids))
     night = Night(
         game=g.name,
-        pot_start=_carried_pot(db, g.name, g.parse_rules(complete)),
+        pot_start=0 if tournament_id is not None else _carried_pot(db, g.name, g.parse_rules(complete)),
         rules=complete,
         stake_cents=stake_cents,
         currency=currency.upper(),
@@ -138,13 +170,14 @@ def create_night(
         seat_count=len(player_ids),
         first_dealer=first_dealer,
         join_code=new_join_code(db),
+        tournament_id=tournament_id,
+        deals=deals,
     )
     db.add(night)
     db.flush()
     for position, player_id in enumerate(player_ids, start=1):
         db.add(Seat(night_id=night.id, position=position, player_id=player_id))
     history.refresh(db=db, night=night, hands=[])
-    db.commit()
     return night
 
 
@@ -171,7 +204,12 @@ def _carried_pot(db: Session, game: str, rules: Any) -> int:
         return 0
     last = db.exec(
         select(Night)
-        .where(col(Night.game) == game, Night.status == CLOSED, Night.closed_at.is_not(None))
+        .where(
+            col(Night.game) == game,
+            Night.status == CLOSED,
+            Night.closed_at.is_not(None),
+            Night.tournament_id == None,  # noqa: E711 (a tournament's pot stays in the tournament)
+        )
         .order_by(Night.closed_at.desc(), Night.id.desc())
     ).first()
     if last is None or not g.carries_pot(g.parse_rules(last.rules)):
@@ -220,12 +258,18 @@ def close_night(*, db: Session, night_id: int) -> Night:
     """
     night = lock_night(db=db, night_id=night_id)
     check_open(night)
+    close_locked(db=db, night=night)
+    db.commit()
+    return night
+
+
+def close_locked(*, db: Session, night: Night, why: str | None = None) -> None:
+    """Close a night already locked by this transaction (not committed); ``why`` goes to the audit
+    trail (a tournament's table closes itself after its last deal)."""
     night.status = CLOSED
     night.closed_at = utcnow()
     night.join_code = None
-    touch(db=db, night=night, action="close", number=None, before=None, after=None)
-    db.commit()
-    return night
+    touch(db=db, night=night, action="close", number=None, before=None, after=None if why is None else {"why": why})
 
 
 def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:

@@ -115,8 +115,11 @@ def roster_changes(*, db: Session, player_id: int | None = None) -> list[RosterC
 
 
 def list_players(*, db: Session, active: bool = False) -> list[Player]:
-    """The roster, by name (only the players not retired if ``active``)."""
-    query = select(Player).where(Player.retired == False) if active else select(Player)  # noqa: E712
+    """The roster, by name (only the players not retired if ``active``); a tournament's guests are
+    not on it."""
+    query = select(Player).where(Player.guest == False)  # noqa: E712
+    if active:
+        query = query.where(Player.retired == False)  # noqa: E712
     return sorted(db.exec(query), key=lambda p: name_key(p.name))
 
 

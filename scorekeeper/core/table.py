@@ -162,7 +162,26 @@ class Table:
         return self.night.seat_count
 
     def dealer_for(self, number: int) -> int:
-        """The table position that deals hand ``number`` (1-based; the deal moves on by itself)."""
+        """The table position that deals hand ``number`` (1-based): a recorded hand's stored dealer;
+        the next hand's is the one after the last hand's dealer, or the same where the game deals
+        that hand again (:func:`dealer_after`)."""
+        if number == 1:
+            return self.night.first_dealer
+        try:
+            if number <= len(self.hands):
+                return self.hands[number - 1].dealer
+            if number == len(self.hands) + 1:
+                last = self.hands[number - 2]
+                night = self.night
+                return dealer_after(
+                    game=night.game,
+                    rules=self.settlement.rules,
+                    seat_count=night.seat_count,
+                    dealer=last.dealer,
+                    data=last.data,
+                )
+        except LookupError:  # an older hand of a table read with ``newest``
+            pass
         return ledger.dealer_of(self.night.first_dealer, self.size, number - 1)
 
     def forehand_for(self, number: int) -> int:
@@ -247,27 +266,62 @@ def hand_rows(*, db: Session, night_id: int, after: int = 0) -> list[Any]:
 
 class Last(NamedTuple):
     """The last hand of a night as a new hand needs it: its number, and what is stored after it
-    (``settled``: whether it has a result; ``state``; ``running``: None where not stored)."""
+    (``settled``: whether it has a result; ``state``; ``running``: None where not stored), its
+    dealer and its hand (who deals next)."""
 
     number: int
     settled: bool
     state: Any
     running: Running | None
+    dealer: int
+    data: Any
 
 
 def last_hand(*, db: Session, night_id: int) -> Last | None:
     """The night's last hand (None for a night without hands), in one small query."""
     row = db.exec(
-        select(HandRecord.number, type_coerce(HandRecord.result, Text), HandRecord.state, HandRecord.running)
+        select(
+            HandRecord.number,
+            type_coerce(HandRecord.result, Text),
+            HandRecord.state,
+            HandRecord.running,
+            HandRecord.dealer,
+            HandRecord.data,
+        )
         .where(HandRecord.night_id == night_id)
         .order_by(HandRecord.number.desc())
         .limit(1)
     ).first()
     if row is None:
         return None
-    number, result, state, running = row
+    number, result, state, running, dealer, data = row
     settled = result not in (None, "null")  # a JSON null reads as no result, as a SQL NULL does
-    return Last(number, settled, state, None if running is None else Running.from_json(running))
+    return Last(number, settled, state, None if running is None else Running.from_json(running), dealer, data)
+
+
+def dealer_after(*, game: str, rules: Any, seat_count: int, dealer: int, data: Any) -> int:
+    """Who deals the hand after one (``data``, an engine hand) that ``dealer`` dealt: the next
+    table position, or the same one where the game deals that hand again and it does not count
+    (``Game.is_redeal``: a tournament's all-pass Schafkopf hand). ``rules``: parsed. A hand the
+    engine refuses moves the deal on (the refusal is reported where the hand is settled)."""
+    g = GAMES[game]
+    try:
+        redeal = g.is_redeal(rules, g.parse_hand(data, None, rules))
+    except Refusal:
+        redeal = False
+    return dealer if redeal else ledger.forehand_of(dealer, seat_count)
+
+
+def hand_data(*, db: Session, night_id: int) -> list[Any]:
+    """The night's engine hands, in order (nothing else of them)."""
+    return list(db.exec(select(HandRecord.data).where(HandRecord.night_id == night_id).order_by(HandRecord.number)))
+
+
+def deals_played(*, night: Night, hands: Sequence[Any]) -> int:
+    """How many of these hands (engine hands) count as deals: a hand dealt again does not."""
+    game = GAMES[night.game]
+    rules = game.parse_rules(night.rules)
+    return sum(1 for data in hands if not game.is_redeal(rules, game.parse_hand(data, None, rules)))
 
 
 def stored_state(*, db: Session, night_id: int, number: int) -> Any:

@@ -1,0 +1,652 @@
+"""Tournaments: the use cases (create, enter, withdraw, draw, paper results, close) and the read
+model (rounds, tables, standings).
+
+A tournament's table is a night (``Night.tournament_id``): its phone joins and records the deals
+exactly as at a club night, under the tournament's rule set, and the night closes itself after
+the tournament's number of deals (``Night.deals``; a hand dealt again does not count). Its points
+are never money and never in the club's history (``history.night_rows``). The draw and the
+standings are the engine's (:mod:`scorekeeper.engine.tournament`); docs/tournaments.md says how
+they work.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, select
+
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.models import (
+    CLOSED,
+    OPEN,
+    AuditEntry,
+    ContractResult,
+    Entrant,
+    HandRecord,
+    Night,
+    NightResult,
+    Player,
+    Seat,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+    utcnow,
+)
+from scorekeeper.core.nights import add_night, check_date, close_locked, lock_night
+from scorekeeper.core.players import _name_taken, get_player
+from scorekeeper.core.table import deals_played, last_hand, read_table
+from scorekeeper.core.text import clean_name, has_control, is_id
+from scorekeeper.engine import GAMES, HandResult, get_game, ledger
+from scorekeeper.engine import tournament as plan
+from scorekeeper.engine.rules import rules_to_json
+
+__all__ = [
+    "TOURNAMENT_GAMES",
+    "add_entrant",
+    "close_tournament",
+    "create_tournament",
+    "draw_round",
+    "enter_paper",
+    "get_tournament",
+    "list_tournaments",
+    "read_tournament",
+    "redraw_round",
+    "set_rules",
+    "withdraw_entrant",
+]
+
+#: The games a tournament can be: those played at tables of four and of five.
+TOURNAMENT_GAMES = tuple(name for name, g in GAMES.items() if {4, 5} <= set(g.table_sizes))
+NAME_MAX = 80
+ROUNDS_MAX = 20
+DEALS_MAX = 200
+FEE_MAX_CENTS = 100_000
+PRIZES_MAX = 50
+PRIZE_MAX_CENTS = 10_000_000
+ENTRANTS_MAX = 1000
+#: What a paper list may say a player scored in a round (far beyond any real round).
+PAPER_MAX = 100_000
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def get_tournament(*, db: Session, tournament_id: Any, lock: bool = False) -> Tournament:
+    """:raises NotFound: for an unknown tournament."""
+    found = (
+        db.get(Tournament, tournament_id, with_for_update=lock, populate_existing=lock)
+        if is_id(tournament_id)
+        else None
+    )
+    if found is None:
+        raise NotFound(f"no tournament {tournament_id}")
+    return found
+
+
+def list_tournaments(*, db: Session) -> list[Tournament]:
+    """Every tournament, newest first."""
+    return list(db.exec(select(Tournament).order_by(Tournament.played_on.desc(), Tournament.id.desc())))
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table of a round: its players (start numbers, by table position), its night, how far it is."""
+
+    number: int
+    night: Night
+    entrants: list[Entrant]  # by table position
+    names: list[str]
+    deals: int  # deals played (a hand dealt again does not count)
+    points: list[int]  # per table position, so far
+    paper: bool  # typed from a paper list
+
+    @property
+    def done(self) -> bool:
+        return not self.night.is_open
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    tables: list[TableView]
+    byes: list[Entrant]
+
+    @property
+    def started(self) -> bool:
+        return any(t.deals or t.paper for t in self.tables)
+
+    @property
+    def done(self) -> bool:
+        return all(t.done for t in self.tables)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the standings: the participant and their place (``plan.Standing``)."""
+
+    entrant: Entrant
+    name: str
+    standing: plan.Standing
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    tournament: Tournament
+    entrants: list[Entrant]
+    names: dict[int, str]  # start number -> name
+    guests: set[int]  # start numbers of guests
+    rounds: list[RoundView]
+    standings: list[Line] = field(default_factory=list)
+
+    @property
+    def current(self) -> RoundView | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def started(self) -> bool:
+        return bool(self.rounds) and self.rounds[0].started
+
+    @property
+    def can_draw(self) -> bool:
+        """Whether the next round can be drawn now."""
+        t = self.tournament
+        return t.is_open and len(self.rounds) < t.rounds and (self.current is None or self.current.done)
+
+    @property
+    def finished(self) -> bool:
+        return len(self.rounds) == self.tournament.rounds and self.rounds[-1].done
+
+    def playing(self, round_number: int) -> list[Entrant]:
+        """The entrants not withdrawn before round ``round_number``."""
+        return [e for e in self.entrants if e.withdrawn_after is None or e.withdrawn_after >= round_number]
+
+
+def version(*, db: Session, tournament_id: int) -> str:
+    """A tag that changes with every change to the tournament or any of its tables (the standings
+    board asks with it and gets 304 while nothing changed)."""
+    t = db.exec(select(Tournament.version).where(Tournament.id == tournament_id)).first()
+    tables = db.exec(
+        select(func.count(), func.coalesce(func.sum(Night.version), 0)).where(Night.tournament_id == tournament_id)
+    ).one()
+    return f"{t}.{tables[0]}.{tables[1]}"
+
+
+def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
+    """The tournament with its entrants, rounds, tables and standings."""
+    t = get_tournament(db=db, tournament_id=tournament_id)
+    rows = db.exec(
+        select(Entrant, Player).join(Player, Player.id == Entrant.player_id).where(Entrant.tournament_id == t.id)
+    ).all()
+    entrants = sorted((e for e, _ in rows), key=lambda e: e.number)
+    names = {e.number: p.name for e, p in rows}
+    guests = {e.number for e, p in rows if p.guest}
+    by_player = {e.player_id: e for e in entrants}
+    by_number = {e.number: e for e in entrants}
+    game = GAMES[t.game]
+    rules = game.parse_rules(t.rules)
+    tables = db.exec(
+        select(TournamentTable, Night)
+        .join(Night, Night.id == TournamentTable.night_id)
+        .where(TournamentTable.tournament_id == t.id)
+        .order_by(TournamentTable.round, TournamentTable.number)
+    ).all()
+    seats = _seats(db, [n.id for _, n in tables])
+    hands = _hands(db, [n.id for _, n in tables])
+    solos: dict[int, list[int]] = {e.number: [0, 0] for e in entrants}
+    points: dict[int, dict[int, int]] = {e.number: {} for e in entrants}  # number -> round -> points
+    rounds: dict[int, list[TableView]] = {}
+    for tt, night in tables:
+        at = [by_player[p] for p in seats.get(night.id, [])]
+        rows_of = hands.get(night.id, [])
+        if tt.paper is not None:
+            units = list(tt.paper)
+            played = 0
+        else:
+            units = _units(db, night)
+            played = deals_played(night=night, hands=[h.data for h in rows_of])
+            _count_solos(game, rules, night, rows_of, at, solos)
+        for entrant, u in zip(at, units, strict=True):
+            points[entrant.number][tt.round] = u
+        rounds.setdefault(tt.round, []).append(
+            TableView(tt.number, night, at, [names[e.number] for e in at], played, units, tt.paper is not None)
+        )
+    byes = {r.number: r.byes for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id))}
+    views = []
+    for number in sorted(byes):
+        for b in byes[number]:
+            points[b][number] = 0  # a bye scores 0: the average of a round, every table's list sums to zero
+        views.append(RoundView(number, rounds.get(number, []), [by_number[b] for b in byes[number]]))
+    view = TournamentView(t, entrants, names, guests, views)
+    drawn = len(views)
+    entries = [
+        plan.Entry(
+            e.number,
+            tuple(points[e.number].get(r) for r in range(1, drawn + 1)),
+            solos[e.number][0],
+            solos[e.number][1],
+        )
+        for e in entrants
+    ]
+    standings = plan.standings(entries, t.seed) if entries else []
+    view.standings.extend(Line(by_number[s.player], names[s.player], s) for s in standings)
+    return view
+
+
+def _seats(db: Session, night_ids: list[int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    if night_ids:
+        for night_id, _, player_id in db.exec(
+            select(Seat.night_id, Seat.position, Seat.player_id)
+            .where(Seat.night_id.in_(night_ids))
+            .order_by(Seat.night_id, Seat.position)
+        ):
+            out.setdefault(night_id, []).append(player_id)
+    return out
+
+
+def _hands(db: Session, night_ids: list[int]) -> dict[int, list[Any]]:
+    out: dict[int, list[Any]] = {}
+    if night_ids:
+        for row in db.exec(
+            select(HandRecord.night_id, HandRecord.dealer, HandRecord.data, HandRecord.result)
+            .where(HandRecord.night_id.in_(night_ids))
+            .order_by(HandRecord.night_id, HandRecord.number)
+        ):
+            out.setdefault(row.night_id, []).append(row)
+    return out
+
+
+def _units(db: Session, night: Night) -> list[int]:
+    """A table's points per table position so far: the sums stored with its last hand."""
+    last = last_hand(db=db, night_id=night.id)
+    if last is None:
+        return [0] * night.seat_count
+    if last.running is None:  # not stored (cannot happen for a table recorded by this version)
+        return list(read_table(db=db, night=night).balance)
+    return list(last.running.units)
+
+
+def _count_solos(game: Any, rules: Any, night: Night, rows: list[Any], at: list[Entrant], solos: dict) -> None:
+    """Add each solo (a contract the game counts as one) won and lost to its declarer's count."""
+    for row in rows:
+        if row.result is None:
+            continue
+        facts = game.facts(game.parse_hand(row.data, None, rules), HandResult.from_json(row.result))
+        if facts.contract not in game.solo_contracts or not facts.declarers:
+            continue
+        positions = ledger.seat_positions(night.seat_count, game.seats, row.dealer)
+        for seat in facts.declarers:
+            entrant = at[positions[seat - 1] - 1]
+            solos[entrant.number][0 if facts.won else 1] += 1
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _text(value: Any, name: str, most: int, *, required: bool) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise InvalidInput(name, "must be text")
+    value = unicodedata.normalize("NFC", value).strip()
+    if required and not value:
+        raise InvalidInput(name, "give the tournament a name")
+    if len(value) > most or has_control(value):
+        raise InvalidInput(name, "at most {n} characters and no control characters", n=most)
+    return value
+
+
+def _count(value: Any, name: str, lo: int, hi: int) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise InvalidInput(name, "must be a whole number from {lo} to {hi}", lo=lo, hi=hi)
+    return value
+
+
+def _prizes(value: Any) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple) or len(value) > PRIZES_MAX:
+        raise InvalidInput("prizes", "the prizes are a list of at most {n} amounts in cents", n=PRIZES_MAX)
+    for amount in value:
+        if type(amount) is not int or not 0 <= amount <= PRIZE_MAX_CENTS:
+            raise InvalidInput("prizes", "each prize must be a whole number of cents from 0 to {n}", n=PRIZE_MAX_CENTS)
+    return list(value)
+
+
+def _complete_rules(game: str, rules: Any) -> dict[str, Any]:
+    g = get_game(game)
+    if g.name not in TOURNAMENT_GAMES:
+        raise InvalidInput(
+            "game", "a tournament is played at tables of four and five: {games}", games=", ".join(TOURNAMENT_GAMES)
+        )
+    return rules_to_json(g.parse_rules(rules))
+
+
+def create_tournament(
+    *,
+    db: Session,
+    name: Any,
+    game: Any,
+    rules: Any,
+    played_on: date | None = None,
+    place: Any = "",
+    rounds: Any = 2,
+    deals: Any = 32,
+    entry_fee_cents: Any = 0,
+    prizes: Any = None,
+    seed: str | None = None,
+) -> Tournament:
+    """Create a tournament (no entrants, no round yet). ``rules``: the game's rule set, e.g.
+    ``{"preset": "turnier"}``, completed and stored.
+
+    :raises InvalidInput: for a bad name, place, count, fee or prize; :raises InvalidHand: for bad rules.
+    """
+    complete = _complete_rules(game, rules)
+    t = Tournament(
+        name=_text(name, "name", NAME_MAX, required=True),
+        place=_text(place, "place", NAME_MAX, required=False),
+        played_on=date.today() if played_on is None else check_date(played_on),
+        game=get_game(game).name,
+        rules=complete,
+        rounds=_count(rounds, "rounds", 1, ROUNDS_MAX),
+        deals=_count(deals, "deals", 1, DEALS_MAX),
+        entry_fee_cents=_count(entry_fee_cents, "entry_fee_cents", 0, FEE_MAX_CENTS),
+        prizes=_prizes(prizes),
+        seed=seed if seed is not None else secrets.token_hex(8),
+    )
+    db.add(t)
+    db.commit()
+    return t
+
+
+def _bump(db: Session, t: Tournament) -> None:
+    """Every change to a tournament bumps its version (the standings board polls it)."""
+    t.version += 1
+    db.add(t)
+
+
+def _check_open(t: Tournament) -> None:
+    if not t.is_open:
+        raise Conflict("this tournament is closed: nothing can be changed")
+
+
+def _started(db: Session, t: Tournament) -> bool:
+    """Whether round 1 has begun: a deal recorded or a paper list typed at one of its tables."""
+    nights = select(TournamentTable.night_id).where(TournamentTable.tournament_id == t.id, TournamentTable.round == 1)
+    if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
+        return True
+    return (
+        db.exec(
+            select(TournamentTable.number).where(
+                TournamentTable.tournament_id == t.id, TournamentTable.round == 1, TournamentTable.paper.is_not(None)
+            )
+        ).first()
+        is not None
+    )
+
+
+def set_rules(*, db: Session, tournament_id: Any, rules: Any) -> Tournament:
+    """Change the rule set before round 1 starts (a table of round 1 drawn already plays it too);
+    from then on it is fixed."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    if _started(db, t):
+        raise Conflict("round 1 has started: the rules are fixed for the whole tournament")
+    t.rules = _complete_rules(t.game, rules)
+    for night in db.exec(select(Night).where(Night.tournament_id == t.id)):
+        night.rules = t.rules
+        db.add(night)
+    _bump(db, t)
+    db.commit()
+    return t
+
+
+def _last_round(db: Session, t: Tournament) -> int:
+    return db.exec(select(func.max(TournamentRound.number)).where(TournamentRound.tournament_id == t.id)).one() or 0
+
+
+def _round_done(db: Session, t: Tournament, number: int) -> bool:
+    return (
+        db.exec(
+            select(Night.id)
+            .join(TournamentTable, TournamentTable.night_id == Night.id)
+            .where(TournamentTable.tournament_id == t.id, TournamentTable.round == number, Night.status == OPEN)
+            .limit(1)
+        ).first()
+        is None
+    )
+
+
+def _round_started(db: Session, t: Tournament, number: int) -> bool:
+    nights = select(TournamentTable.night_id).where(
+        TournamentTable.tournament_id == t.id, TournamentTable.round == number
+    )
+    if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
+        return True
+    return (
+        db.exec(
+            select(TournamentTable.number).where(
+                TournamentTable.tournament_id == t.id,
+                TournamentTable.round == number,
+                TournamentTable.paper.is_not(None),
+            )
+        ).first()
+        is not None
+    )
+
+
+def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest: Any = None) -> Entrant:
+    """Enter a player of the roster (``player_id``) or a guest (``guest``: a name; a start number,
+    never on the roster or in the club's history). The next start number is theirs; a player
+    entered after a round was drawn plays from the next round on."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    if (player_id is None) == (guest is None or guest == ""):
+        raise InvalidInput("player", "choose a player of the roster or type a guest's name")
+    if player_id is not None:
+        player = get_player(db=db, player_id=player_id) if is_id(player_id) else None
+        if player is None or player.guest:
+            raise InvalidInput("player", "there is no player {id}", id=player_id)
+    else:
+        name = clean_name(guest)
+        if _name_taken(db, name):
+            raise InvalidInput(
+                "guest", "there is already a player called {name}: choose them from the roster", name=name
+            )
+        player = Player(name=name, guest=True)
+        db.add(player)
+        db.flush()
+    if db.exec(select(Entrant.id).where(Entrant.tournament_id == t.id, Entrant.player_id == player.id)).first():
+        raise InvalidInput("player", "{name} is entered already", name=player.name)
+    count = db.exec(select(func.count()).where(Entrant.tournament_id == t.id)).one()
+    if count >= ENTRANTS_MAX:
+        raise InvalidInput("player", "a tournament has at most {n} participants", n=ENTRANTS_MAX)
+    number = (db.exec(select(func.max(Entrant.number)).where(Entrant.tournament_id == t.id)).one() or 0) + 1
+    entrant = Entrant(tournament_id=t.id, number=number, player_id=player.id)
+    db.add(entrant)
+    _bump(db, t)
+    db.commit()
+    return entrant
+
+
+def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant:
+    """Withdraw a participant between rounds: not drawn again; their points so far stay. During a
+    drawn round that has not started, the round is drawn again without them."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    entrant = (
+        db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)).first()
+        if is_id(number)
+        else None
+    )
+    if entrant is None:
+        raise NotFound(f"no participant {number}")
+    if entrant.withdrawn_after is not None:
+        raise Conflict("this participant has withdrawn already")
+    last = _last_round(db, t)
+    redraw = False
+    if last and not _round_done(db, t, last):
+        if _round_started(db, t, last):
+            raise Conflict("round {n} is being played: withdraw the participant when it is over", n=last)
+        redraw = True
+        entrant.withdrawn_after = last - 1
+    else:
+        entrant.withdrawn_after = last
+    db.add(entrant)
+    _bump(db, t)
+    if redraw:
+        _undraw(db, t, last)
+        db.flush()
+        _draw(db, t, last)
+    db.commit()
+    return entrant
+
+
+def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
+    """Draw the next round: its tables (each a night for one phone) and who sits out."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    last = _last_round(db, t)
+    if last >= t.rounds:
+        raise Conflict("all {n} rounds are drawn", n=t.rounds)
+    if last and not _round_done(db, t, last):
+        raise Conflict("round {n} is not over: every table must finish its deals first", n=last)
+    drawn = _draw(db, t, last + 1)
+    _bump(db, t)
+    db.commit()
+    return drawn
+
+
+def redraw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
+    """Draw the current round again, before any of its tables has started (with another lot)."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    last = _last_round(db, t)
+    if not last:
+        raise Conflict("no round is drawn yet")
+    if _round_started(db, t, last):
+        raise Conflict("round {n} has started: it cannot be drawn again", n=last)
+    attempt = _undraw(db, t, last) + 1
+    db.flush()
+    drawn = _draw(db, t, last, attempt)
+    _bump(db, t)
+    db.commit()
+    return drawn
+
+
+def _undraw(db: Session, t: Tournament, number: int) -> int:
+    """Take a round's draw back (its tables have no hands); returns how many times it was drawn before."""
+    round_row = db.get(TournamentRound, (t.id, number))
+    attempt = round_row.attempt if round_row is not None else 0
+    night_ids = list(
+        db.exec(
+            select(TournamentTable.night_id).where(
+                TournamentTable.tournament_id == t.id, TournamentTable.round == number
+            )
+        )
+    )
+    db.exec(delete(TournamentTable).where(TournamentTable.tournament_id == t.id, TournamentTable.round == number))
+    for model in (ContractResult, NightResult, AuditEntry, HandRecord, Seat):
+        db.exec(delete(model).where(model.night_id.in_(night_ids)))
+    db.exec(delete(Night).where(Night.id.in_(night_ids)))
+    if round_row is not None:
+        db.delete(round_row)
+    return attempt
+
+
+def _draw(db: Session, t: Tournament, number: int, attempt: int = 0) -> TournamentRound:
+    entrants = list(db.exec(select(Entrant).where(Entrant.tournament_id == t.id).order_by(Entrant.number)))
+    playing = [e for e in entrants if e.withdrawn_after is None or e.withdrawn_after >= number]
+    if len(playing) < 4:
+        raise Conflict("a round needs at least 4 participants, not {n}", n=len(playing))
+    history: list[list[list[int]]] = []
+    tables = db.exec(
+        select(TournamentTable.round, TournamentTable.night_id)
+        .where(TournamentTable.tournament_id == t.id, TournamentTable.round < number)
+        .order_by(TournamentTable.round, TournamentTable.number)
+    ).all()
+    seats = _seats(db, [night_id for _, night_id in tables])
+    by_player = {e.player_id: e.number for e in entrants}
+    for round_number, night_id in tables:
+        while len(history) < round_number:
+            history.append([])
+        history[round_number - 1].append([by_player[p] for p in seats.get(night_id, [])])
+    byes_so_far: dict[int, int] = {}
+    for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id)):
+        for b in r.byes:
+            byes_so_far[b] = byes_so_far.get(b, 0) + 1
+    seed = t.seed if attempt == 0 else f"{t.seed}/{attempt}"
+    drawn = plan.draw_round([e.number for e in playing], history, seed, number, byes_so_far)
+    player_of = {e.number: e.player_id for e in entrants}
+    for table_number, table in enumerate(drawn.tables, start=1):
+        night = add_night(
+            db=db,
+            game=t.game,
+            rules=t.rules,
+            stake_cents=0,
+            player_ids=[player_of[n] for n in table],
+            first_dealer=1,
+            played_on=t.played_on,
+            place=t.place,
+            tournament_id=t.id,
+            deals=t.deals,
+        )
+        db.add(TournamentTable(tournament_id=t.id, round=number, number=table_number, night_id=night.id))
+    round_row = TournamentRound(tournament_id=t.id, number=number, byes=list(drawn.byes), attempt=attempt)
+    db.add(round_row)
+    return round_row
+
+
+def enter_paper(*, db: Session, tournament_id: Any, round_number: Any, table: Any, points: Any) -> TournamentTable:
+    """A table's final points per player typed from its paper list (by table position) instead of
+    recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
+    The table is then done."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
+    if row is None:
+        raise NotFound(f"no table {table} in round {round_number}")
+    night = lock_night(db=db, night_id=row.night_id)
+    if db.exec(select(HandRecord.id).where(HandRecord.night_id == night.id).limit(1)).first() is not None:
+        raise Conflict("this table has deals recorded: its points come from them")
+    if not isinstance(points, list | tuple) or len(points) != night.seat_count:
+        raise InvalidInput("points", "give the points of each of the {n} players", n=night.seat_count)
+    for p in points:
+        if type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX:
+            raise InvalidInput("points", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
+    if sum(points) != 0:
+        raise InvalidInput("points", "a table's points must add up to zero: these add up to {total}", total=sum(points))
+    row.paper = list(points)
+    db.add(row)
+    if night.is_open:
+        close_locked(db=db, night=night, why="paper")
+    else:
+        night.version += 1
+        db.add(night)
+    _bump(db, t)
+    db.commit()
+    return row
+
+
+def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
+    """Close the tournament when every round is over: it is locked, its standings final."""
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    _check_open(t)
+    last = _last_round(db, t)
+    if last < t.rounds or not _round_done(db, t, last):
+        raise Conflict("the tournament is not over: {n} rounds are to be played", n=t.rounds)
+    t.status = CLOSED
+    t.closed_at = utcnow()
+    _bump(db, t)
+    db.commit()
+    return t
+
+
+def check_name(value: Any) -> str:
+    """A tournament's name as it is stored (for forms that check before they create)."""
+    return _text(value, "name", NAME_MAX, required=True)
