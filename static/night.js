@@ -3,10 +3,10 @@
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
-  var form = document.getElementById("night-form");
+  var form = document.querySelector("form[data-presets]");  // a night's form or a tournament's
   if (!form) return;
   var presets = JSON.parse(form.dataset.presets);
-  var sizes = JSON.parse(form.dataset.sizes);  // game -> table sizes allowed (the engine's Game.table_sizes)
+  var sizes = JSON.parse(form.dataset.sizes || "{}");  // game -> table sizes allowed (the engine's Game.table_sizes)
   // game -> [the option field whose 0 means nobody pays, its hint]: at 0 the stake per unit is not asked
   var moneyOptions = JSON.parse(form.dataset.moneyOptions || "{}");
   var stake = document.getElementById("stake-field");
@@ -25,6 +25,7 @@
       var money = moneyOptions[g] && form.elements[moneyOptions[g][0]];
       stake.hidden = !!money && !(parseInt(money.value, 10) > 0);
     }
+    if (!sizes[g]) return;  // no seats on this form
     var most = Math.max.apply(null, sizes[g]);
     form.querySelectorAll(".seat-row").forEach(function (row) { row.hidden = parseInt(row.dataset.seat, 10) > most; });
     // the first dealer is one of the players at the table: seats up to the number chosen (at least the

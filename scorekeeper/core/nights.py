@@ -347,6 +347,8 @@ def delete_night(*, db: Session, night_id: int, reason: Any, export: dict[str, A
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
     """
     night = lock_night(db=db, night_id=night_id)
+    if night.tournament_id is not None:
+        raise Conflict("this night is a table of a tournament: it goes with its round (draw the round again)")
     reason = _clean_reason(reason)
     record = DeletedNight(uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export)
     for model in (ContractResult, NightResult, AuditEntry, HandRecord, Seat):

@@ -57,6 +57,7 @@ __all__ = [
     "read_tournament",
     "redraw_round",
     "set_rules",
+    "table_of",
     "withdraw_entrant",
 ]
 
@@ -164,6 +165,25 @@ class TournamentView:
     def playing(self, round_number: int) -> list[Entrant]:
         """The entrants not withdrawn before round ``round_number``."""
         return [e for e in self.entrants if e.withdrawn_after is None or e.withdrawn_after >= round_number]
+
+
+@dataclass(frozen=True)
+class TableOf:
+    """Where a night is a tournament's table: the tournament, the round and the table's number."""
+
+    tournament: Tournament
+    round: int
+    number: int
+
+
+def table_of(*, db: Session, night_id: int) -> TableOf | None:
+    """The tournament table this night is (None for a club night)."""
+    row = db.exec(
+        select(Tournament, TournamentTable.round, TournamentTable.number)
+        .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+        .where(TournamentTable.night_id == night_id)
+    ).first()
+    return None if row is None else TableOf(*row)
 
 
 def version(*, db: Session, tournament_id: int) -> str:

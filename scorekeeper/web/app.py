@@ -258,6 +258,7 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.offline.routes import bp as offline_bp
     from scorekeeper.web.players.routes import bp as players_bp
     from scorekeeper.web.signin.routes import bp as signin_bp
+    from scorekeeper.web.tournaments.routes import bp as tournaments_bp
     from scorekeeper.web.view import current_match, day, hand_word, hundredths, money, roster_text
 
     app.url_map.converters["int"] = IdConverter
@@ -271,6 +272,7 @@ def _register(app: Flask) -> None:
         accounts_bp,
         api_bp,
         offline_bp,
+        tournaments_bp,
     ):
         app.register_blueprint(blueprint)
     access.init_app(app)

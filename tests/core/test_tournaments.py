@@ -313,3 +313,13 @@ def test_a_round_needs_four_players(db):
     t = _tournament(db, n=3)
     with pytest.raises(Conflict, match="at least 4"):
         tm.draw_round(db=db, tournament_id=t.id)
+
+
+def test_a_tournament_table_cannot_be_deleted_as_a_night(db):
+    from scorekeeper.core.nights import delete_night
+
+    t = _tournament(db, n=8)
+    tm.draw_round(db=db, tournament_id=t.id)
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    with pytest.raises(Conflict, match="table of a tournament"):
+        delete_night(db=db, night_id=night_id, reason="oops", export={})

@@ -169,6 +169,9 @@ def delete(night_id: int):
         except InvalidInput as exc:
             db.rollback()
             field_error(form, exc)
+        except Conflict as exc:
+            db.rollback()
+            form.form_errors.append(message(exc))
         else:
             flash(_("The night is deleted. Its export is kept with the reason."), "ok")
             return redirect(url_for("nights.index"))

@@ -42,64 +42,37 @@ def option_field_name(game: str, option: str) -> str:
     return f"{game}__{option}"
 
 
-def _option_field(game: str, f: Any) -> Field:
+def _option_field(game: str, f: Any, preset: dict[str, Any] | None = None) -> Field:
+    """The form field of one rule option, showing the value of ``preset`` (else its default)."""
     meta = f.metadata
+    default = (preset or {}).get(f.name, f.default)
     words = options.option(game, f.name)
     label, description = words.label, words.hint
     if meta["choices"]:
         pairs = ((c, words.choices.get(c, c)) for c in meta["choices"])
-        return SelectField(label, choices=choices(pairs), default=f.default, description=description)
+        return SelectField(label, choices=choices(pairs), default=default, description=description)
     if isinstance(f.default, bool):
-        return BooleanField(label, default=f.default, description=description)
+        return BooleanField(label, default=default, description=description)
     return IntegerField(
         label,
-        default=f.default,
+        default=default,
         validators=[Optional()],
         description=description,
         render_kw={"inputmode": "numeric", "min": meta["lo"], "max": meta["hi"]},
     )
 
 
-class NightFormBase(Form):
-    game = RadioField(
-        _l("Game"), choices=choices(GAME_LABELS.items()), default=next(iter(GAMES)), validators=[InputRequired()]
-    )
-    #: required where the night's rules turn units into money (options.uses_stake); else never asked
-    stake = StringField(_l("Stake per unit"), default="0,10")
-    currency = StringField(_l("Currency"), default="EUR", validators=[InputRequired(), Length(min=3, max=3)])
-    played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
-    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
-    first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")
+class RulesForm(Form):
+    """A form with a game's rule preset and options (a night's, a tournament's): made by
+    :func:`rule_fields`; ``game`` is the form's game field."""
 
+    game: Field
     applied_preset = HiddenField(default="seed")  # the preset whose values the option fields show
-
-    def uses_stake(self) -> bool:
-        """Whether the chosen game under the chosen rules ever pays money (a Konter a Matt night without a
-        stake per game, or a Matt night without a stake per point, pays none)."""
-        return self.game.data not in GAMES or options.uses_stake(self.game.data, self.rules())
-
-    def stake_cents(self) -> int | None:
-        """The stake per unit in cents (None if it is no amount); where the night never pays money, the
-        stake typed if it is one, else 0."""
-        cents = parse_cents(self.stake.data)
-        return cents if self.uses_stake() or (cents is not None and cents <= STAKE_MAX_CENTS) else 0
-
-    def validate_stake(self, field: Field) -> None:
-        if not self.uses_stake():
-            return  # a stake that nothing would ever multiply: whatever the field says, it is not asked
-        cents = parse_cents(field.data)
-        if cents is None:
-            raise ValidationError(_l("Enter the stake as an amount such as 0,10"))
-        if cents > STAKE_MAX_CENTS:
-            raise ValidationError(_l("The stake may be at most %(max)s", max="1000,00"))
 
     def preset_not_applied(self) -> bool:
         """A preset was chosen but its values are not in the option fields yet (no JavaScript)."""
         game = self.game.data
         return getattr(self, option_field_name(game, "preset")).data != (self.applied_preset.data or "seed")
-
-    def seat_fields(self) -> list[Field]:
-        return [getattr(self, f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
 
     def option_fields(self, game: str) -> list[Field]:
         return [getattr(self, option_field_name(game, f.name)) for f in GAMES[game].options()]
@@ -128,19 +101,63 @@ class NightFormBase(Form):
         self.applied_preset.data = preset
 
 
-def _build_form() -> type[NightFormBase]:
+def rule_fields(games: Any, default: str = "seed") -> dict[str, Field]:
+    """The preset and option fields of these games (by name) for a :class:`RulesForm`: the preset
+    ``default`` where the game has it."""
     attrs: dict[str, Any] = {}
-    for i in range(1, MAX_SEATS + 1):
-        attrs[f"seat_{i}"] = SelectField(_l("Seat %(n)s", n=i), choices=choices(()), validate_choice=False)
-    for name, game in GAMES.items():
+    for name in games:
+        game = GAMES[name]
         presets = list(game.presets)
         attrs[option_field_name(name, "preset")] = SelectField(
             _l("Rule preset"),
             choices=choices((p, options.PRESETS.get(name, {}).get(p, p)) for p in presets),
-            default="seed",
+            default=default if default in game.presets else "seed",
         )
         for f in game.options():
-            attrs[option_field_name(name, f.name)] = _option_field(name, f)
+            attrs[option_field_name(name, f.name)] = _option_field(name, f, game.presets.get(default, {}))
+    return attrs
+
+
+class NightFormBase(RulesForm):
+    game = RadioField(
+        _l("Game"), choices=choices(GAME_LABELS.items()), default=next(iter(GAMES)), validators=[InputRequired()]
+    )
+    #: required where the night's rules turn units into money (options.uses_stake); else never asked
+    stake = StringField(_l("Stake per unit"), default="0,10")
+    currency = StringField(_l("Currency"), default="EUR", validators=[InputRequired(), Length(min=3, max=3)])
+    played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
+    first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")
+
+    def uses_stake(self) -> bool:
+        """Whether the chosen game under the chosen rules ever pays money (a Konter a Matt night without a
+        stake per game, or a Matt night without a stake per point, pays none)."""
+        return self.game.data not in GAMES or options.uses_stake(self.game.data, self.rules())
+
+    def stake_cents(self) -> int | None:
+        """The stake per unit in cents (None if it is no amount); where the night never pays money, the
+        stake typed if it is one, else 0."""
+        cents = parse_cents(self.stake.data)
+        return cents if self.uses_stake() or (cents is not None and cents <= STAKE_MAX_CENTS) else 0
+
+    def validate_stake(self, field: Field) -> None:
+        if not self.uses_stake():
+            return  # a stake that nothing would ever multiply: whatever the field says, it is not asked
+        cents = parse_cents(field.data)
+        if cents is None:
+            raise ValidationError(_l("Enter the stake as an amount such as 0,10"))
+        if cents > STAKE_MAX_CENTS:
+            raise ValidationError(_l("The stake may be at most %(max)s", max="1000,00"))
+
+    def seat_fields(self) -> list[Field]:
+        return [getattr(self, f"seat_{i}") for i in range(1, MAX_SEATS + 1)]
+
+
+def _build_form() -> type[NightFormBase]:
+    attrs: dict[str, Any] = {}
+    for i in range(1, MAX_SEATS + 1):
+        attrs[f"seat_{i}"] = SelectField(_l("Seat %(n)s", n=i), choices=choices(()), validate_choice=False)
+    attrs.update(rule_fields(GAMES))
     return type("NightForm", (NightFormBase,), attrs)
 
 

@@ -15,8 +15,9 @@ from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import list_players
-from scorekeeper.core.table import Table, audit_trail, get_night, load_table
+from scorekeeper.core.table import Table, audit_trail, deals_played, get_night, hand_data, load_table
 from scorekeeper.core.text import parse_int
+from scorekeeper.core.tournaments import table_of
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import options
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
@@ -167,6 +168,21 @@ def _context(table: Table) -> dict:
         "audit": audit,
         "audit_text": audit_text,
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        **_tournament_table(night),
+    }
+
+
+def _tournament_table(night: Night) -> dict:
+    """A tournament's table: which it is, how many of its deals are played and how many hands were
+    dealt again (they do not count)."""
+    if night.tournament_id is None:
+        return {"deals_played": None, "redeals": 0, "at_table": None}
+    hands = hand_data(db=get_db(), night_id=night.id)
+    played = deals_played(night=night, hands=hands)
+    return {
+        "deals_played": played,
+        "redeals": len(hands) - played,
+        "at_table": table_of(db=get_db(), night_id=night.id),
     }
 
 

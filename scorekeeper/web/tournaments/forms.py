@@ -1,0 +1,115 @@
+"""The organiser's forms: a tournament (its rules as a night's: web/nights/forms.py), a participant,
+a table's points from paper."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import DateField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from scorekeeper.core.tournaments import DEALS_MAX, FEE_MAX_CENTS, NAME_MAX, PRIZES_MAX, ROUNDS_MAX, TOURNAMENT_GAMES
+from scorekeeper.web.forms import Form, choices
+from scorekeeper.web.labels import GAME_LABELS
+from scorekeeper.web.nights.forms import RulesForm, parse_cents, rule_fields
+
+#: The preset a new tournament starts from (RULES.md: a common Bavarian tournament scheme).
+PRESET = "turnier"
+
+
+def parse_prizes(text: Any) -> list[int] | None:
+    """``"100; 50; 25,50"``: amounts, first place first, as cents; None if one is no amount.
+
+    >>> parse_prizes("100; 50; 25,50"), parse_prizes(""), parse_prizes("100; x")
+    ([10000, 5000, 2550], [], None)
+    """
+    parts = [p for p in re.split(r"[;\n]+", text or "") if p.strip()]
+    cents = [parse_cents(p) for p in parts]
+    return None if any(c is None for c in cents) else cents
+
+
+class TournamentFormBase(RulesForm):
+    name = StringField(
+        _l("Name"), validators=[InputRequired(message=_l("Give the tournament a name.")), Length(max=NAME_MAX)]
+    )
+    game = RadioField(
+        _l("Game"),
+        choices=choices((g, GAME_LABELS[g]) for g in TOURNAMENT_GAMES),
+        default=TOURNAMENT_GAMES[-1] if "schafkopf" not in TOURNAMENT_GAMES else "schafkopf",
+        validators=[InputRequired()],
+    )
+    played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=NAME_MAX)])
+    rounds = IntegerField(
+        _l("Rounds"),
+        default=2,
+        validators=[InputRequired(), NumberRange(min=1, max=ROUNDS_MAX)],
+        render_kw={"inputmode": "numeric", "min": 1, "max": ROUNDS_MAX},
+    )
+    deals = IntegerField(
+        _l("Deals per round"),
+        default=32,
+        validators=[InputRequired(), NumberRange(min=1, max=DEALS_MAX)],
+        render_kw={"inputmode": "numeric", "min": 1, "max": DEALS_MAX},
+    )
+    entry_fee = StringField(_l("Entry fee"), default="0")
+    prizes = StringField(_l("Prizes"), description=_l("Amounts for 1st, 2nd, … place, separated by ; (optional)"))
+    applied_preset = HiddenField(default=PRESET)
+
+    def validate_entry_fee(self, field: Field) -> None:
+        cents = parse_cents(field.data)
+        if cents is None:
+            raise ValidationError(_l("Enter the entry fee as an amount such as 10,00"))
+        if cents > FEE_MAX_CENTS:
+            raise ValidationError(_l("The entry fee may be at most %(max)s", max="1000,00"))
+
+    def validate_prizes(self, field: Field) -> None:
+        prizes = parse_prizes(field.data)
+        if prizes is None:
+            raise ValidationError(_l("Enter the prizes as amounts separated by ;, such as 100; 50; 25"))
+        if len(prizes) > PRIZES_MAX:
+            raise ValidationError(_l("At most %(n)s prizes", n=PRIZES_MAX))
+
+    def preset_not_applied(self) -> bool:
+        game = self.game.data
+        return getattr(self, f"{game}__preset").data != (self.applied_preset.data or PRESET)
+
+
+TournamentForm = type("TournamentForm", (TournamentFormBase,), rule_fields(TOURNAMENT_GAMES, PRESET))
+
+
+class EntrantForm(Form):
+    """A participant: a player of the roster, or a guest's name."""
+
+    player = SelectField(_l("From the roster"), choices=choices(()), validate_choice=False)
+    guest = StringField(_l("Or a guest"), validators=[Optional(), Length(max=40)])
+
+
+class PaperForm(Form):
+    """A table's points per player from its paper list."""
+
+    def points(self) -> list[Any]:
+        return [getattr(self, f"p{i}").data for i in range(1, 6) if hasattr(self, f"p{i}")]
+
+
+def paper_form(names: list[str]) -> PaperForm:
+    """The paper form of a table with these players (by table position)."""
+    attrs = {
+        f"p{i}": IntegerField(
+            name,
+            validators=[
+                InputRequired(message=_l("Enter the points of each player.")),
+                NumberRange(min=-100_000, max=100_000),
+            ],
+            render_kw={"inputmode": "numeric"},
+        )
+        for i, name in enumerate(names, start=1)
+    }
+    return type("TablePaperForm", (PaperForm,), attrs)()
+
+
+class ActionForm(Form):
+    """A button that changes something (draw, redraw, close, withdraw): the form token only."""

@@ -1,0 +1,360 @@
+"""Tournaments: the list, creating one, the organiser's page (participants, the draw, each table's
+code, paper results), the standings (phones and a big screen), the table cards and the result list
+as PDF. A table's phone records on the table's night page, as at a club night."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.players import list_players
+from scorekeeper.core.text import parse_int
+from scorekeeper.engine import GAMES, InvalidHand
+from scorekeeper.web.access import SCORER, VIEWER, access
+from scorekeeper.web.context import found, get_db
+from scorekeeper.web.forms import choices
+from scorekeeper.web.labels import GAME_LABELS
+from scorekeeper.web.live import not_modified, tagged
+from scorekeeper.web.messages import message
+from scorekeeper.web.nights.forms import option_field_name, parse_cents
+from scorekeeper.web.tournaments.forms import ActionForm, EntrantForm, TournamentForm, paper_form, parse_prizes
+
+bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+
+#: How often the standings board asks whether anything changed (seconds).
+BOARD_SECONDS = 10
+
+
+def _view(tournament_id: int) -> tm.TournamentView:
+    return found(tm.read_tournament, _("There is no such tournament."), tournament_id=tournament_id)
+
+
+def _presets_json() -> str:
+    import json
+
+    return json.dumps(
+        {
+            name: {p: {f.name: values.get(f.name, f.default) for f in GAMES[name].options()} for p, values in g.items()}
+            for name, g in ((n, GAMES[n].presets) for n in tm.TOURNAMENT_GAMES)
+        }
+    )
+
+
+@bp.get("/")
+@access(VIEWER)
+def index():
+    """Every tournament, newest first."""
+    return render_template("tournaments/index.html", tournaments=tm.list_tournaments(db=get_db()), labels=GAME_LABELS)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@access(SCORER)
+def new():
+    """Create a tournament: name, date, place, game, rules, rounds, deals, fee and prizes."""
+    db = get_db()
+    form = TournamentForm()
+    status = 200
+    if request.method == "POST" and "apply_preset" in request.form:
+        if form.game.data in tm.TOURNAMENT_GAMES:
+            form.apply_preset()
+    elif form.validate_on_submit():
+        if form.preset_not_applied():
+            form.apply_preset()
+            form.form_errors.append(_("The preset's rules are filled in: check them and create the tournament."))
+        else:
+            try:
+                t = tm.create_tournament(
+                    db=db,
+                    name=form.name.data,
+                    game=form.game.data,
+                    rules=form.rules(),
+                    played_on=form.played_on.data,
+                    place=form.place.data or "",
+                    rounds=form.rounds.data,
+                    deals=form.deals.data,
+                    entry_fee_cents=parse_cents(form.entry_fee.data),
+                    prizes=parse_prizes(form.prizes.data),
+                )
+            except InvalidHand as exc:
+                db.rollback()
+                name = exc.field.removeprefix("rules.")
+                target = getattr(form, option_field_name(form.game.data, name), None)
+                if target is None:
+                    form.form_errors.append(message(exc))
+                else:
+                    target.errors = [*list(target.errors), message(exc, labels={name: target.label.text})]
+            except InvalidInput as exc:
+                db.rollback()
+                target = getattr(form, exc.field, None) or getattr(form, exc.field.removesuffix("_cents"), None)
+                if target is None:
+                    form.form_errors.append(message(exc))
+                else:
+                    target.errors = [*list(target.errors), message(exc, target.label.text)]
+            else:
+                return redirect(url_for(".show", tournament_id=t.id))
+    if request.method == "POST" and "apply_preset" not in request.form:
+        status = 400
+    games = {name: GAMES[name] for name in tm.TOURNAMENT_GAMES}
+    return (
+        render_template("tournaments/new.html", form=form, games=games, labels=GAME_LABELS, presets=_presets_json()),
+        status,
+    )
+
+
+def _entrant_form(view: tm.TournamentView) -> EntrantForm:
+    form = EntrantForm()
+    entered = {e.player_id for e in view.entrants}
+    roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
+    form.player.choices = choices([("", "—"), *((p.id, p.name) for p in roster)])
+    return form
+
+
+def _show(view: tm.TournamentView, entrant_form: EntrantForm | None = None, status: int = 200):
+    deals_warning = None
+    t = view.tournament
+    if t.deals % 5 and view.current and any(len(table.entrants) == 5 for table in view.current.tables):
+        deals_warning = _(
+            "%(deals)s deals at a table of five: not every player deals equally often (a multiple of 5 would).",
+            deals=t.deals,
+        )
+    return (
+        render_template(
+            "tournaments/show.html",
+            view=view,
+            t=t,
+            label=GAME_LABELS[t.game],
+            entrant_form=entrant_form or _entrant_form(view),
+            action=ActionForm(),
+            deals_warning=deals_warning,
+        ),
+        status,
+    )
+
+
+@bp.get("/<int:tournament_id>")
+@access(VIEWER)
+def show(tournament_id: int):
+    """The organiser's page: participants, rounds and tables, what to do next."""
+    return _show(_view(tournament_id))
+
+
+def _refused(tournament_id: int, exc: Exception):
+    """Back to the tournament's page with the refusal said (nothing changed)."""
+    get_db().rollback()
+    view = _view(tournament_id)
+    flash(message(exc), "error")
+    return _show(view, status=409 if isinstance(exc, Conflict) else 400)
+
+
+@bp.post("/<int:tournament_id>/entrants")
+@access(SCORER)
+def add_entrant(tournament_id: int):
+    """Enter a player of the roster or a guest."""
+    view = _view(tournament_id)
+    form = _entrant_form(view)
+    if not form.validate_on_submit():
+        return _show(view, form, 400)
+    player_id = parse_int(form.player.data) if form.player.data else None
+    guest = (form.guest.data or "").strip() or None
+    if form.player.data and player_id is None:
+        form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
+        return _show(view, form, 400)
+    try:
+        entrant = tm.add_entrant(db=get_db(), tournament_id=tournament_id, player_id=player_id, guest=guest)
+    except InvalidInput as exc:
+        get_db().rollback()
+        target = form.guest if exc.field == "guest" or guest else form.player
+        target.errors = [*list(target.errors), message(exc)]
+        return _show(_view(tournament_id), form, 400)
+    except Conflict as exc:
+        return _refused(tournament_id, exc)
+    except NotFound:
+        form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
+        return _show(view, form, 400)
+    flash(_("Start number %(n)s is entered.", n=entrant.number))
+    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+
+
+@bp.post("/<int:tournament_id>/entrants/<int:number>/withdraw")
+@access(SCORER)
+def withdraw(tournament_id: int, number: int):
+    """Withdraw a participant between rounds."""
+    _view(tournament_id)
+    if not ActionForm().validate_on_submit():
+        return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
+    try:
+        tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
+    except (Conflict, InvalidInput) as exc:
+        return _refused(tournament_id, exc)
+    except NotFound:
+        return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
+    flash(_("Start number %(n)s has withdrawn: not drawn again; the points so far stay.", n=number))
+    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+
+
+@bp.post("/<int:tournament_id>/draw")
+@access(SCORER)
+def draw(tournament_id: int):
+    """Draw the next round, or (``again``) the current one again before it starts."""
+    _view(tournament_id)
+    if not ActionForm().validate_on_submit():
+        return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
+    try:
+        if request.form.get("again"):
+            drawn = tm.redraw_round(db=get_db(), tournament_id=tournament_id)
+        else:
+            drawn = tm.draw_round(db=get_db(), tournament_id=tournament_id)
+    except (Conflict, InvalidInput) as exc:
+        return _refused(tournament_id, exc)
+    flash(_("Round %(n)s is drawn.", n=drawn.number))
+    return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{drawn.number}"))
+
+
+@bp.post("/<int:tournament_id>/close")
+@access(SCORER)
+def close(tournament_id: int):
+    """Close the tournament: the standings are final."""
+    _view(tournament_id)
+    if not ActionForm().validate_on_submit():
+        return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
+    try:
+        tm.close_tournament(db=get_db(), tournament_id=tournament_id)
+    except (Conflict, InvalidInput) as exc:
+        return _refused(tournament_id, exc)
+    flash(_("The tournament is closed: the standings are final."))
+    return redirect(url_for(".show", tournament_id=tournament_id))
+
+
+def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
+    for r in view.rounds:
+        if r.number == round_number:
+            for t in r.tables:
+                if t.number == table:
+                    return t
+    abort(404, _("There is no such table."))
+
+
+@bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper", methods=["GET", "POST"])
+@access(SCORER)
+def paper(tournament_id: int, round_number: int, table: int):
+    """A table's final points typed from its paper list."""
+    view = _view(tournament_id)
+    at = _table(view, round_number, table)
+    form = paper_form(at.names)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.validate_on_submit():
+            try:
+                tm.enter_paper(
+                    db=get_db(),
+                    tournament_id=tournament_id,
+                    round_number=round_number,
+                    table=table,
+                    points=form.points(),
+                )
+            except InvalidInput as exc:
+                get_db().rollback()
+                form.form_errors.append(message(exc))
+            except Conflict as exc:
+                get_db().rollback()
+                form.form_errors.append(message(exc))
+                status = 409
+            else:
+                flash(_("The points of table %(n)s are entered.", n=table))
+                return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+    return (
+        render_template(
+            "tournaments/paper.html", view=view, t=view.tournament, at_table=at, round_number=round_number, form=form
+        ),
+        status,
+    )
+
+
+def _standings_context(view: tm.TournamentView) -> dict:
+    t = view.tournament
+    prizes = dict(enumerate(t.prizes, start=1))
+    return {"view": view, "t": t, "label": GAME_LABELS[t.game], "prizes": prizes, "board_seconds": BOARD_SECONDS}
+
+
+@bp.get("/<int:tournament_id>/standings")
+@access(VIEWER)
+def standings(tournament_id: int):
+    """The standings: on a phone, or (``?board=1``) large on a big screen that refreshes itself.
+    The board asks with its tag and gets 304 while no table has changed."""
+    board = request.args.get("board") == "1"
+    # the page says who is signed in and is in their language: the tag says both
+    who = current_user.get_id() if current_user.is_authenticated else "-"
+    version = tm.version(db=get_db(), tournament_id=tournament_id)
+    tag = f"t{tournament_id}-{version}-{get_locale() or 'de'}-{who}-{int(board)}"
+    unchanged = not_modified(tag)
+    if unchanged is not None:
+        return unchanged
+    view = _view(tournament_id)
+    page = render_template("tournaments/standings.html", board=board, **_standings_context(view))
+    return tagged(make_response(page), tag)
+
+
+def _qr_data(url: str) -> str:
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", border=1, omitsize=True, xmldecl=False)
+    return "data:image/svg+xml;base64," + base64.b64encode(out.getvalue()).decode()
+
+
+def _pdf(template: str, filename: str, **context) -> object:
+    from weasyprint import HTML
+
+    html = render_template(template, lang=str(get_locale() or "de"), **context)
+    pdf = HTML(string=html, base_url=str(current_app.static_folder)).write_pdf()
+    answer = make_response(pdf)
+    answer.headers["Content-Type"] = "application/pdf"
+    answer.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return answer
+
+
+@bp.get("/<int:tournament_id>/cards.pdf")
+@access(SCORER)
+def cards(tournament_id: int):
+    """The current round's table cards (players, seats, the table's code and QR code) and the
+    seating list (every participant's table), to print."""
+    view = _view(tournament_id)
+    if view.current is None:
+        return _refused(tournament_id, Conflict("no round is drawn yet"))
+    join = url_for("signin.join_night", _external=True)
+    codes = {
+        table.number: _qr_data(f"{join}#{table.night.join_code}")
+        for table in view.current.tables
+        if table.night.join_code
+    }
+    seating = sorted(
+        ((e, table.number, position) for table in view.current.tables for position, e in enumerate(table.entrants, 1)),
+        key=lambda x: x[0].number,
+    )
+    return _pdf(
+        "tournaments/cards_pdf.html",
+        f"tournament-{tournament_id}-round-{view.current.number}.pdf",
+        view=view,
+        t=view.tournament,
+        label=GAME_LABELS[view.tournament.game],
+        round=view.current,
+        codes=codes,
+        join=join,
+        seating=seating,
+    )
+
+
+@bp.get("/<int:tournament_id>/results.pdf")
+@access(VIEWER)
+def results(tournament_id: int):
+    """The result list (every participant's points per round, total, solos) and the prize list."""
+    view = _view(tournament_id)
+    return _pdf("tournaments/results_pdf.html", f"tournament-{tournament_id}-results.pdf", **_standings_context(view))

@@ -1,0 +1,225 @@
+"""The organiser's pages: creating a tournament, entering participants and guests, drawing rounds,
+the tables' pages ("Spiel 3 von 32"), paper results, the standings (and their 304), the PDFs;
+every form's bad input answered with a message on the page and nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.players import create_player
+from tests.support import pdf_text
+
+SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
+WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    """The admin's pages in English (German is the default)."""
+    client.set_cookie("lang", "en")
+
+
+FORM = {
+    "name": "Preisschafkopf im Löwen",
+    "game": "schafkopf",
+    "played_on": "2026-11-20",
+    "place": "Löwen",
+    "rounds": "2",
+    "deals": "4",
+    "entry_fee": "10",
+    "prizes": "100; 50; 25,50",
+    "applied_preset": "turnier",
+    "schafkopf__preset": "turnier",
+}
+
+
+def _form_with_rules(client, **changes):
+    """The new-tournament form as a browser posts it: every option as the page shows it."""
+    from tests.support import form_values
+
+    page = client.get("/tournaments/new")
+    assert page.status_code == 200
+    values = form_values(page.get_data(as_text=True))
+    values.update(FORM)
+    values.update(changes)
+    return values
+
+
+def _tournament(db, n=9, deals=2):
+    t = tm.create_tournament(
+        db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=deals, seed="s"
+    )
+    for i in range(n):
+        p = create_player(db=db, name=f"Spieler {i + 1}")
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
+    return t
+
+
+def test_the_organiser_creates_a_tournament_with_the_turnier_preset(client, db):
+    answer = client.post("/tournaments/new", data=_form_with_rules(client))
+    assert answer.status_code == 302, answer.get_data(as_text=True)[:2000]
+    (t,) = tm.list_tournaments(db=db)
+    assert t.name == "Preisschafkopf im Löwen" and t.deals == 4 and t.rounds == 2
+    assert t.rules["preset"] == "turnier" and t.rules["tariff_sauspiel"] == 1 and t.rules["all_pass"] == "redeal"
+    assert t.entry_fee_cents == 1000 and t.prizes == [10000, 5000, 2550]
+    page = client.get(answer.location).get_data(as_text=True)
+    assert "Preisschafkopf im Löwen" in page
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"name": ""}, "Give the tournament a name."),
+        ({"rounds": "0"}, "Number must be between 1 and 20."),
+        ({"deals": "x"}, "Not a valid integer value."),
+        ({"entry_fee": "zehn"}, "Enter the entry fee as an amount such as 10,00"),
+        ({"prizes": "100; viel"}, "Enter the prizes as amounts separated by ;"),
+        ({"schafkopf__tariff_solo": "-1"}, "between 0 and 1000"),
+        ({"game": "matt"}, "Not a valid choice."),
+    ],
+)
+def test_a_bad_tournament_form_says_what_is_wrong_and_creates_nothing(client, db, changes, said):
+    answer = client.post("/tournaments/new", data=_form_with_rules(client, **changes))
+    assert answer.status_code == 400
+    assert said in answer.get_data(as_text=True)
+    assert tm.list_tournaments(db=db) == []
+
+
+def test_the_german_form_says_its_refusals_in_german(client, db):
+    answer = client.post("/tournaments/new?lang=de", data=_form_with_rules(client, name=""))
+    assert answer.status_code == 400
+    assert "Gib dem Turnier einen Namen." in answer.get_data(as_text=True) or "Turnier" in answer.get_data(as_text=True)
+
+
+def test_participants_from_the_roster_and_guests(client, db):
+    t = _tournament(db, n=2)
+    anna = create_player(db=db, name="Anna")
+    assert client.post(f"/tournaments/{t.id}/entrants", data={"player": str(anna.id)}).status_code == 302
+    assert client.post(f"/tournaments/{t.id}/entrants", data={"guest": "Gast Gustl"}).status_code == 302
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert [view.names[e.number] for e in view.entrants] == ["Spieler 1", "Spieler 2", "Anna", "Gast Gustl"]
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "Gast Gustl" in page and "guest" in page
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({}, "choose a player of the roster or type a guest"),
+        ({"guest": "spieler 1"}, "there is already a player called spieler 1"),
+        ({"player": "abc"}, "Not a valid choice."),
+        ({"player": "99999"}, "Not a valid choice."),
+        ({"guest": "x" * 41}, "Field cannot be longer than 40 characters."),
+    ],
+)
+def test_a_bad_participant_is_refused_on_the_page(client, db, data, said):
+    t = _tournament(db, n=2)
+    answer = client.post(f"/tournaments/{t.id}/entrants", data=data)
+    assert answer.status_code == 400
+    assert said in answer.get_data(as_text=True)
+    assert len(tm.read_tournament(db=db, tournament_id=t.id).entrants) == 2
+
+
+def test_drawing_a_round_makes_tables_with_codes_and_their_pages_count_the_deals(client, db):
+    t = _tournament(db, n=9, deals=2)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    for table in view.rounds[0].tables:
+        assert table.night.join_code in page
+    night_id = view.rounds[0].tables[0].night.id
+    assert "Hand 1 of 2" in client.get(f"/nights/{night_id}").get_data(as_text=True)
+    record_hand(db=db, night_id=night_id, hand={"contract": "rundpass"})
+    assert "Hand 1 of 2" in client.get(f"/nights/{night_id}").get_data(as_text=True)  # a redeal does not count
+    record_hand(db=db, night_id=night_id, hand=SAUSPIEL)
+    assert "Hand 2 of 2" in client.get(f"/nights/{night_id}").get_data(as_text=True)
+    assert "Spiel 2 von 2" in client.get(f"/nights/{night_id}?lang=de").get_data(as_text=True)
+    record_hand(db=db, night_id=night_id, hand=SAUSPIEL)
+    page = client.get(f"/nights/{night_id}?lang=en").get_data(as_text=True)
+    assert "2 of 2 played" in page
+
+
+def test_a_round_is_not_drawn_while_the_last_is_being_played(client, db):
+    t = _tournament(db, n=8, deals=2)
+    client.post(f"/tournaments/{t.id}/draw")
+    answer = client.post(f"/tournaments/{t.id}/draw")
+    assert answer.status_code == 409
+    assert "round 1 is not over" in answer.get_data(as_text=True)
+    assert len(tm.read_tournament(db=db, tournament_id=t.id).rounds) == 1
+
+
+def test_paper_points_that_do_not_sum_to_zero_are_refused(client, db):
+    t = _tournament(db, n=8, deals=32)
+    client.post(f"/tournaments/{t.id}/draw")
+    url = f"/tournaments/{t.id}/rounds/1/tables/1/paper"
+    assert client.get(url).status_code == 200
+    answer = client.post(url, data={"p1": "10", "p2": "-5", "p3": "0", "p4": "0"})
+    assert answer.status_code == 400 and "must add up to zero: these add up to 5" in answer.get_data(as_text=True)
+    answer = client.post(url, data={"p1": "10", "p2": "zehn", "p3": "0", "p4": "0"})
+    assert answer.status_code == 400 and "Not a valid integer value." in answer.get_data(as_text=True)
+    assert tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].paper is False
+    assert client.post(url, data={"p1": "10", "p2": "-5", "p3": "-5", "p4": "0"}).status_code == 302
+    db.rollback()  # see what the request committed
+    assert tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].points == [10, -5, -5, 0]
+    assert client.get(f"/tournaments/{t.id}/rounds/1/tables/9/paper").status_code == 404
+
+
+def test_the_standings_answer_304_until_a_table_changes(client, db):
+    t = _tournament(db, n=8, deals=2)
+    client.post(f"/tournaments/{t.id}/draw")
+    first = client.get(f"/tournaments/{t.id}/standings?board=1")
+    assert first.status_code == 200
+    tag = first.headers["ETag"]
+    assert client.get(f"/tournaments/{t.id}/standings?board=1", headers={"If-None-Match": tag}).status_code == 304
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    record_hand(db=db, night_id=view.rounds[0].tables[0].night.id, hand=WENZ)
+    again = client.get(f"/tournaments/{t.id}/standings?board=1", headers={"If-None-Match": tag})
+    assert again.status_code == 200
+    page = again.get_data(as_text=True)
+    assert "+15" in page and "1/0" in page
+
+
+def test_withdrawing_and_closing(client, db):
+    t = _tournament(db, n=9, deals=1)
+    assert client.post(f"/tournaments/{t.id}/entrants/9/withdraw").status_code == 302
+    assert client.post(f"/tournaments/{t.id}/entrants/99/withdraw").status_code == 400
+    answer = client.post(f"/tournaments/{t.id}/close")
+    assert answer.status_code == 409 and "not over" in answer.get_data(as_text=True)
+
+
+def test_table_cards_and_the_result_list_as_pdf(client, db, tmp_path):
+    t = _tournament(db, n=9, deals=1)
+    t.prizes = [5000, 2000]
+    db.add(t)
+    db.commit()
+    assert client.get(f"/tournaments/{t.id}/cards.pdf").status_code == 409  # no round drawn
+    client.post(f"/tournaments/{t.id}/draw")
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    for table in view.rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    cards = client.get(f"/tournaments/{t.id}/cards.pdf")
+    assert cards.headers["Content-Type"] == "application/pdf"
+    text = pdf_text(cards.data, tmp_path)
+    assert "Table 1" in text and "Table 2" in text and "Seating list, round 1" in text
+    for table in view.rounds[0].tables:
+        assert table.night.join_code is None or table.night.join_code in text
+    results = pdf_text(client.get(f"/tournaments/{t.id}/results.pdf").data, tmp_path)
+    assert "Result list" in results and "Prize list" in results and "50.00" in results.replace(",", ".")
+
+
+def test_tournaments_are_listed_and_unknown_ones_are_404(client, db):
+    _tournament(db, n=0)
+    assert "Turnier" in client.get("/tournaments/").get_data(as_text=True)
+    assert client.get("/tournaments/999").status_code == 404
+    assert client.get("/tournaments/999/standings").status_code == 404
+
+
+def test_a_viewer_reads_but_cannot_organise(app, db, as_role):
+    t = _tournament(db, n=4)
+    viewer = as_role("viewer")
+    assert viewer.get(f"/tournaments/{t.id}").status_code == 200
+    assert viewer.get(f"/tournaments/{t.id}/standings").status_code == 200
+    assert viewer.post(f"/tournaments/{t.id}/draw").status_code == 403
+    assert viewer.get("/tournaments/new").status_code == 403
