@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import InvalidInput, NotFound
-from scorekeeper.core.models import ContractResult, NightResult, Player, RosterChange, Seat
+from scorekeeper.core.models import ContractResult, Entrant, NightResult, Player, RosterChange, Seat
 from scorekeeper.core.text import clean_name, is_id, name_key
 
 
@@ -93,8 +93,20 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
             other=merged.name,
             night=shared,
         )
+    entered = select(Entrant.tournament_id).where(Entrant.player_id == keep.id)
+    both = db.exec(
+        select(Entrant.tournament_id).where(Entrant.player_id == merged.id, Entrant.tournament_id.in_(entered))
+    ).first()
+    if both is not None:
+        raise InvalidInput(
+            "other",
+            "{name} and {other} both played tournament {tournament}: they are two people",
+            name=keep.name,
+            other=merged.name,
+            tournament=both,
+        )
     moved = len(db.exec(select(Seat.night_id).where(Seat.player_id == merged.id)).all())
-    for model in (Seat, NightResult, ContractResult, RosterChange):  # the duplicate's roster changes too
+    for model in (Seat, NightResult, ContractResult, RosterChange, Entrant):  # the duplicate's roster changes too
         db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
     detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
     db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))

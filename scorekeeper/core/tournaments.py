@@ -54,6 +54,7 @@ __all__ = [
     "enter_paper",
     "get_tournament",
     "list_tournaments",
+    "player_tournaments",
     "read_tournament",
     "redraw_round",
     "set_rules",
@@ -255,6 +256,32 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
     standings = plan.standings(entries, t.seed) if entries else []
     view.standings.extend(Line(by_number[s.player], names[s.player], s) for s in standings)
     return view
+
+
+@dataclass(frozen=True)
+class Played:
+    """A tournament a player played: their place and points (points, never money)."""
+
+    tournament: Tournament
+    rank: int
+    total: int
+    entrants: int
+
+
+def player_tournaments(*, db: Session, player_id: int) -> list[Played]:
+    """The tournaments a player entered, newest first, with their rank and points."""
+    ids = db.exec(
+        select(Entrant.tournament_id)
+        .join(Tournament, Tournament.id == Entrant.tournament_id)
+        .where(Entrant.player_id == player_id)
+        .order_by(Tournament.played_on.desc(), Tournament.id.desc())
+    ).all()
+    played = []
+    for tournament_id in ids:
+        view = read_tournament(db=db, tournament_id=tournament_id)
+        line = next(line for line in view.standings if line.entrant.player_id == player_id)
+        played.append(Played(view.tournament, line.standing.rank, line.standing.total, len(view.entrants)))
+    return played
 
 
 def _seats(db: Session, night_ids: list[int]) -> dict[int, list[int]]:

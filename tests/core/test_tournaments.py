@@ -323,3 +323,22 @@ def test_a_tournament_table_cannot_be_deleted_as_a_night(db):
     night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
     with pytest.raises(Conflict, match="table of a tournament"):
         delete_night(db=db, night_id=night_id, reason="oops", export={})
+
+
+def test_merging_players_moves_their_tournaments_and_refuses_two_of_one_tournament(db):
+    from scorekeeper.core.players import merge_players
+
+    t = _tournament(db, n=2)
+    other = create_player(db=db, name="Doppelt")
+    tm.add_entrant(db=db, tournament_id=t.id, player_id=other.id)
+    ids = [e.player_id for e in tm.read_tournament(db=db, tournament_id=t.id).entrants]
+    with pytest.raises(InvalidInput, match="both played tournament"):
+        merge_players(db=db, keep_id=ids[0], merge_id=other.id)
+    db.rollback()
+    solo = create_player(db=db, name="Einzeln")
+    t2 = tm.create_tournament(db=db, name="Zweites", game="schafkopf", rules={})
+    tm.add_entrant(db=db, tournament_id=t2.id, player_id=solo.id)
+    merge_players(db=db, keep_id=ids[0], merge_id=solo.id)
+    played = tm.player_tournaments(db=db, player_id=ids[0])
+    assert [p.tournament.name for p in played] == ["Zweites", "Preisschafkopf"]  # the same day: the newer first
+    assert [(p.rank, p.total, p.entrants) for p in played] == [(1, 0, 1), (played[1].rank, 0, 3)]

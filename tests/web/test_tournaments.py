@@ -223,3 +223,37 @@ def test_a_viewer_reads_but_cannot_organise(app, db, as_role):
     assert viewer.get(f"/tournaments/{t.id}/standings").status_code == 200
     assert viewer.post(f"/tournaments/{t.id}/draw").status_code == 403
     assert viewer.get("/tournaments/new").status_code == 403
+
+
+def test_a_players_page_lists_the_tournaments_played_with_rank_and_points(client, db):
+    t = _tournament(db, n=8, deals=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    for table in view.rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    winner = tm.read_tournament(db=db, tournament_id=t.id).standings[0]
+    page = client.get(f"/players/{winner.entrant.player_id}").get_data(as_text=True)
+    assert "Turnier" in page and "rank 1 of 8" in page and "+15" in page
+    assert "never money" in page
+
+
+def test_the_rules_change_until_round_one_starts(client, db):
+    from tests.support import form_values
+
+    t = _tournament(db, n=8, deals=2)
+    page = client.get(f"/tournaments/{t.id}/rules")
+    assert page.status_code == 200
+    values = form_values(page.get_data(as_text=True))
+    assert values["schafkopf__tariff_solo"] == "5"
+    bad = client.post(f"/tournaments/{t.id}/rules", data=values | {"schafkopf__tariff_solo": "-3"})
+    assert bad.status_code == 400 and "between 0 and 1000" in bad.get_data(as_text=True)
+    assert client.post(f"/tournaments/{t.id}/rules", data=values | {"schafkopf__tariff_solo": "6"}).status_code == 302
+    db.rollback()
+    db.expire_all()  # the tournament this session holds: read again
+    assert tm.get_tournament(db=db, tournament_id=t.id).rules["tariff_solo"] == 6
+    client.post(f"/tournaments/{t.id}/draw")
+    db.rollback()
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    record_hand(db=db, night_id=view.rounds[0].tables[0].night.id, hand=SAUSPIEL)
+    late = client.post(f"/tournaments/{t.id}/rules", data=values)
+    assert late.status_code == 409 and "the rules are fixed" in late.get_data(as_text=True)

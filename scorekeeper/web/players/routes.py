@@ -18,6 +18,7 @@ from scorekeeper.core.players import (
     roster_changes,
 )
 from scorekeeper.core.text import parse_int
+from scorekeeper.core.tournaments import player_tournaments
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.context import found, get_db
@@ -140,4 +141,5 @@ def show(player_id: int):
         contract_label=CONTRACT_LABELS,
         currency=current_app.config["CURRENCY"],
         changes=roster_changes(db=db, player_id=player_id),
+        tournaments=player_tournaments(db=db, player_id=player_id),
     )

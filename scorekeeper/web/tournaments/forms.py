@@ -113,3 +113,21 @@ def paper_form(names: list[str]) -> PaperForm:
 
 class ActionForm(Form):
     """A button that changes something (draw, redraw, close, withdraw): the form token only."""
+
+
+def rules_form(game: str, rules: dict[str, Any]) -> RulesForm:
+    """The house rules of a tournament's game, showing ``rules`` (its rules now) until posted."""
+    cls = type(
+        "TournamentRulesForm",
+        (RulesForm,),
+        {"game": HiddenField(default=game), **rule_fields([game], rules.get("preset", PRESET))},
+    )
+    cls.applied_preset = HiddenField(default=rules.get("preset", PRESET))
+    form = cls()
+    if not form.is_submitted():
+        for name, value in rules.items():
+            field = getattr(form, f"{game}__{name}", None)
+            if field is not None:
+                field.data = value
+    form.game.data = game
+    return form

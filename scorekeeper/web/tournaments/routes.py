@@ -24,7 +24,14 @@ from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
 from scorekeeper.web.nights.forms import option_field_name, parse_cents
-from scorekeeper.web.tournaments.forms import ActionForm, EntrantForm, TournamentForm, paper_form, parse_prizes
+from scorekeeper.web.tournaments.forms import (
+    ActionForm,
+    EntrantForm,
+    TournamentForm,
+    paper_form,
+    parse_prizes,
+    rules_form,
+)
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -358,3 +365,51 @@ def results(tournament_id: int):
     """The result list (every participant's points per round, total, solos) and the prize list."""
     view = _view(tournament_id)
     return _pdf("tournaments/results_pdf.html", f"tournament-{tournament_id}-results.pdf", **_standings_context(view))
+
+
+@bp.route("/<int:tournament_id>/rules", methods=["GET", "POST"])
+@access(SCORER)
+def rules(tournament_id: int):
+    """Change the house rules until round 1 starts (a round drawn already plays the new ones)."""
+    view = _view(tournament_id)
+    t = view.tournament
+    form = rules_form(t.game, t.rules)
+    status = 200
+    if request.method == "POST" and "apply_preset" in request.form:
+        form.apply_preset()
+    elif form.validate_on_submit():
+        if form.preset_not_applied():
+            form.apply_preset()
+            form.form_errors.append(_("The preset's rules are filled in: check them and save them."))
+        else:
+            try:
+                tm.set_rules(db=get_db(), tournament_id=tournament_id, rules=form.rules())
+            except InvalidHand as exc:
+                get_db().rollback()
+                name = exc.field.removeprefix("rules.")
+                target = getattr(form, option_field_name(t.game, name), None)
+                if target is None:
+                    form.form_errors.append(message(exc))
+                else:
+                    target.errors = [*list(target.errors), message(exc, labels={name: target.label.text})]
+            except Conflict as exc:
+                get_db().rollback()
+                form.form_errors.append(message(exc))
+                status = 409
+            else:
+                flash(_("The rules are saved."))
+                return redirect(url_for(".show", tournament_id=tournament_id))
+    if request.method == "POST" and "apply_preset" not in request.form and status == 200:
+        status = 400
+    return (
+        render_template(
+            "tournaments/rules.html",
+            t=t,
+            form=form,
+            games=[t.game],
+            labels=GAME_LABELS,
+            presets=_presets_json(),
+            started=view.started,
+        ),
+        status,
+    )
