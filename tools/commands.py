@@ -14,8 +14,9 @@ def _add_bench(sub: Any) -> None:
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
     p.add_argument(
         "what",
-        choices=["engine", "web", "pdf", "history", "load"],
-        help="what to measure (history: on the app's database; load: gunicorn under 50 tables, see --help after it)",
+        choices=["engine", "web", "pdf", "history", "load", "tournament", "draw"],
+        help="what to measure (history: on the app's database; load: gunicorn under 50 tables; tournament: 25 "
+        "tables of a tournament at once; both: see --help after it; draw: a round's table draw)",
     )
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
     p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
@@ -79,4 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         from tools import loadtest
 
         return loadtest.main(argv[2:])
+    if argv[:2] == ["bench", "tournament"]:  # so has the tournament's
+        from tools import bench_tournament
+
+        return bench_tournament.main(argv[2:])
+    if argv[:2] == ["bench", "draw"]:
+        from tools import bench_draw
+
+        bench_draw.print_draw()
+        return 0
     return cli.main(argv, extra=COMMANDS)
