@@ -57,7 +57,7 @@
             theirs.textContent = text.theirs + ": " + there.textContent.replace(/\s+/g, " ").trim();
             item.appendChild(theirs);
           }
-          item.appendChild(button(text.add, "add", hand.key));
+          if (!hand.refused) item.appendChild(button(text.add, "add", hand.key));
         }
         item.appendChild(button(text.discard, "discard", hand.key));
         list.appendChild(item);
@@ -84,8 +84,8 @@
       waiting().then(function (hands) {
         var hand = hands.filter(function (h) { return h.key === b.dataset.key; })[0];
         if (!hand) return;
-        hand.expected = hand.now;  // after the hands the server has now
-        hand.conflict = "";
+        hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
+        hand.conflict = "";        // makes other players play it: at a table of five another one sits out)
         return keep(hand).then(function () { delay = 0; send(); });
       });
     }
@@ -110,6 +110,13 @@
       return { token: token.value, count: parseInt(count.value, 10) };
     });
   }
+  function reasons(html) {  // the server's words for a refused hand (the form's summary of what is wrong)
+    var box = new DOMParser().parseFromString(html, "text/html").getElementById("error-summary");
+    if (!box) return "";
+    return Array.prototype.map.call(box.querySelectorAll("p, li"), function (el) {
+      return el.textContent.replace(/\s+/g, " ").trim();
+    }).join(" ");
+  }
   function post(hand, token) {
     var body = new URLSearchParams();
     hand.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
@@ -133,8 +140,11 @@
             return drop(hand.key).then(function () { return next(hands); });
           }
           hand.now = fresh.count;
-          hand.conflict = r.status === 409 ? text.conflict : text.refused;
-          return keep(hand);
+          hand.refused = r.status === 400;  // the hand refused, in the server's words: sending it again would not help
+          return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
+            hand.conflict = r.status === 409 ? text.conflict : text.refused + (why ? " " + why : "");
+            return keep(hand);
+          });
         });
       });
     }
@@ -169,8 +179,9 @@
       var btn = e.submitter;
       if (!btn || btn.value !== "save") return;
       said.value = summary();
-      if (navigator.onLine !== false && count === 0) return;  // posted as always
+      if (navigator.onLine !== false && count === 0) return;  // posted as always: the server checks it
       e.preventDefault();
+      if (!check()) { delete form.dataset.sent; return; }  // not kept: the field says what to put right
       var hand = store.record(new FormData(form), night, parseInt(form.querySelector('input[name="expected_hands"]').value, 10));
       waiting().then(function (hands) {
         if (hands.length) hand.expected = hands[hands.length - 1].expected + 1;  // behind those waiting
@@ -186,11 +197,121 @@
         key.value = store.newKey();
         form.querySelector('input[name="expected_hands"]').value = String(hand.expected + 1);
         form.dispatchEvent(new Event("change"));
-        show().then(later);
+        show().then(deal).then(later);
         box.scrollIntoView({ block: "start" });
       });
     });
   }
+
+  // --- the hand form offline: the checks that need no rules, and the deal behind the hands waiting ----
+  // The checks come from the field definitions the server uses (scorekeeper/web/hands/forms.py Engine):
+  // a group of buttons with data-required, a number with min/max; the words are the server's (data-*).
+  // Only what the page shows counts (a partner in a Sauspiel, not in a Wenz).
+  function check() {
+    form.querySelectorAll(".offline-error").forEach(function (ul) {
+      var field = ul.parentElement;
+      field.classList.remove("has-error");
+      field.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+      ul.remove();
+    });
+    var bad = [];
+    function shown(el) { return !el.disabled && !el.hidden && !el.closest("[hidden]"); }
+    form.querySelectorAll("fieldset[data-required]").forEach(function (group) {
+      var radios = Array.prototype.filter.call(group.querySelectorAll("input[type=radio]"), shown);
+      if (radios.length && !radios.some(function (r) { return r.checked; })) bad.push([group, radios, group.dataset.required]);
+    });
+    form.querySelectorAll("input[min][max]").forEach(function (input) {
+      if (!shown(input)) return;
+      var v = input.value.trim();
+      if (v === "" ? input.required : !/^[0-9]+$/.test(v) || +v < +input.min || +v > +input.max) {
+        bad.push([input.closest(".field, .ramsch-row") || input.parentElement, [input], v === "" ? input.dataset.required : input.dataset.range]);
+      }
+    });
+    bad.forEach(function (b) {
+      var id = (b[1][0].name || "field") + "-offline-errors";
+      var ul = document.createElement("ul");
+      ul.className = "errors offline-error";
+      ul.id = id;
+      var li = document.createElement("li");
+      li.textContent = b[2];
+      ul.appendChild(li);
+      b[0].appendChild(ul);
+      b[0].classList.add("has-error");
+      b[1].forEach(function (el) { el.setAttribute("aria-invalid", "true"); el.setAttribute("aria-describedby", id); });
+    });
+    if (bad.length) {
+      bad[0][0].scrollIntoView({ block: "center" });
+      bad[0][1][0].focus({ preventScroll: true });
+    }
+    return !bad.length;
+  }
+
+  // A form kept for offline use was made for the hand after the server's last one: behind hands waiting
+  // here, another player deals (and at a table of five sits out). From the table's positions and names
+  // (data-*), the form names who deals the hand it will be, as the server does: the deal moves on one
+  // position per hand (scorekeeper/engine/ledger.py), but for a hand that keeps it (data-deal-stays: a
+  // Rundpass where the rules redeal). The seats the form posts are that deal's (dealt_by).
+  function deal(hands) {
+    var d = form.dataset, size = parseInt(d.size, 10), seats = parseInt(d.seats, 10);
+    var first = parseInt(d.dealer, 10), made = madeFor;
+    if (!size || !first || !(made >= 0) || !d.people) return hands;
+    var stays = (d.dealStays || "").split(/\s+/);
+    var ahead = hands.filter(function (h) { return h.expected >= made; });
+    var moves = ahead.filter(function (h) {
+      var c = h.fields.filter(function (p) { return p[0] === "contract"; })[0];
+      return !(c && stays.indexOf(c[1]) >= 0);
+    }).length;
+    var people = JSON.parse(d.people), words = JSON.parse(d.dealWords);
+    var dealer = (first - 1 + moves) % size + 1, forehand = dealer % size + 1, number = made + 1 + ahead.length;
+    var positions = [];
+    for (var p = 1; p <= size; p++) if (size === seats || p !== dealer) positions.push(p);
+    function name(p) { return people[p - 1]; }
+    function say(key, who) { return words[key].replace("{name}", who); }
+    function seatOf(p) { return positions.indexOf(p) + 1; }
+    form.querySelector('input[name="dealt_by"]').value = String(dealer);
+    var h1 = document.querySelector(".hand-head h1");
+    if (h1) h1.textContent = h1.textContent.replace(/[0-9]+/, String(number));
+    var meta = document.querySelector(".hand-head .meta");
+    if (meta) meta.textContent = say("deals", name(dealer)) + (words.forehand ? " · " + say("forehand", name(forehand)) : "");
+    var line = document.getElementById("sits-out");
+    if (line && words.out) {
+      var strong = document.createElement("strong");
+      strong.textContent = say("out", name(dealer));
+      line.replaceChildren(strong, " · " + say("playing", positions.map(name).join(", ")));
+    }
+    form.querySelectorAll(".sits-out, .ramsch-row ~ .hint").forEach(function (el) { el.textContent = say("out", name(dealer)); });
+    form.querySelectorAll("p.forehand").forEach(function (el) { el.textContent = say("declarer", name(forehand)); });
+    form.querySelectorAll(".ramsch-row > label[for]").forEach(function (label) {
+      var seat = parseInt(label.htmlFor.replace("ramsch_", ""), 10);
+      if (positions[seat - 1]) label.textContent = name(positions[seat - 1]);
+    });
+    (d.seatFields || "").split(/\s+/).forEach(function (field) {
+      if (!field) return;
+      var radios = form.querySelectorAll('input[type=radio][name="' + field + '"]');
+      var offered = [];
+      radios.forEach(function (r) {
+        if (!/^[0-9]+$/.test(r.value)) return;
+        offered.push(+r.value);
+        if (r.labels[0] && positions[r.value - 1]) r.labels[0].textContent = name(positions[r.value - 1]);
+      });
+      // a group without forehand's seat (in a Rufen forehand is not its own partner): without the new one's
+      if (offered.length === seats - 1 && radios.length) {
+        var left = 0;
+        for (var s = 1; s <= seats; s++) if (offered.indexOf(s) < 0) left = s;
+        var fore = seatOf(forehand);
+        if (left !== fore && fore > 0) {
+          radios.forEach(function (r) {
+            if (+r.value !== fore) return;
+            r.value = String(left);
+            r.checked = false;
+            r.labels[0].textContent = name(positions[left - 1]);
+          });
+        }
+      }
+    });
+    return hands;
+  }
+  var madeFor = form ? parseInt((form.querySelector('input[name="expected_hands"]') || {}).value, 10) : NaN;
 
   // whether the service worker has a copy of the table page to show without a connection
   function keptTable() {
@@ -218,5 +339,8 @@
   }
 
   window.addEventListener("online", function () { delay = 0; send(); });
-  show().then(function (hands) { if (hands.length) send(); });
+  show().then(function (hands) {
+    if (form && form.dataset.outbox !== undefined) deal(hands);
+    if (hands.length) send();
+  });
 })();

@@ -203,3 +203,201 @@ def test_a_hand_entered_without_a_connection_says_its_value_waits_for_the_server
         assert "sobald das Spiel beim Server ankommt" in note.inner_text()
     finally:
         page.context.set_offline(False)
+
+
+# --- offline, the form checks what needs no rules (issue 15, "Previews offline") -------------------------
+
+
+def waiting_count(page, night) -> int:
+    return page.evaluate("n => self.skOutbox.waiting(n).then(h => h.length)", str(night))
+
+
+def test_offline_a_hand_without_partner_or_with_points_out_of_range_is_not_kept(page, live, night):
+    """The checks come from the form's field definitions (forms.py Engine): the partner group's
+    data-required and the points' min/max and data-range, in the page's language (German)."""
+    base, _ = live
+    page.goto(f"{base}/nights/{night}/hands/new")  # a Rufen: forehand declares, a partner is called
+    said = page.locator("#partner-group").get_attribute("data-required")
+    out_of_range = page.locator("#points").get_attribute("data-range")
+    assert "fehlt" in said and "zwischen 0 und 130" in out_of_range  # the server's words, in German
+    page.context.set_offline(True)
+    try:
+        page.fill("#points", "131")  # a Matzlfangen has 130 card points
+        page.locator("#save").click()
+        partner_error = page.locator("#partner-group .offline-error")
+        assert partner_error.inner_text() == said
+        at_points = "el => el.closest('.field').querySelector('.offline-error').textContent"
+        assert page.locator("#points").evaluate(at_points) == out_of_range
+        assert page.locator("#points").get_attribute("aria-invalid") == "true"
+        assert page.locator("#outbox").is_hidden() and waiting_count(page, night) == 0  # not kept
+        # a partner, but still too many points: still not kept, only the points are wrong
+        page.locator("#partner-group label", has_text="Clara").first.click()
+        page.fill("#points", "-1")
+        page.locator("#save").click()
+        assert page.locator("#partner-group .offline-error").count() == 0
+        assert page.locator(".offline-error").inner_text() == out_of_range
+        assert waiting_count(page, night) == 0
+        page.fill("#points", "70")  # put right: kept
+        page.locator("#save").click(no_wait_after=True)
+        assert len(queued(page)) == 1
+        assert page.locator(".offline-error").count() == 0
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    stored = table(live, night).hands
+    assert [(h.data["contract"], h.data["partner"], h.data["points"]) for h in stored] == [("rufen", 3, 70)]
+
+
+def test_offline_a_group_the_contract_does_not_show_is_not_required(page, live, night):
+    """A Durch has no partner: its hidden partner group does not keep the hand; the result it shows does."""
+    base, _ = live
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        page.locator("#contract-group label", has_text="Durch").first.click()
+        page.locator("#declarer-group label", has_text="Anna").first.click()
+        page.locator("#save").click()
+        assert page.locator("#won-group .offline-error").inner_text() == page.locator("#won-group").get_attribute(
+            "data-required"
+        )
+        assert page.locator("#partner-group .offline-error").count() == 0
+        assert waiting_count(page, night) == 0
+        page.locator("#won-group label", has_text="gewonnen").first.click()
+        page.locator("#save").click(no_wait_after=True)
+        assert len(queued(page)) == 1
+    finally:
+        page.context.set_offline(False)
+
+
+# --- the form kept offline names the deal of the hand it will be -----------------------------------------
+
+
+def test_the_form_kept_offline_names_the_dealer_of_the_hand_behind_those_waiting(page, live, night):
+    """Anna deals hand 1 (Bernd is forehand and declares a Rufen). The form kept at hand 1, opened again
+    behind it, is hand 2: Bernd deals, Clara is forehand, declares, and is not offered as partner."""
+    base, _ = live
+    page.goto(f"{base}/nights/{night}")
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}")
+    page.goto(f"{base}/nights/{night}/hands/new")
+    assert page.locator(".hand-head .meta").inner_text() == "Anna gibt · Bernd ist Vorhand"
+    page.context.set_offline(True)
+    try:
+        enter_durch(page, "Anna")
+        page.wait_for_url(f"{base}/nights/{night}")
+        page.goto(f"{base}/nights/{night}/hands/new")  # the page kept at hand 1
+        page.wait_for_function("() => document.querySelector('.hand-head h1').textContent.includes('2')")
+        assert page.locator(".hand-head h1").inner_text() == "Spiel 2"
+        assert page.locator(".hand-head .meta").inner_text() == "Bernd gibt · Clara ist Vorhand"
+        assert page.locator("p.forehand").inner_text() == "Spieler: Clara (Vorhand)"
+        partners = page.locator("#partner-group label").all_inner_texts()
+        assert sorted(p.strip() for p in partners) == ["Anna", "Bernd", "Dieter"]
+        page.locator("#partner-group label", has_text="Anna").first.click()
+        page.fill("#points", "70")
+        page.locator("#save").click(no_wait_after=True)
+        page.wait_for_url(f"{base}/nights/{night}")
+        assert [w.split(" · ")[0] for w in queued(page)] == ["Spiel 1", "Spiel 2"]
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    second = table(live, night).hands[1].data  # Bernd (seat 2) dealt: Clara, forehand, declared with Anna
+    assert (second["contract"], second["partner"], second["dealer"]) == ("rufen", 1, 2)
+
+
+# --- a table of five: a hand added as the next one keeps its players or is refused -------------------------
+
+
+@pytest.fixture
+def five(live, roster) -> int:
+    """A Schafkopf night of Anna, Bernd, Clara, Dieter and Eva (Anna deals first and sits out)."""
+    from sqlmodel import select
+
+    from scorekeeper.core.models import Player
+    from tests.support import start_night
+
+    _, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        return start_night(db, list(db.exec(select(Player).order_by(Player.id))), "schafkopf", 5).id
+
+
+def enter_sauspiel(page, declarer: str, partner: str) -> None:
+    page.locator("#declarer-group label", has_text=declarer).first.click()
+    page.locator("#partner-group label", has_text=partner).first.click()
+    page.locator("#suit-group label").first.click()
+    page.fill("#points", "70")
+    page.locator("#save").click(no_wait_after=True)
+
+
+def test_at_a_table_of_five_a_hand_added_next_is_refused_and_kept_when_others_would_play_it(
+    browser, page, live, five, sign_in
+):
+    """Two phones record hand 1 offline (Anna sits out). The first lands; the second, added as the next
+    hand, would be hand 2, where Bernd sits out and Anna plays: the server refuses it with the reason,
+    and the phone keeps it, visibly; nothing is stored with other players."""
+    base, _ = live
+    other = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
+    try:
+        sign_in(other)
+        for phone in (page, other):
+            phone.goto(f"{base}/nights/{five}/hands/new")
+            assert "Anna setzt aus" in phone.locator("#sits-out").inner_text()
+            phone.context.set_offline(True)
+        enter_sauspiel(page, "Bernd", "Clara")
+        enter_sauspiel(other, "Dieter", "Eva")
+        assert len(queued(page)) == 1 and len(queued(other)) == 1
+        page.context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+        other.context.set_offline(False)
+        other.goto(f"{base}/nights/{five}")
+        conflict = other.locator("#outbox li.conflict")
+        conflict.wait_for(timeout=20_000)
+        conflict.locator("button", has_text="Als nächstes Spiel anhängen").click()
+        refused = other.locator("#outbox li.conflict", has_text="Als Spiel 2 gibt Bernd")
+        refused.wait_for(timeout=20_000)
+        assert "andere Spieler" in refused.inner_text()
+        assert refused.locator("button", has_text="Als nächstes Spiel anhängen").count() == 0  # discard only
+        assert refused.locator("button", has_text="Verwerfen").count() == 1
+        assert other.evaluate("n => self.skOutbox.waiting(n).then(h => h.length)", str(five)) == 1  # kept
+    finally:
+        other.context.close()
+    hands = table(live, five).hands
+    assert [(h.data["declarer"], h.data["partner"]) for h in hands] == [(1, 2)]  # Bernd with Clara, only
+
+
+def test_behind_a_rundpass_dealt_again_the_form_names_the_same_dealer(page, live, roster):
+    """Where the rules deal an all-pass hand again (all_pass redeal), the deal stays with its dealer: the
+    form behind a waiting Rundpass names the same dealer, behind a Sauspiel the next one, as the server does."""
+    from sqlmodel import select
+
+    from scorekeeper.core.models import Player
+    from tests.support import start_night
+
+    base, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        players = list(db.exec(select(Player).order_by(Player.id)))
+        night = start_night(db, players, "schafkopf", 4, {"all_pass": "redeal"}).id
+    page.goto(f"{base}/nights/{night}/hands/new")
+    meta = page.locator(".hand-head .meta")
+    assert meta.inner_text().startswith("Anna gibt")
+    page.context.set_offline(True)
+    try:
+        page.locator("#contract-group label", has_text="Rundpass").first.click()
+        page.locator("#save").click(no_wait_after=True)
+        page.wait_for_function("() => document.querySelectorAll('#outbox li.queued').length === 1")
+        assert page.locator(".hand-head h1").inner_text() == "Spiel 2"
+        assert meta.inner_text().startswith("Anna gibt")  # dealt again by Anna
+        page.locator("#contract-group label", has_text="Sauspiel").first.click()
+        enter_sauspiel(page, "Bernd", "Clara")
+        page.wait_for_function("() => document.querySelectorAll('#outbox li.queued').length === 2")
+        assert page.locator(".hand-head h1").inner_text() == "Spiel 3"
+        assert meta.inner_text().startswith("Bernd gibt")
+    finally:
+        page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    after = table(live, night)
+    assert [h.data["contract"] for h in after.hands] == ["rundpass", "sauspiel"]
+    assert [after.dealer_for(n) for n in (1, 2, 3)] == [1, 1, 2]  # what the form said

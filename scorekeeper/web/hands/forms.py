@@ -15,25 +15,58 @@ from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
 
 from scorekeeper.core.text import parse_int
-from scorekeeper.engine import matzlfangen, schafkopf
+from scorekeeper.engine import GAMES, InvalidHand, konter_a_matt, matzlfangen, schafkopf
 from scorekeeper.engine.matt import CARD_VALUES
 from scorekeeper.web.forms import Form, choices
 from scorekeeper.web.labels import CARD_LABELS, CONTRACT_LABELS, SUIT_LABELS
+from scorekeeper.web.messages import message
 
 
 def _contracts(names: tuple[str, ...]) -> list[SelectChoice]:
     return choices((c, CONTRACT_LABELS[c]) for c in names)
 
 
-def Segmented(label: Any, pairs: Any = (), default: str | None = None) -> RadioField:
-    """Radio buttons shown as segmented buttons; the engine validates the value."""
-    return RadioField(label, choices=choices(pairs), default=default, validate_choice=False, validators=[Optional()])
+class Engine:
+    """What the engine demands of a field that needs no rules to check (a choice made, a number in range).
+
+    The engine checks it on the server (its message, in the page's words), so this checks nothing there: it is
+    what the page is told, so that a hand entered without a connection is checked too (static/outbox.js). It
+    gives the field WTForms' flags (``required``, ``min``, ``max``: the input's attributes) and, in
+    :meth:`words`, the engine's own refusals for them (the input's ``data-required`` and ``data-range``).
+    """
+
+    def __init__(self, *, required: bool = False, lo: int | None = None, hi: int | None = None) -> None:
+        self.required, self.lo, self.hi = required, lo, hi
+        self.field_flags: dict[str, Any] = {"required": True} if required else {}
+        if lo is not None and hi is not None:
+            self.field_flags |= {"min": lo, "max": hi}
+
+    def __call__(self, form: Any, field: Any) -> None:
+        """Nothing: the engine refuses the hand, with the same words."""
+
+    def words(self, name: str, label: str) -> dict[str, str]:
+        """The engine's refusals (web/messages.py) of a missing value and of one out of range, as the page says them."""
+        out = {}
+        if self.required:
+            out["data-required"] = message(InvalidHand(None, name, "{name} is required", name=name), label)
+        if "min" in self.field_flags:
+            template = "{name} must be between {lo} and {hi}"
+            exc = InvalidHand(None, name, template, name=name, lo=self.lo, hi=self.hi)
+            out["data-range"] = message(exc, label)
+        return out
 
 
-def Points(label: Any) -> IntegerField:
+def Segmented(label: Any, pairs: Any = (), default: str | None = None, required: bool = False) -> RadioField:
+    """Radio buttons shown as segmented buttons; the engine validates the value (``required``: where shown)."""
+    checks: list[Any] = [Optional(), *([Engine(required=True)] if required else [])]
+    return RadioField(label, choices=choices(pairs), default=default, validate_choice=False, validators=checks)
+
+
+def Points(label: Any, total: int, required: bool = True) -> IntegerField:
+    """Card points, 0 to the game's ``total`` (required where shown, but for a Ramsch's rows: blank is 0)."""
     return IntegerField(
         label,
-        validators=[Optional()],
+        validators=[Optional(), Engine(required=required, lo=0, hi=total)],
         widget=NumberInput(),
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
@@ -50,6 +83,9 @@ class HandForm(Form):
 
     idempotency_key = HiddenField()
     expected_hands = HiddenField()
+    #: the table position dealing the hand the form was made for (a new hand's): a hand kept offline and added
+    #: later as the next hand lands only with the players it was entered with (hands/routes.py ``_same_players``)
+    dealt_by = HiddenField()
 
     #: fields whose value is a seat (posted as the engine seat number)
     SEAT_FIELDS: tuple[str, ...] = ()
@@ -59,6 +95,9 @@ class HandForm(Form):
     ALLOWED: dict[str, frozenset[str]] | None = None
 
     names: dict[int, str]  # engine seat -> the player's name, once prepared
+    #: contracts whose hand is dealt again by the same dealer (the engine's ``is_redeal``): for the page's
+    #: count of the deal behind hands waiting offline (static/outbox.js)
+    deal_stays: str = ""
 
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         """Fill the seat choices with the players' names (engine seat -> name) and the hidden fields."""
@@ -70,6 +109,10 @@ class HandForm(Form):
             self.idempotency_key.data = uuid.uuid4().hex
         if not self.expected_hands.data:
             self.expected_hands.data = str(hands)
+        for field in self:  # the engine's refusals of what needs no rules, for the page's own check offline
+            for check in field.validators:
+                if isinstance(check, Engine):
+                    field.render_kw = {**(field.render_kw or {}), **check.words(field.name, str(field.label.text))}
 
     def page_words(self) -> dict[str, Any]:
         """What the form calls the engine's keys, choices and seats: the words of its refusals (messages.message)."""
@@ -130,11 +173,11 @@ class HandForm(Form):
 
 class MatzlfangenForm(HandForm):
     contract = Segmented(_l("Contract"), _contracts(matzlfangen.CONTRACTS), default="rufen")
-    declarer = Segmented(_l("Declarer"))
-    partner = Segmented(_l("Partner (called card)"))
-    points = Points(_l("Points of the declaring side"))
+    declarer = Segmented(_l("Declarer"), required=True)
+    partner = Segmented(_l("Partner (called card)"), required=True)
+    points = Points(_l("Points of the declaring side"), matzlfangen.TOTAL_POINTS)
     schwarz = BooleanField(_l("The losing side took no trick"))
-    won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))])
+    won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))], required=True)
     raises = Segmented(
         _l("Raised to"), [("0", "–"), *((str(i), n) for i, n in enumerate(matzlfangen.RAISE_NAMES, 1))], default="0"
     )
@@ -185,23 +228,23 @@ def _runner_choices() -> list[SelectChoice]:
 
 class SchafkopfForm(HandForm):
     contract = Segmented(_l("Game"), _contracts(schafkopf.CONTRACTS), default="sauspiel")
-    declarer = Segmented(_l("Declarer"))
-    partner = Segmented(_l("Partner (called ace)"))
+    declarer = Segmented(_l("Declarer"), required=True)
+    partner = Segmented(_l("Partner (called ace)"), required=True)
     #: the engine's ``suit``: in a Sauspiel the called ace (never Herz, trumps), in a Solo the trump suit
-    suit = Segmented(_l("Called ace"), [(s, SUIT_LABELS[s]) for s in schafkopf.CALLABLE_SUITS])
-    solo_suit = Segmented(_l("Solo suit"), [(s, SUIT_LABELS[s]) for s in schafkopf.SUITS])
+    suit = Segmented(_l("Called ace"), [(s, SUIT_LABELS[s]) for s in schafkopf.CALLABLE_SUITS], required=True)
+    solo_suit = Segmented(_l("Solo suit"), [(s, SUIT_LABELS[s]) for s in schafkopf.SUITS], required=True)
     tout = BooleanField(_l("Tout"))
-    won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))])
-    points = Points(_l("Points of the declaring side"))
+    won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))], required=True)
+    points = Points(_l("Points of the declaring side"), schafkopf.TOTAL_POINTS)
     schwarz = BooleanField(_l("The losing side took no trick"))
     laufende = Segmented(_l("Runners"), _runner_choices(), default="0")
     kontra = BooleanField(_l("Kontra"))
     re = BooleanField(_l("Re"))
     klopfen = Segmented(_l("Knocks"), [(str(i), str(i)) for i in range(0, 5)], default="0")
-    ramsch_1 = Points(_l("Points"))
-    ramsch_2 = Points(_l("Points"))
-    ramsch_3 = Points(_l("Points"))
-    ramsch_4 = Points(_l("Points"))
+    ramsch_1 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
+    ramsch_2 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
+    ramsch_3 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
+    ramsch_4 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
     jungfrau_1 = BooleanField(_l("Jungfrau"))
     jungfrau_2 = BooleanField(_l("Jungfrau"))
     jungfrau_3 = BooleanField(_l("Jungfrau"))
@@ -216,6 +259,8 @@ class SchafkopfForm(HandForm):
         super().prepare(names, hands, rules, forehand_seat)
         passed = "ramsch" if rules.all_pass == "ramsch" else "rundpass"
         self.contract.choices = _contracts(("sauspiel", "wenz", "solo", passed))
+        redeal = GAMES["schafkopf"].is_redeal  # a Rundpass where the rules deal it again: the deal stays
+        self.deal_stays = " ".join(c.value for c in self.contract.choices if redeal(rules, schafkopf.Hand(c.value)))
         self.durchmarsch.choices = [*choices([("", _l("nobody"))]), *self.durchmarsch.choices]
 
     def validate_suit(self, field: RadioField) -> None:
@@ -290,8 +335,8 @@ class SchafkopfForm(HandForm):
 
 
 class KonterAMattForm(HandForm):
-    trump_team = Segmented(_l("Trumps chosen by"), [("A", "A"), ("B", "B")])
-    points_a = Points(_l("Points of team A"))
+    trump_team = Segmented(_l("Trumps chosen by"), [("A", "A"), ("B", "B")], required=True)
+    points_a = Points(_l("Points of team A"), konter_a_matt.TOTAL_POINTS)
     schwarz = BooleanField(_l("The losing team took no trick"))
     matt = BooleanField(_l("Matt"))
     konter = BooleanField(_l("Konter"))

@@ -32,7 +32,7 @@ def _table(night_id: int, newest: int | None = None) -> Table:
 
 def _hidden_fields(table: Table) -> frozenset[str]:
     """Fields the hand form doesn't show at this table (a message for them goes above the form)."""
-    hidden = {"idempotency_key", "expected_hands", "csrf_token"}
+    hidden = {"idempotency_key", "expected_hands", "dealt_by", "csrf_token"}
     rules = table.settlement.rules
     if getattr(rules, "ramsch_tie", "named") != "named":
         hidden.add("loser")  # the form shows the Ramsch loser only where the rules let the table name one
@@ -153,6 +153,35 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
     return _form_page(table, form, positions, number, preview, edit=edit)
 
 
+def _same_players(table: Table, form: HandForm, number: int) -> None:
+    """A hand entered for another deal (kept offline, then added as the next hand) lands as hand ``number``
+    only when the same people play it: the seats the form posts are those of the deal it was made for, and
+    the deal moves on (at a table of five another player sits out; where forehand declares, another one
+    declares). Else it is refused, and the phone keeps it.
+
+    :raises InvalidInput: when other players would play the hand.
+    """
+    dealer = parse_int(form.dealt_by.data or "")
+    if dealer is None or not 1 <= dealer <= table.size or form.expected() != number - 1:
+        return  # a replay of a stored hand is answered as that hand; a stale count is the core's conflict
+    now = table.dealer_for(number)
+    if dealer == now:
+        return
+    game = GAMES[table.night.game]
+    same = ledger.seat_positions(table.size, game.seats, dealer) == table.positions_for(number)
+    if same and game.forehand_declares and "declarer" not in form.hand_json():  # forehand declares this one
+        same = ledger.forehand_of(dealer, table.size) == table.forehand_for(number)
+    if not same:
+        raise InvalidInput(
+            "dealt_by",
+            "This hand was entered while {dealer} dealt. As {hand}, {now} deals and other players would play it: "
+            "discard it and enter it again as {hand}.",
+            dealer=table.players[dealer].name,
+            hand=hand_word(table.night.game, number, lower=True),
+            now=table.players[now].name,
+        )
+
+
 @bp.route("/new", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
 def new(night_id: int):
@@ -166,8 +195,11 @@ def new(night_id: int):
         table.settlement.rules,
         _forehand_seat(table, positions, len(table.hands) + 1),
     )
+    if not form.dealt_by.data:
+        form.dealt_by.data = str(table.dealer_for(len(table.hands) + 1))
 
     def save(data, form):
+        _same_players(table, form, len(table.hands) + 1)
         record_hand(
             db=get_db(),
             night_id=night_id,
