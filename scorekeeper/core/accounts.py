@@ -309,9 +309,11 @@ def night_for_code(*, db: Session, code: Any) -> Night | None:
 
 
 def code_valid(*, night: Night, code: Any) -> bool:
-    """Whether a guest's stored code still opens this night (it is open and the code is its current one)."""
+    """Whether a guest's stored code still opens this night (it is open and the code is its current
+    one; a tournament's table that closed itself after its last deal stays open to its phone for
+    reading: its code is kept, ``nights.close_locked``)."""
     return (
-        night.is_open
+        (night.is_open or night.tournament_id is not None)
         and isinstance(code, str)
         and night.join_code is not None
         and secrets.compare_digest(night.join_code, code)

@@ -268,7 +268,8 @@ def close_locked(*, db: Session, night: Night, why: str | None = None) -> None:
     trail (a tournament's table closes itself after its last deal)."""
     night.status = CLOSED
     night.closed_at = utcnow()
-    night.join_code = None
+    if night.tournament_id is None:  # a tournament table's phone keeps seeing its finished table
+        night.join_code = None
     touch(db=db, night=night, action="close", number=None, before=None, after=None if why is None else {"why": why})
 
 
