@@ -26,7 +26,7 @@ format: install
 	$(PY) -m ruff check --fix .
 
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 bench: install
 	$(PY) manage.py bench engine

@@ -37,13 +37,39 @@ if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):
 
 
 def fresh_postgres(url: str) -> str:
-    """Drop everything in the test database's public schema so that migrations run from scratch."""
+    """Drop everything in the test database's public schema so that migrations run from scratch.
+
+    Under pytest-xdist each worker has a database of its own (``<name>_gw0``, ...), made here the
+    first time: two workers never drop each other's schema."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        url = _worker_database(url, worker)
     engine = database.make_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
     return url
+
+
+_MADE: dict[str, str] = {}
+
+
+def _worker_database(url: str, worker: str) -> str:
+    """The URL of this worker's own test database beside ``url``'s (created when missing)."""
+    if worker in _MADE:
+        return _MADE[worker]
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = database.make_engine(url).execution_options(isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first() is None:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    _MADE[worker] = base.set(database=name).render_as_string(hide_password=False)
+    return _MADE[worker]
 
 
 COUNTED_TABLES = {"login_failure"}  # failed sign-ins and joins are counted on purpose, even when refused

@@ -13,6 +13,8 @@ the translations of every form of the app (``web.forms.Form``).
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -39,7 +41,7 @@ def compile_catalogs(root: Path = TRANSLATIONS) -> None:
             continue
         with po.open("rb") as f:
             catalog = read_po(f)
-        tmp = mo.with_suffix(".mo.tmp")
+        tmp = mo.with_suffix(f".mo.{os.getpid()}.tmp")  # two processes starting at once (test workers)
         with tmp.open("wb") as f:
             write_mo(f, catalog)
         tmp.replace(mo)
