@@ -149,10 +149,60 @@ def _export_all(args: argparse.Namespace) -> int:
         data = exports.club_json(db)
     if not _write_json(args.file, data):
         return 1
+    parts = [_many(len(data["players"]), "player"), _many(len(data["roster_changes"]), "roster change")]
+    parts.append(_many(len(data["nights"]), "night"))
+    if data["tournaments"]:
+        parts.append(_many(len(data["tournaments"]), "tournament"))
+    print(f"{args.file}: the club with {', '.join(parts[:-1])} and {parts[-1]}")
+    return 0
+
+
+def _export_tournament(args: argparse.Namespace) -> int:
+    from scorekeeper.core.errors import NotFound
+    from scorekeeper.core.tournament_exports import tournament_json
+
+    with app_db() as (_, db):
+        try:
+            data = tournament_json(db, args.id)
+        except NotFound:
+            print(f"there is no tournament {args.id}", file=sys.stderr)
+            return 1
+    if not _write_json(args.file, data):
+        return 1
     print(
-        f"{args.file}: the club with {_many(len(data['players']), 'player')}, "
-        f"{_many(len(data['roster_changes']), 'roster change')} and {_many(len(data['nights']), 'night')}"
+        f"{args.file}: tournament {args.id} ({data['tournament']['name']}) with "
+        f"{_many(len(data['entrants']), 'participant')}, {_many(len(data['rounds']), 'round')} drawn "
+        f"and {_many(len(data['tables']), 'table')}"
     )
+    return 0
+
+
+def _read_json(path: str) -> tuple[bool, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return True, json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        print(f"cannot read {path}: {exc}", file=sys.stderr)
+        return False, None
+
+
+def _import_tournament(args: argparse.Namespace) -> int:
+    """A tournament file (of export-tournament)."""
+    from scorekeeper.core.exports import InvalidExport
+    from scorekeeper.core.tournament_exports import import_tournament
+
+    ok, data = _read_json(args.file)
+    if not ok:
+        return 1
+    with app_db(write=True) as (_, db):
+        try:
+            t, created = import_tournament(db, data)
+        except InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
+            return 1
+        t_id, name = t.id, t.name
+    print(f"tournament {t_id} ({name}) {'imported' if created else 'was imported before: nothing changed'}")
     return 0
 
 
@@ -169,11 +219,8 @@ def _import(args: argparse.Namespace) -> int:
     """A night file or a club file (``format`` says which)."""
     from scorekeeper.core import exports
 
-    try:
-        with open(args.file, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
+    ok, data = _read_json(args.file)
+    if not ok:
         return 1
     club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
     with app_db(write=True) as (_, db):
@@ -195,6 +242,11 @@ def _import(args: argparse.Namespace) -> int:
             _counted("roster changes", done.changes_created, done.changes_present),
             _counted("nights", done.nights_created, done.nights_present),
         ]
+        + (
+            [_counted("tournaments", done.tournaments_created, done.tournaments_present)]
+            if done.tournaments_created or done.tournaments_present
+            else []
+        )
     )
     print(f"club imported: {counts}" if done.changed else f"the club was imported before: nothing changed ({counts})")
     return 0
@@ -415,8 +467,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the JSON file to write")
-    p = sub.add_parser("export-all", help="write the whole club as JSON (roster, roster changes, every night)")
+    p = sub.add_parser(
+        "export-all", help="write the whole club as JSON (roster, roster changes, every night, every tournament)"
+    )
     p.add_argument("file", help="the JSON file to write")
+    p = sub.add_parser("export-tournament", help="write a tournament as JSON (entrants, rounds, every table's night)")
+    p.add_argument("id", type=int, help="the tournament's number")
+    p.add_argument("file", help="the JSON file to write")
+    p = sub.add_parser("import-tournament", help="import a tournament exported as JSON (twice is harmless)")
+    p.add_argument("file", help="the JSON file (of export-tournament)")
     p = sub.add_parser("import", help="import a night or the whole club exported as JSON (twice is harmless)")
     p.add_argument("file", help="the JSON file (of export or export-all)")
     p = sub.add_parser("backup", help="copy the SQLite database, also while the app runs (PostgreSQL: pg_dump)")
@@ -481,6 +540,8 @@ def main(argv: list[str] | None = None, extra: Extra | None = None) -> int:
         "revoke-token": _revoke_token,
         "export": _export,
         "export-all": _export_all,
+        "export-tournament": _export_tournament,
+        "import-tournament": _import_tournament,
         "import": _import,
         "init-db": _init_db,
         "verify": _verify,

@@ -8,7 +8,8 @@
   file as strictly as the forms check their input, and settles its hands with
   the engine, so a corrupted or hand-edited file cannot create a broken night.
 - :func:`club_json` writes the whole club (the roster with retired players and
-  players without nights, the roster's changes, every night) as one object;
+  players without nights, the roster's changes, every night, every tournament with its
+  tables: :mod:`scorekeeper.core.tournament_exports`) as one object;
   :func:`import_club` reads it back in one transaction, with the same checks.
 
 No Flask here: everything takes a database session or a loaded table.
@@ -22,7 +23,7 @@ import io
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -31,7 +32,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.hands import add_imported_hands
-from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, RosterChange, Seat
+from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, RosterChange, Seat, Tournament
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, check_date
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
 from scorekeeper.core.table import Table, audit_trail, dealer_after, get_night
@@ -43,13 +44,17 @@ from scorekeeper.engine.rules import rules_to_json
 FORMAT = "scorekeeper-night"
 VERSION = 1
 CLUB_FORMAT = "scorekeeper-club"
-CLUB_VERSION = 1
+CLUB_VERSION = 2
+#: The club files this Scorekeeper reads: version 1 was written before tournaments (it has no
+#: ``tournaments``); version 2 has them, and its ``nights`` are the club's nights only.
+CLUB_VERSIONS = (1, 2)
 GONE_PLAYER_ID = 0  # a roster change of a record that is gone (merged away) points at no player
 POT_MAX = 10**9  # what the engine accepts as a pot to start with
 
 __all__ = [
     "CLUB_FORMAT",
     "CLUB_VERSION",
+    "CLUB_VERSIONS",
     "CSV_HEADERS",
     "FORMAT",
     "VERSION",
@@ -261,11 +266,18 @@ def club_json(db: Session) -> dict[str, Any]:
     ``players``: the whole roster by name (retired players and players without
     a night too); ``roster_changes``: oldest first, each naming its player as
     the roster has it now (null for a record that is gone, e.g. merged away);
-    ``nights``: :func:`night_json` of every night, in the order they were made.
-    No database ids: uids and names say what is what.
+    ``nights``: :func:`night_json` of every night of the club, in the order they were made;
+    ``tournaments``: :func:`~scorekeeper.core.tournament_exports.tournament_json` of every
+    tournament, oldest first, with its tables (nights of a tournament: not in ``nights``).
+    No database ids: uids and names say what is what. A tournament's guests are not on the
+    roster (``players``): they come with their tournament.
     """
-    nights = [night_json(db=db, night_id=night_id) for night_id in db.exec(select(Night.id).order_by(Night.id))]
-    # The roster after the nights: a player seated at a night exported above is on it.
+    from scorekeeper.core.tournament_exports import tournament_json  # it reads this module's helpers
+
+    loose = select(Night.id).where(Night.tournament_id == None).order_by(Night.id)  # noqa: E711
+    nights = [night_json(db=db, night_id=night_id) for night_id in db.exec(loose)]
+    tournaments = [tournament_json(db, t_id) for t_id in db.exec(select(Tournament.id).order_by(Tournament.id))]
+    # The roster after the nights: a player seated at a night exported above is on it (guests are not).
     players = list_players(db=db)
     names = {p.id: p.name for p in players}  # changes name only players of this list
     return {
@@ -283,6 +295,7 @@ def club_json(db: Session) -> dict[str, Any]:
             for c in roster_changes(db=db)
         ],
         "nights": nights,
+        "tournaments": tournaments,
     }
 
 
@@ -307,7 +320,8 @@ _NIGHT_KEYS = (
 _PLAYER_KEYS = ("position", "name")
 _HAND_KEYS = ("number", "dealer", "data", "idempotency_key", "created_at", "updated_at")
 _AUDIT_KEYS = ("hand_number", "action", "before", "after", "at")
-_CLUB_KEYS = ("format", "version", "players", "roster_changes", "nights")
+_CLUB_KEYS_V1 = ("format", "version", "players", "roster_changes", "nights")
+_CLUB_KEYS = (*_CLUB_KEYS_V1, "tournaments")
 _CLUB_PLAYER_KEYS = ("name", "retired", "created_at")
 _CHANGE_KEYS = ("uid", "action", "player", "detail", "at")
 
@@ -598,7 +612,8 @@ def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
 
 
 def _file(data: Any, format_: str, version: int, keys: tuple[str, ...], what: str) -> dict[str, Any]:
-    """The top of a Scorekeeper file of kind ``what`` (night, club): its format marker, version and keys checked."""
+    """The top of a Scorekeeper file of kind ``what`` (night, club, tournament): its format marker,
+    version and keys checked."""
     if not isinstance(data, dict):
         raise InvalidExport("", f"a {what} file must be a JSON object, not {type_name(data)}")
     if data.get("format") != format_:
@@ -632,6 +647,7 @@ class CheckedClub:
     players: list[dict[str, Any]]  # Player's columns
     changes: list[dict[str, Any]]  # RosterChange's columns, with ``player`` (a name or None) for player_id
     nights: list[CheckedNight]
+    tournaments: list[Any] = field(default_factory=list)  # CheckedTournament (tournament_exports)
 
 
 def _read_club_players(value: Any) -> list[dict[str, Any]]:
@@ -705,10 +721,40 @@ def read_club(data: Any) -> CheckedClub:
 
     :raises InvalidExport: naming the JSON path of the first problem (``nights[3].hands[2].data.points``).
     """
-    top = _file(data, CLUB_FORMAT, CLUB_VERSION, _CLUB_KEYS, "club")
+    from scorekeeper.core.tournament_exports import read_tournament_file
+
+    if isinstance(data, dict) and data.get("format") == CLUB_FORMAT and data.get("version") in CLUB_VERSIONS:
+        version = data["version"]
+        if type(version) is not int:
+            raise InvalidExport("version", f"this Scorekeeper reads version 1 or {CLUB_VERSION}, not {version!r}")
+    else:
+        version = CLUB_VERSION  # _file says what is wrong
+    old = version == 1
+    top = _file(data, CLUB_FORMAT, version, _CLUB_KEYS_V1 if old else _CLUB_KEYS, "club")
     players = _read_club_players(top["players"])
     changes = _read_changes(top["roster_changes"], players)
-    return CheckedClub(players, changes, _read_nights(top["nights"]))
+    nights = _read_nights(top["nights"])
+    tournaments = []
+    loose = {night.columns["uid"]: f"nights[{i}]" for i, night in enumerate(nights)}  # where each night is
+    seen: dict[str, int] = {}
+    for i, item in enumerate([] if old else _list(top["tournaments"], "tournaments")):
+        path = f"tournaments[{i}]"
+        try:
+            t = read_tournament_file(item)
+        except InvalidExport as err:
+            raise InvalidExport(_join(path, err.path), err.message) from None
+        if t.uid in seen:
+            raise InvalidExport(f"{path}.tournament.uid", f"tournaments[{seen[t.uid]}] is the same tournament")
+        seen[t.uid] = i
+        for j, (_, night) in enumerate(t.tables):
+            uid = night.columns["uid"]
+            if uid in loose:
+                raise InvalidExport(
+                    f"{path}.tables[{j}].night.evening.uid", f"{loose[uid]} is the same night (the same uid)"
+                )
+            loose[uid] = f"{path}.tables[{j}].night"
+        tournaments.append(t)
+    return CheckedClub(players, changes, nights, tournaments)
 
 
 # --- writing it: one transaction ----------------------------------------------
@@ -774,17 +820,19 @@ class ClubImport:
     changes_present: int
     nights_created: int
     nights_present: int
+    tournaments_created: int = 0
+    tournaments_present: int = 0
 
     @property
     def changed(self) -> bool:
-        return bool(self.players_created or self.changes_created or self.nights_created)
+        return bool(self.players_created or self.changes_created or self.nights_created or self.tournaments_created)
 
 
 def import_club(*, db: Session, data: Any) -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
     Players are found on the roster by name ignoring case, or added with the
-    file's ``retired`` and ``created_at``; roster changes and nights already in
+    file's ``retired`` and ``created_at``; roster changes, nights and tournaments already in
     the database (the same uid) are left as they are, so importing a file twice
     changes nothing the second time. The whole file is checked before anything
     is written; on any error nothing is written (the session is rolled back,
@@ -792,6 +840,8 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
 
     :raises InvalidExport: for a file that is not a valid club, naming the JSON path.
     """
+    from scorekeeper.core.tournament_exports import write_tournament
+
     club = read_club(data)
     try:
         players = find_or_add_players(db=db, people=club.players)
@@ -804,6 +854,12 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
             add_imported_roster_change(db=db, player_id=player_id, columns=columns)
         db.flush()  # in file order: their ids keep the order
         created = [_add_night(db, night)[1] for night in club.nights]
+        new_tournaments = []
+        for i, tournament in enumerate(club.tournaments):
+            try:
+                new_tournaments.append(write_tournament(db, tournament)[1])
+            except InvalidExport as err:  # a table's night is in the database already, not as this table
+                raise InvalidExport(_join(f"tournaments[{i}]", err.path), err.message) from None
         db.commit()
     except BaseException:
         db.rollback()
@@ -816,4 +872,6 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
         changes_present=len(club.changes) - len(new_changes),
         nights_created=sum(created),
         nights_present=len(created) - sum(created),
+        tournaments_created=sum(new_tournaments),
+        tournaments_present=len(new_tournaments) - sum(new_tournaments),
     )

@@ -87,8 +87,8 @@ def club(db):
 
 def test_the_club_export_holds_every_player_the_roster_changes_and_every_night_in_order(db, club):
     data = club_json(db)
-    assert (data["format"], data["version"]) == ("scorekeeper-club", 1)
-    assert list(data) == ["format", "version", "players", "roster_changes", "nights"]
+    assert (data["format"], data["version"]) == ("scorekeeper-club", 2)
+    assert list(data) == ["format", "version", "players", "roster_changes", "nights", "tournaments"]
     assert [(p["name"], p["retired"]) for p in data["players"]] == [
         ("Anna", False),
         ("Bernhard", False),
@@ -120,10 +120,11 @@ def test_the_club_export_holds_every_player_the_roster_changes_and_every_night_i
 def test_an_empty_club_exports_empty_lists(other_db):
     assert club_json(other_db) == {
         "format": "scorekeeper-club",
-        "version": 1,
+        "version": 2,
         "players": [],
         "roster_changes": [],
         "nights": [],
+        "tournaments": [],
     }
 
 
@@ -251,7 +252,11 @@ def test_a_club_file_partly_imported_before_adds_only_what_is_new(db, other_db, 
 
 
 BAD_CLUBS = {
-    "a newer version": (set_at(["version"], 2), "version", "reads version 1, not 2"),
+    "a newer version": (set_at(["version"], 3), "version", "reads version 2, not 3"),
+    "version 1 with tournaments": (set_at(["version"], 1), "tournaments", "unknown key 'tournaments'"),
+    "version 2 without tournaments": (drop_at(["tournaments"]), "tournaments", "tournaments is required"),
+    "a version given as true": (set_at(["version"], True), "version", "reads version 1 or 2, not True"),
+    "tournaments given as an object": (set_at(["tournaments"], {}), "tournaments", "must be a list, not an object"),
     "no nights": (drop_at(["nights"]), "nights", "nights is required"),
     "an unknown key": (set_at(["members"], []), "members", "unknown key 'members'"),
     "players given as an object": (set_at(["players"], {}), "players", "must be a list, not an object"),
@@ -362,4 +367,87 @@ def test_a_failure_while_writing_the_last_night_leaves_nothing_of_the_club(db, o
     with pytest.raises(RuntimeError, match="the disk is full"):
         import_club(db=other_db, data=data)
     assert len(written) == 2  # two nights, the players and the roster changes were flushed: all rolled back
+    assert counts(other_db) == NOTHING
+
+
+# --- tournaments in the club's file ------------------------------------------------------------
+
+
+def _tournament(db):
+    """A tournament of the club's active players and a guest, round 1 drawn and its first table begun."""
+    from scorekeeper.core import tournaments as tm
+
+    t = tm.create_tournament(db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, seed="club")
+    for p in list_players(db=db, active=True)[:7]:
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
+    tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl")
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0]
+    record_hand(db=db, night_id=table.night.id, hand={"contract": "wenz", "declarer": 1, "points": 61})
+    return t
+
+
+def test_the_club_export_carries_its_tournaments_and_not_their_tables_as_nights_nor_guests_as_players(db, club):
+    """Rule: a tournament's tables are in its tournament, not in the club's nights; its guests are
+    not on the club's roster."""
+    from scorekeeper.core.tournament_exports import tournament_json
+
+    t = _tournament(db)
+    data = club_json(db)
+    assert data["tournaments"] == [tournament_json(db, t.id)]
+    assert data["nights"] == [night_json(db=db, night_id=night.id) for night in club]  # no table among them
+    assert "Gast Gustl" not in [p["name"] for p in data["players"]]
+    assert "Gast Gustl" in [e["name"] for e in data["tournaments"][0]["entrants"]]
+
+
+def test_a_club_with_a_tournament_imported_twice_exports_the_same_and_changes_nothing_the_second_time(
+    db, other_db, club
+):
+    from scorekeeper.core import tournaments as tm
+
+    t = _tournament(db)
+    original = club_json(db)
+    done = import_club(db=other_db, data=as_file(original))
+    assert (done.tournaments_created, done.tournaments_present, done.nights_created) == (1, 0, 3)
+    assert club_json(other_db) == original
+    guest = by_name(other_db, "Gast Gustl")
+    assert guest.guest
+    before = counts(other_db)
+    again = import_club(db=other_db, data=as_file(original))
+    assert (again.tournaments_created, again.tournaments_present) == (0, 1)
+    assert not again.changed
+    assert counts(other_db) == before
+    imported = other_db.exec(select(tm.Tournament.id)).one()
+    assert [line.standing.total for line in tm.read_tournament(db=other_db, tournament_id=imported).standings] == [
+        line.standing.total for line in tm.read_tournament(db=db, tournament_id=t.id).standings
+    ]
+
+
+def test_a_club_file_of_version_1_without_tournaments_still_imports(db, other_db, club):
+    data = as_file(club_json(db))
+    data["version"] = 1
+    del data["tournaments"]
+    done = import_club(db=other_db, data=data)
+    assert done.nights_created == 3 and done.tournaments_created == 0
+
+
+def test_a_bad_tournament_in_a_club_file_is_refused_naming_its_path_and_nothing_is_written(db, other_db, club):
+    _tournament(db)
+    data = as_file(club_json(db))
+    last = len(data["tournaments"][0]["entrants"]) - 1
+    data["tournaments"][0]["entrants"][last]["guest"] = "ja"
+    with pytest.raises(InvalidExport) as caught:
+        import_club(db=other_db, data=data)
+    assert caught.value.path == f"tournaments[0].entrants[{last}].guest"
+    assert counts(other_db) == NOTHING
+
+
+def test_a_tournament_table_also_listed_as_a_club_night_is_refused(db, other_db, club):
+    _tournament(db)
+    data = as_file(club_json(db))
+    data["nights"].append(copy.deepcopy(data["tournaments"][0]["tables"][0]["night"]))
+    with pytest.raises(InvalidExport) as caught:
+        import_club(db=other_db, data=data)
+    assert caught.value.path == "tournaments[0].tables[0].night.evening.uid"
+    assert "nights[3] is the same night" in caught.value.message
     assert counts(other_db) == NOTHING

@@ -20,7 +20,7 @@ from schemathesis.checks import (
 )
 from schemathesis.core import NOT_SET
 
-from scorekeeper.core import accounts
+from scorekeeper.core import accounts, tournaments
 from scorekeeper.core.hands import add_hands, record_hand
 from scorekeeper.core.nights import close_night
 from scorekeeper.core.players import create_player
@@ -67,7 +67,7 @@ def test_the_document_is_served_to_anybody_as_openapi_3_1(anon):
 def test_the_document_has_every_route_of_the_api_and_no_other(app, anon):
     document = anon.get("/api/v1/openapi.json").get_json()
     assert documented(document) == api_routes(app)
-    assert len(api_routes(app)) == 8
+    assert len(api_routes(app)) == 14
 
 
 def test_the_path_parameters_of_the_document_are_the_routes(app, anon):
@@ -96,20 +96,33 @@ EXAMPLES = 25
 #: The checks every answer goes through, besides "a refused request changes nothing".
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance, content_type_conformance]
 #: The nights of :func:`fuzzed` that the operations on a night are also asked about (random ids are unknown).
-NIGHTS = ({"night_id": 1, "number": 1}, {"night_id": 2, "number": 1}, {"night_id": 3, "number": 1})
+NIGHTS = (
+    {"night_id": 1, "number": 1, "tournament_id": 1},
+    {"night_id": 2, "number": 1, "tournament_id": 2},
+    {"night_id": 3, "number": 1, "tournament_id": 1},
+)
 
 
 @pytest.fixture
 def fuzzed(app, db, admin):
     """The app with something to find: a roster named as the document's examples, night 1 (Matzlfangen,
-    open, one hand), night 2 (closed, one hand), night 3 (Schafkopf, open, no hand); and the admin's
-    token that schemathesis asks with."""
+    open, one hand), night 2 (closed, one hand), night 3 (Schafkopf, open, no hand); tournament 1
+    (five entrants, round 1 drawn: its table begun) and tournament 2 (four entrants, none drawn);
+    and the admin's token that schemathesis asks with."""
     players = [create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter", "Eva")]
     nights = [start_night(db, players), start_night(db, players), start_night(db, players, game="schafkopf")]
     assert [n.id for n in nights] == [p["night_id"] for p in NIGHTS]
     for night in nights[:2]:
         record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     close_night(db=db, night_id=nights[1].id)
+    for t_id, entrants in ((1, players), (2, players[:4])):
+        t = tournaments.create_tournament(db=db, name=f"Turnier {t_id}", game="schafkopf", rules={"preset": "turnier"})
+        assert t.id == t_id
+        for p in entrants:
+            tournaments.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
+    tournaments.draw_round(db=db, tournament_id=1)
+    table = tournaments.read_tournament(db=db, tournament_id=1).rounds[0].tables[0]
+    record_hand(db=db, night_id=table.night.id, hand={"contract": "wenz", "declarer": 1, "points": 61})
     _, token = accounts.create_token(db=db, user=admin, label="schemathesis")
     # schemathesis's in-process client asks for gzip but does not unpack it: ask for the plain body
     return {"Authorization": f"Bearer {token}", "Accept-Encoding": "identity"}
@@ -205,6 +218,6 @@ def test_a_viewer_is_refused_every_change_as_the_document_says(app, db):
         for method, operation in item.items():
             if method == "get":
                 continue
-            answer = client.open(PREFIX + path.format(night_id=1, number=1), method=method, json={})
+            answer = client.open(PREFIX + path.format(night_id=1, number=1, tournament_id=1), method=method, json={})
             assert answer.status_code == 403
             assert "403" in operation["responses"]

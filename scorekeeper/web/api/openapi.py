@@ -13,12 +13,16 @@ from __future__ import annotations
 import copy
 import inspect
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.nights import PLACE_MAX, STAKE_MAX_CENTS
 from scorekeeper.core.text import ID_MAX, NAME_MAX
+from scorekeeper.core.tournament_exports import FORMAT as TOURNAMENT_FORMAT
+from scorekeeper.core.tournament_exports import VERSION as TOURNAMENT_VERSION
 from scorekeeper.engine import GAMES, Game, settle_session
 from scorekeeper.engine.rules import options
+from scorekeeper.engine.tournament import DecidedBy
 from scorekeeper.web.api.limits import MAX_BODY
 
 VERSION = "1"
@@ -29,9 +33,9 @@ ERRORS = {
     400: "The request is refused: a field is missing or wrong, or the body is not JSON.",
     401: "No valid API token: send `Authorization: Bearer <token>`.",
     403: "The token's account may not do this (its role is too low).",
-    404: "No such night, hand or route.",
-    409: "The night is closed, or it changed in a way that makes the request wrong (only the last hand "
-    "can be deleted; another phone was quicker).",
+    404: "No such night, hand, tournament or route.",
+    409: "The night or tournament is closed, or it changed in a way that makes the request wrong (only the "
+    "last hand can be deleted; another phone was quicker; a round is drawn when the one before is over).",
     413: f"The body is larger than {MAX_BODY} bytes (1 MiB): refused, and read no further.",
 }
 
@@ -266,6 +270,152 @@ def _schemas() -> dict[str, Any]:
             {"deleted": {"type": "integer", "minimum": 1}, "totals": _ref("Totals"), "version": INTEGER},
             ["deleted", "totals", "version"],
         ),
+        **_tournament_schemas(),
+    }
+
+
+NUMBER_OF = {"type": "integer", "minimum": 1, "description": "a start number"}
+NULL_OR_INT = {"type": ["integer", "null"]}
+
+
+def _tournament_schemas() -> dict[str, Any]:
+    games = [g for name, g in GAMES.items() if name in tm.TOURNAMENT_GAMES]
+    entrant = {
+        "number": NUMBER_OF,
+        "name": TEXT,
+        "guest": {"type": "boolean", "description": "a guest: a start number, not on the roster"},
+        "player_id": {"type": ["integer", "null"], "description": "the roster's player (null for a guest)"},
+        "withdrawn_after": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "description": "withdrawn after this round (not drawn again); null: playing",
+        },
+    }
+    table = {
+        "number": {"type": "integer", "minimum": 1},
+        "night_id": {**ID, "description": "the table's night: its phone records through /sessions/{night_id}/hands"},
+        "join_code": {
+            "type": ["string", "null"],
+            "description": "the code a table's phone joins with (to a scorer or admin, while the table is open)",
+        },
+        "players": {
+            "type": "array",
+            "items": _object({"number": NUMBER_OF, "name": TEXT}, ["number", "name"]),
+            "description": "by table position",
+        },
+        "deals": {"type": "integer", "minimum": 0, "description": "deals played (a hand dealt again does not count)"},
+        "points": {"type": "array", "items": INTEGER, "description": "points per table position so far"},
+        "paper": {"type": "boolean", "description": "the points were typed from a paper list"},
+        "done": {"type": "boolean"},
+    }
+    drawn_round = {
+        "number": {"type": "integer", "minimum": 1},
+        "byes": {"type": "array", "items": NUMBER_OF, "description": "who sits out (scores 0)"},
+        "done": {"type": "boolean"},
+        "tables": {"type": "array", "items": _object(table, list(table))},
+    }
+    tournament = {
+        "id": ID,
+        "name": TEXT,
+        "date": {"type": "string", "format": "date"},
+        "place": TEXT,
+        "game": {"type": "string", "enum": list(tm.TOURNAMENT_GAMES)},
+        "rules": _ref("Rules"),
+        "rounds": {"type": "integer", "minimum": 1, "maximum": tm.ROUNDS_MAX},
+        "deals": {"type": "integer", "minimum": 1, "maximum": tm.DEALS_MAX},
+        "entry_fee_cents": {"type": "integer", "minimum": 0},
+        "prizes": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "status": {"type": "string", "enum": ["open", "closed"]},
+        "version": {"type": "integer", "minimum": 0, "description": "counts every change to the tournament"},
+        "entrants": {"type": "array", "items": _ref("Entrant")},
+        "drawn": {"type": "array", "items": _ref("Round"), "description": "the rounds drawn so far"},
+    }
+    line = {
+        "rank": {"type": "integer", "minimum": 1},
+        "number": NUMBER_OF,
+        "name": TEXT,
+        "guest": {"type": "boolean"},
+        "points": {
+            "type": "array",
+            "items": NULL_OR_INT,
+            "description": "per round drawn (a bye scores 0; null: not played)",
+        },
+        "total": INTEGER,
+        "solos_won": {"type": "integer", "minimum": 0},
+        "solos_lost": {"type": "integer", "minimum": 0},
+        "decided_by": {
+            "type": ["string", "null"],
+            "enum": [*get_args(DecidedBy), None],
+            "description": "the last rule needed to place the participant between their neighbours",
+        },
+    }
+    return {
+        "NewTournament": _object(
+            {
+                "name": {"type": "string", "minLength": 1, "maxLength": tm.NAME_MAX},
+                "game": {"type": "string", "enum": list(tm.TOURNAMENT_GAMES)},
+                "rules": {
+                    "anyOf": [*(_rules_schema(g) for g in games), {"type": "null"}],
+                    "description": "the game's rules: a preset's values, then the options given (fixed once "
+                    "round 1 starts)",
+                },
+                "rounds": {"type": "integer", "minimum": 1, "maximum": tm.ROUNDS_MAX, "default": 2},
+                "deals": {"type": "integer", "minimum": 1, "maximum": tm.DEALS_MAX, "default": 32},
+                "played_on": {
+                    "type": "string",
+                    "format": "date",
+                    "description": "from 1900-01-01 to a year from today",
+                },
+                "place": {"type": "string", "maxLength": tm.NAME_MAX, "default": ""},
+                "entry_fee_cents": {"type": "integer", "minimum": 0, "maximum": tm.FEE_MAX_CENTS, "default": 0},
+                "prizes": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 0, "maximum": tm.PRIZE_MAX_CENTS},
+                    "maxItems": tm.PRIZES_MAX,
+                    "description": "in cents, first place first",
+                },
+            },
+            ["name", "game"],
+        ),
+        "NewEntrant": {
+            "oneOf": [
+                _object({"player_id": ID}, ["player_id"], description="a player of the roster"),
+                _object(
+                    {"guest": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}},
+                    ["guest"],
+                    description="a guest: not on the roster, a name no player has",
+                ),
+            ]
+        },
+        "Entrant": _object(entrant, list(entrant)),
+        "Round": _object(drawn_round, list(drawn_round)),
+        "Tournament": _object(tournament, list(tournament)),
+        "Standings": _object(
+            {
+                "id": ID,
+                "status": {"type": "string", "enum": ["open", "closed"]},
+                "rounds": {"type": "integer", "minimum": 1},
+                "drawn": {"type": "integer", "minimum": 0},
+                "finished": {"type": "boolean", "description": "every round is drawn and over"},
+                "standings": {"type": "array", "items": _object(line, list(line))},
+            },
+            ["id", "status", "rounds", "drawn", "finished", "standings"],
+        ),
+        "TournamentFile": _object(
+            {
+                "format": {"const": TOURNAMENT_FORMAT},
+                "version": {"const": TOURNAMENT_VERSION},
+                "tournament": {"type": "object"},
+                "entrants": {"type": "array", "items": {"type": "object"}},
+                "rounds": {"type": "array", "items": {"type": "object"}},
+                "tables": {
+                    "type": "array",
+                    "items": {"type": "object", "description": "round, number, paper, and the night's export"},
+                },
+            },
+            ["format", "version", "tournament", "entrants", "rounds", "tables"],
+            description="The whole tournament, lossless (docs/api.md): `manage.py import-tournament` reads it.",
+        ),
     }
 
 
@@ -285,6 +435,14 @@ NUMBER = {
     "required": True,
     "schema": {"type": "integer", "minimum": 1, "maximum": ID_MAX},
     "description": "the hand's number in the night (1, 2, ...)",
+    "example": 1,
+}
+TOURNAMENT_ID = {
+    "name": "tournament_id",
+    "in": "path",
+    "required": True,
+    "schema": ID,
+    "description": "the tournament's id",
     "example": 1,
 }
 IDEMPOTENCY_KEY = {
@@ -397,6 +555,91 @@ def _paths() -> dict[str, Any]:
                 [401, 403, 404, 409],
                 parameters=[NIGHT_ID, NUMBER],
             ),
+        },
+        **_tournament_paths(),
+    }
+
+
+def _tournament_paths() -> dict[str, Any]:
+    tournament = _json(_ref("Tournament"), "The tournament.")
+    return {
+        "/tournaments": {
+            "post": _operation(
+                "create_tournament",
+                "Create a tournament (scorer or admin).",
+                {201: _json(_ref("Tournament"), "The new tournament: no entrants, no round yet.")},
+                [400, 401, 403, 413],
+                requestBody=_body(
+                    _ref("NewTournament"),
+                    {
+                        "name": "Preisschafkopf",
+                        "game": "schafkopf",
+                        "rules": {"preset": "turnier"},
+                        "rounds": 2,
+                        "deals": 32,
+                        "played_on": "2026-11-21",
+                        "place": "Zur Post",
+                        "entry_fee_cents": 1500,
+                        "prizes": [10000, 5000, 2500],
+                    },
+                ),
+            )
+        },
+        "/tournaments/{tournament_id}": {
+            "get": _operation(
+                "get_tournament",
+                "A tournament: its entrants and its rounds with their tables (any account).",
+                {200: tournament},
+                [401, 404],
+                parameters=[TOURNAMENT_ID],
+            )
+        },
+        "/tournaments/{tournament_id}/entrants": {
+            "post": _operation(
+                "add_entrant",
+                "Enter a player of the roster or a guest: the next start number (scorer or admin).",
+                {201: _json(_ref("Entrant"), "The new entrant.")},
+                [400, 401, 403, 404, 409, 413],
+                parameters=[TOURNAMENT_ID],
+                requestBody=_body(_ref("NewEntrant"), {"guest": "Gustl"}),
+            )
+        },
+        "/tournaments/{tournament_id}/rounds": {
+            "post": _operation(
+                "draw_round",
+                "Draw the next round when the one before is over: its tables, each a night whose phone "
+                "records through /sessions/{night_id}/hands (scorer or admin).",
+                {201: _json(_ref("Round"), "The round drawn: its tables with their night ids, and the byes.")},
+                [400, 401, 403, 404, 409, 413],
+                parameters=[TOURNAMENT_ID],
+                requestBody={
+                    "required": False,
+                    "content": {
+                        "application/json": {
+                            "schema": {"type": "object", "maxProperties": 0},
+                            "example": {},
+                        }
+                    },
+                },
+            )
+        },
+        "/tournaments/{tournament_id}/standings": {
+            "get": _operation(
+                "tournament_standings",
+                "The standings, ties broken as RULES.md says (any account).",
+                {200: _json(_ref("Standings"), "The standings, best first.")},
+                [401, 404],
+                parameters=[TOURNAMENT_ID],
+            )
+        },
+        "/tournaments/{tournament_id}/export": {
+            "get": _operation(
+                "export_tournament",
+                "The whole tournament as its export file (any account).",
+                {200: _json(_ref("TournamentFile"), "The tournament's export file.")},
+                [401, 404],
+                parameters=[TOURNAMENT_ID],
+            )
         },
     }
 

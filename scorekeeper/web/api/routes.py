@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, request
 
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Player
@@ -19,9 +20,10 @@ from scorekeeper.core.nights import check_date, create_night
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
+from scorekeeper.core.tournament_exports import tournament_json
 from scorekeeper.engine import InvalidHand, ledger
 from scorekeeper.engine.fields import shown
-from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, PUBLIC, SCORER, VIEWER, access
+from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, PUBLIC, SCORER, VIEWER, access, identity
 from scorekeeper.web.api import limits, openapi
 from scorekeeper.web.context import get_db
 from scorekeeper.web.extensions import csrf
@@ -258,3 +260,192 @@ def delete_hand(night_id: int, number: int):
     undo_last(db=get_db(), night_id=night_id, expected_hands=number)
     table = load_table(db=get_db(), night_id=night_id, newest=1)
     return {"deleted": number, "totals": _totals_json(table), "version": table.night.version}, 200
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+TOURNAMENT_FIELDS = frozenset(
+    {"name", "game", "rules", "rounds", "deals", "played_on", "place", "entry_fee_cents", "prizes"}
+)
+
+
+def _fields(allowed: frozenset[str] | set[str]) -> dict[str, Any]:
+    """The body as an object of these fields only (an unknown one is refused by name)."""
+    data = _body()
+    if not isinstance(data, dict):
+        raise ApiError(400, "", "the body must be an object")
+    for key in data:
+        if key not in allowed:
+            raise ApiError(400, key[:40], f"unknown field {shown(key)}")
+    return data
+
+
+def _day(data: dict[str, Any], key: str) -> date | None:
+    if key not in data:
+        return None
+    try:
+        day = date.fromisoformat(data[key])
+    except (TypeError, ValueError):
+        raise ApiError(400, key, f"{key} must be a date like 2026-11-21") from None
+    try:
+        return check_date(day)
+    except InvalidInput as exc:
+        raise ApiError(400, key, exc.message) from None
+
+
+def _table_json(table: tm.TableView, writer: bool) -> dict[str, Any]:
+    return {
+        "number": table.number,
+        "night_id": table.night.id,
+        "join_code": table.night.join_code if writer and table.night.is_open else None,
+        "players": [{"number": e.number, "name": n} for e, n in zip(table.entrants, table.names, strict=True)],
+        "deals": table.deals,
+        "points": table.points,
+        "paper": table.paper,
+        "done": table.done,
+    }
+
+
+def _round_json(r: tm.RoundView) -> dict[str, Any]:
+    writer = identity().may(SCORER)  # a table's join code lets a phone record: for who may record
+    return {
+        "number": r.number,
+        "byes": [e.number for e in r.byes],
+        "done": r.done,
+        "tables": [_table_json(t, writer) for t in r.tables],
+    }
+
+
+def _tournament_json(tournament_id: int) -> dict[str, Any]:
+    view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
+    t = view.tournament
+    return {
+        "id": t.id,
+        "name": t.name,
+        "date": t.played_on.isoformat(),
+        "place": t.place,
+        "game": t.game,
+        "rules": t.rules,
+        "rounds": t.rounds,
+        "deals": t.deals,
+        "entry_fee_cents": t.entry_fee_cents,
+        "prizes": t.prizes,
+        "status": t.status,
+        "version": t.version,
+        "entrants": [
+            {
+                "number": e.number,
+                "name": view.names[e.number],
+                "guest": e.number in view.guests,
+                "player_id": None if e.number in view.guests else e.player_id,
+                "withdrawn_after": e.withdrawn_after,
+            }
+            for e in view.entrants
+        ],
+        "drawn": [_round_json(r) for r in view.rounds],
+    }
+
+
+@bp.post("/tournaments")
+@access(SCORER)
+def create_tournament():
+    """Create a tournament: name, game, rules, rounds, deals (played_on, place, entry_fee_cents, prizes)."""
+    data = _fields(TOURNAMENT_FIELDS)
+    for key in ("name", "game"):
+        if key not in data:
+            raise ApiError(400, key, f"{key} is required")
+    optional = {key: data[key] for key in ("rounds", "deals", "place", "entry_fee_cents", "prizes") if key in data}
+    t = tm.create_tournament(
+        db=get_db(),
+        name=data["name"],
+        game=data["game"],
+        rules=data.get("rules"),
+        played_on=_day(data, "played_on"),
+        **optional,
+    )
+    return _tournament_json(t.id), 201
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+@access(VIEWER)
+def get_tournament(tournament_id: int):
+    """A tournament: its entrants, and its rounds with their tables (night ids, players, deals, points)."""
+    return _tournament_json(tournament_id)
+
+
+@bp.post("/tournaments/<int:tournament_id>/entrants")
+@access(SCORER)
+def add_entrant(tournament_id: int):
+    """Enter a player of the roster (``{"player_id": n}``) or a guest (``{"guest": "Name"}``)."""
+    data = _fields({"player_id", "guest"})
+    if len(data) != 1:
+        raise ApiError(400, "player_id", 'give either "player_id" (a player of the roster) or "guest" (a name)')
+    tm.get_tournament(db=get_db(), tournament_id=tournament_id)  # unknown: 404 before the body's checks
+    if "guest" in data and not isinstance(data["guest"], str):
+        raise ApiError(400, "guest", "guest must be a name (a text)")
+    if "player_id" in data and type(data["player_id"]) is not int:
+        raise ApiError(400, "player_id", "player_id must be a player's id (a whole number)")
+    try:
+        entrant = tm.add_entrant(
+            db=get_db(), tournament_id=tournament_id, player_id=data.get("player_id"), guest=data.get("guest")
+        )
+    except InvalidInput as exc:
+        raise ApiError(400, "guest" if "guest" in data else "player_id", exc.message) from None
+    except NotFound:  # the tournament is there (above): the player is not
+        raise ApiError(400, "player_id", f"there is no player {data['player_id']}") from None
+    view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
+    guest = entrant.number in view.guests
+    return {
+        "number": entrant.number,
+        "name": view.names[entrant.number],
+        "guest": guest,
+        "player_id": None if guest else entrant.player_id,
+        "withdrawn_after": entrant.withdrawn_after,
+    }, 201
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds")
+@access(SCORER)
+def draw_round(tournament_id: int):
+    """Draw the next round (the round before must be over): its tables, each a night for one phone.
+    The body is empty, or ``{}``."""
+    if request.get_data() and _body() != {}:
+        raise ApiError(400, "", "the body must be empty, or an empty object {}")
+    drawn = tm.draw_round(db=get_db(), tournament_id=tournament_id)
+    view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
+    return _round_json(view.rounds[drawn.number - 1]), 201
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings")
+@access(VIEWER)
+def tournament_standings(tournament_id: int):
+    """The standings: rank, start number, name, points per round, total, solos, what decided the place."""
+    view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
+    return {
+        "id": view.tournament.id,
+        "status": view.tournament.status,
+        "rounds": view.tournament.rounds,
+        "drawn": len(view.rounds),
+        "finished": bool(view.rounds) and view.finished,
+        "standings": [
+            {
+                "rank": line.standing.rank,
+                "number": line.entrant.number,
+                "name": line.name,
+                "guest": line.entrant.number in view.guests,
+                "points": list(line.standing.points),
+                "total": line.standing.total,
+                "solos_won": line.standing.solos_won,
+                "solos_lost": line.standing.solos_lost,
+                "decided_by": line.standing.decided_by,
+            }
+            for line in view.standings
+        ],
+    }
+
+
+@bp.get("/tournaments/<int:tournament_id>/export")
+@access(VIEWER)
+def export_tournament(tournament_id: int):
+    """The whole tournament as its export file (lossless: ``manage.py import-tournament`` reads it)."""
+    return tournament_json(get_db(), tournament_id)

@@ -1,0 +1,439 @@
+"""A whole tournament out of the database and back in: one lossless JSON object.
+
+- :func:`tournament_json` writes the tournament (its columns, complete rules, prizes and seed),
+  its entrants (start number, name, guest or not, withdrawn after which round), its rounds (byes,
+  how many times drawn) and its tables (round, number, the paper list if any, and the table's
+  night as :func:`scorekeeper.core.exports.night_json` writes it).
+- :func:`read_tournament_file` checks such an object completely without the database (every
+  table's night as :func:`scorekeeper.core.exports.read_night` checks it, and that the tables
+  fit the tournament); :func:`import_tournament` writes it in one transaction. A tournament whose
+  ``uid`` is in the database already is not imported again (``created`` False).
+
+Roster players are found by name as the club's import finds them (or added to the roster); a
+guest becomes a guest player (never on the roster). The whole-club export carries its tournaments
+in this form (:func:`scorekeeper.core.exports.club_json`). No Flask here.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import date
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from scorekeeper.core import exports as ex
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import InvalidInput
+from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.hands import add_imported_hands
+from scorekeeper.core.models import (
+    CLOSED,
+    OPEN,
+    STATUSES,
+    Entrant,
+    Night,
+    Player,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+)
+from scorekeeper.core.nights import add_imported_night, check_date, new_join_code
+from scorekeeper.core.players import find_or_add_players
+from scorekeeper.core.table import deals_played
+from scorekeeper.core.text import ID_MAX, has_control, name_key
+from scorekeeper.engine import GAMES, InvalidHand
+from scorekeeper.engine.fields import type_name
+from scorekeeper.engine.rules import rules_to_json
+
+FORMAT = "scorekeeper-tournament"
+VERSION = 1
+SEED_MAX = 32  # Tournament.seed's length
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "CheckedTournament",
+    "import_tournament",
+    "read_tournament_file",
+    "tournament_json",
+    "write_tournament",
+]
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
+    """The whole tournament as a JSON object, lossless: :func:`import_tournament` makes the same
+    tournament of it. No database ids: the tournament's and the nights' uids say what is what.
+
+    :raises NotFound: for an unknown tournament.
+    """
+    t = tm.get_tournament(db=db, tournament_id=tournament_id)
+    entrants = db.exec(
+        select(Entrant, Player)
+        .join(Player, Player.id == Entrant.player_id)
+        .where(Entrant.tournament_id == t.id)
+        .order_by(Entrant.number)
+    ).all()
+    rounds = db.exec(
+        select(TournamentRound).where(TournamentRound.tournament_id == t.id).order_by(TournamentRound.number)
+    ).all()
+    tables = db.exec(
+        select(TournamentTable)
+        .where(TournamentTable.tournament_id == t.id)
+        .order_by(TournamentTable.round, TournamentTable.number)
+    ).all()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "tournament": {
+            "uid": t.uid,
+            "name": t.name,
+            "played_on": t.played_on.isoformat(),
+            "place": t.place,
+            "game": t.game,
+            "rules": copy.deepcopy(t.rules),
+            "rounds": t.rounds,
+            "deals": t.deals,
+            "entry_fee_cents": t.entry_fee_cents,
+            "prizes": list(t.prizes),
+            "seed": t.seed,
+            "status": t.status,
+            "created_at": ex._timestamp(t.created_at),
+            "closed_at": ex._timestamp(t.closed_at),
+        },
+        "entrants": [
+            {"number": e.number, "name": p.name, "guest": p.guest, "withdrawn_after": e.withdrawn_after}
+            for e, p in entrants
+        ],
+        "rounds": [
+            {"number": r.number, "byes": list(r.byes), "attempt": r.attempt, "drawn_at": ex._timestamp(r.drawn_at)}
+            for r in rounds
+        ],
+        "tables": [
+            {
+                "round": tt.round,
+                "number": tt.number,
+                "paper": None if tt.paper is None else list(tt.paper),
+                "night": ex.night_json(db=db, night_id=tt.night_id),
+            }
+            for tt in tables
+        ],
+    }
+
+
+# --- reading a file: every check before anything is written -----------------------------------
+
+_TOP_KEYS = ("format", "version", "tournament", "entrants", "rounds", "tables")
+_TOURNAMENT_KEYS = (
+    "uid",
+    "name",
+    "played_on",
+    "place",
+    "game",
+    "rules",
+    "rounds",
+    "deals",
+    "entry_fee_cents",
+    "prizes",
+    "seed",
+    "status",
+    "created_at",
+    "closed_at",
+)
+_ENTRANT_KEYS = ("number", "name", "guest", "withdrawn_after")
+_ROUND_KEYS = ("number", "byes", "attempt", "drawn_at")
+_TABLE_KEYS = ("round", "number", "paper", "night")
+
+
+@dataclass(frozen=True)
+class CheckedTournament:
+    """A checked tournament file, ready to be written."""
+
+    columns: dict[str, Any]  # Tournament's columns
+    entrants: list[dict[str, Any]]  # number, name (clean), guest, withdrawn_after
+    rounds: list[dict[str, Any]]  # TournamentRound's columns (without tournament_id)
+    tables: list[tuple[dict[str, Any], ex.CheckedNight]]  # TournamentTable's round, number, paper; its night
+
+    @property
+    def uid(self) -> str:
+        return self.columns["uid"]
+
+
+def _text(value: Any, path: str, most: int, *, required: bool) -> str:
+    text = ex._text(value, path)
+    if required and not text.strip():
+        raise InvalidExport(path, "must not be empty")
+    if len(text) > most or has_control(text):
+        raise InvalidExport(path, f"at most {most} characters and no control characters")
+    return text
+
+
+def _date(value: Any, path: str) -> date:
+    text = ex._text(value, path)
+    try:
+        if not ex._DATE.fullmatch(text):
+            raise ValueError(text)
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise InvalidExport(path, f"must be a date such as 2026-03-14, not {text!r}") from None
+    try:
+        return check_date(day)
+    except InvalidInput as err:
+        raise InvalidExport(path, err.message) from None
+
+
+def _rules(game: str, value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidExport(path, f"must be an object, not {type_name(value)}")
+    try:
+        complete = rules_to_json(GAMES[game].parse_rules(value))
+    except InvalidHand as err:
+        raise InvalidExport(ex._join(path, err.field), err.message) from None
+    missing = [key for key in complete if key not in value]
+    if missing:
+        raise InvalidExport(path, f"the rule set is not complete: {', '.join(missing)} missing")
+    return complete
+
+
+def _read_columns(value: Any) -> dict[str, Any]:
+    path = "tournament"
+    t = ex._object(value, path, _TOURNAMENT_KEYS, "the tournament")
+    game = ex._text(t["game"], f"{path}.game")
+    if game not in tm.TOURNAMENT_GAMES:
+        raise InvalidExport(f"{path}.game", f"must be one of {', '.join(tm.TOURNAMENT_GAMES)}, not {game!r}")
+    prizes = ex._list(t["prizes"], f"{path}.prizes")
+    if len(prizes) > tm.PRIZES_MAX:
+        raise InvalidExport(f"{path}.prizes", f"at most {tm.PRIZES_MAX} prizes, not {len(prizes)}")
+    for i, amount in enumerate(prizes):
+        ex._int(amount, f"{path}.prizes[{i}]", 0, tm.PRIZE_MAX_CENTS)
+    seed = _text(t["seed"], f"{path}.seed", SEED_MAX, required=True)
+    status = ex._text(t["status"], f"{path}.status")
+    if status not in STATUSES:
+        raise InvalidExport(f"{path}.status", f"must be one of {', '.join(STATUSES)}, not {status!r}")
+    closed_at = ex._datetime(t["closed_at"], f"{path}.closed_at", nullable=True)
+    if (status == OPEN) != (closed_at is None):
+        raise InvalidExport(
+            f"{path}.closed_at", "an open tournament has no closing time, a closed one has the time it was closed"
+        )
+    return {
+        "uid": ex._uid(t["uid"], f"{path}.uid"),
+        "name": _text(t["name"], f"{path}.name", tm.NAME_MAX, required=True),
+        "played_on": _date(t["played_on"], f"{path}.played_on"),
+        "place": _text(t["place"], f"{path}.place", tm.NAME_MAX, required=False),
+        "game": game,
+        "rules": _rules(game, t["rules"], f"{path}.rules"),
+        "rounds": ex._int(t["rounds"], f"{path}.rounds", 1, tm.ROUNDS_MAX),
+        "deals": ex._int(t["deals"], f"{path}.deals", 1, tm.DEALS_MAX),
+        "entry_fee_cents": ex._int(t["entry_fee_cents"], f"{path}.entry_fee_cents", 0, tm.FEE_MAX_CENTS),
+        "prizes": list(prizes),
+        "seed": seed,
+        "status": status,
+        "created_at": ex._datetime(t["created_at"], f"{path}.created_at"),
+        "closed_at": closed_at,
+    }
+
+
+def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
+    entrants = _list_at_most(value, "entrants", tm.ENTRANTS_MAX)
+    out: list[dict[str, Any]] = []
+    names: dict[str, int] = {}
+    last = 0
+    for i, item in enumerate(entrants):
+        path = f"entrants[{i}]"
+        e = ex._object(item, path, _ENTRANT_KEYS, "an entrant")
+        number = ex._int(e["number"], f"{path}.number", 1, ID_MAX)
+        if number <= last:
+            raise InvalidExport(f"{path}.number", f"the entrants are listed by start number: expected more than {last}")
+        last = number
+        name = ex._name(e["name"], f"{path}.name")
+        if name_key(name) in names:
+            raise InvalidExport(f"{path}.name", f"{name!r} is entrants[{names[name_key(name)]}] already")
+        names[name_key(name)] = i
+        withdrawn = e["withdrawn_after"]
+        if withdrawn is not None:
+            ex._int(withdrawn, f"{path}.withdrawn_after", 0, rounds)
+        guest = ex._bool(e["guest"], f"{path}.guest")
+        out.append({"number": number, "name": name, "guest": guest, "withdrawn_after": withdrawn})
+    return out
+
+
+def _list_at_most(value: Any, path: str, most: int) -> list[Any]:
+    items = ex._list(value, path)
+    if len(items) > most:
+        raise InvalidExport(path, f"at most {most} items, not {len(items)}")
+    return items
+
+
+def _read_rounds(value: Any, rounds: int, numbers: set[int]) -> list[dict[str, Any]]:
+    out = []
+    for i, item in enumerate(_list_at_most(value, "rounds", rounds)):
+        path = f"rounds[{i}]"
+        r = ex._object(item, path, _ROUND_KEYS, "a round")
+        number = ex._int(r["number"], f"{path}.number", 1, rounds)
+        if number != i + 1:
+            raise InvalidExport(f"{path}.number", f"the rounds are numbered 1, 2, 3, … in order: expected {i + 1}")
+        byes = ex._list(r["byes"], f"{path}.byes")
+        for j, bye in enumerate(byes):
+            ex._int(bye, f"{path}.byes[{j}]", 1, ID_MAX)
+            if bye not in numbers:
+                raise InvalidExport(f"{path}.byes[{j}]", f"there is no entrant with the start number {bye}")
+            if bye in byes[:j]:
+                raise InvalidExport(f"{path}.byes[{j}]", f"{bye} sits out once in a round")
+        out.append(
+            {
+                "number": number,
+                "byes": list(byes),
+                "attempt": ex._int(r["attempt"], f"{path}.attempt", 0, ID_MAX),
+                "drawn_at": ex._datetime(r["drawn_at"], f"{path}.drawn_at"),
+            }
+        )
+    return out
+
+
+def _read_tables(
+    value: Any, columns: dict[str, Any], entrants: list[dict[str, Any]], rounds: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], ex.CheckedNight]]:
+    by_name = {name_key(e["name"]): e["number"] for e in entrants}
+    seated: dict[int, dict[int, str]] = {r["number"]: {b: "a bye" for b in r["byes"]} for r in rounds}
+    tables: list[tuple[dict[str, Any], ex.CheckedNight]] = []
+    keys: dict[tuple[int, int], int] = {}
+    uids: dict[str, int] = {}
+    for i, item in enumerate(_list_at_most(value, "tables", tm.ENTRANTS_MAX * tm.ROUNDS_MAX)):
+        path = f"tables[{i}]"
+        t = ex._object(item, path, _TABLE_KEYS, "a table")
+        round_number = ex._int(t["round"], f"{path}.round", 1, columns["rounds"])
+        if round_number not in seated:
+            raise InvalidExport(f"{path}.round", f"round {round_number} is not in rounds")
+        number = ex._int(t["number"], f"{path}.number", 1, ID_MAX)
+        if (round_number, number) in keys:
+            raise InvalidExport(f"{path}.number", f"tables[{keys[round_number, number]}] is the same table")
+        keys[round_number, number] = i
+        try:
+            night = ex.read_night(t["night"])
+        except InvalidExport as err:
+            raise InvalidExport(ex._join(f"{path}.night", err.path), err.message) from None
+        npath = f"{path}.night.evening"
+        uid = night.columns["uid"]
+        if uid in uids:
+            raise InvalidExport(f"{npath}.uid", f"tables[{uids[uid]}] has the same night (the same uid)")
+        uids[uid] = i
+        if night.columns["game"] != columns["game"]:
+            raise InvalidExport(f"{npath}.game", f"a table plays the tournament's game, {columns['game']}")
+        if night.columns["rules"] != columns["rules"]:
+            raise InvalidExport(f"{npath}.rules", "a table plays the tournament's rules (tournament.rules)")
+        for seat, name in enumerate(night.names):
+            entrant = by_name.get(name_key(name))
+            spath = f"{path}.night.players[{seat}].name"
+            if entrant is None:
+                raise InvalidExport(spath, f"{name!r} is not one of the entrants")
+            if entrant in seated[round_number]:
+                raise InvalidExport(spath, f"{name!r} has a place in round {round_number} already")
+            seated[round_number][entrant] = path
+        played = deals_played(night=SimpleNamespace(**night.columns), hands=[h["data"] for h in night.hands])
+        if played > columns["deals"]:
+            raise InvalidExport(f"{path}.night.hands", f"a table plays {columns['deals']} deals, not {played}")
+        paper = t["paper"]
+        if paper is not None:
+            ex._list(paper, f"{path}.paper")
+            if len(paper) != night.columns["seat_count"]:
+                raise InvalidExport(f"{path}.paper", f"the points of each of the {night.columns['seat_count']} players")
+            for j, points in enumerate(paper):
+                ex._int(points, f"{path}.paper[{j}]", -tm.PAPER_MAX, tm.PAPER_MAX)
+            if sum(paper) != 0:
+                raise InvalidExport(f"{path}.paper", f"a table's points add up to zero, not {sum(paper)}")
+            if night.hands or night.columns["status"] != CLOSED:
+                raise InvalidExport(f"{path}.paper", "a table typed from paper is closed and has no deals recorded")
+            paper = list(paper)
+        tables.append(({"round": round_number, "number": number, "paper": paper}, night))
+    return tables
+
+
+def read_tournament_file(data: Any) -> CheckedTournament:
+    """Check a tournament file completely (format, keys, types, names, every table's night as
+    :func:`scorekeeper.core.exports.read_night` checks it, and that the tables fit the tournament:
+    its game and rules, its entrants, one place per entrant and round) without the database.
+
+    :raises InvalidExport: naming the JSON path of the first problem (``tables[2].night.hands[3].data``).
+    """
+    top = ex._file(data, FORMAT, VERSION, _TOP_KEYS, "tournament")
+    columns = _read_columns(top["tournament"])
+    entrants = _read_entrants(top["entrants"], columns["rounds"])
+    rounds = _read_rounds(top["rounds"], columns["rounds"], {e["number"] for e in entrants})
+    tables = _read_tables(top["tables"], columns, entrants, rounds)
+    return CheckedTournament(columns, entrants, rounds, tables)
+
+
+# --- writing it ------------------------------------------------------------------------------
+
+
+def _tournament_id(db: Session, uid: str) -> int | None:
+    return db.exec(select(Tournament.id).where(Tournament.uid == uid)).first()
+
+
+def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournament, bool]:
+    """Write a checked tournament unless its uid is there already (not committed: the club's import
+    is one transaction). ``(tournament, created)``.
+
+    :raises InvalidExport: when a table's night is in the database already, but not as this table.
+    """
+    existing = _tournament_id(db, checked.uid)
+    if existing is not None:
+        return tm.get_tournament(db=db, tournament_id=existing), False
+    for i, (_, night) in enumerate(checked.tables):
+        if db.exec(select(Night.id).where(Night.uid == night.columns["uid"])).first() is not None:
+            raise InvalidExport(
+                f"tables[{i}].night.evening.uid", "this night is in the database already, but not as this table"
+            )
+    t = Tournament(**copy.deepcopy(checked.columns))
+    db.add(t)
+    db.flush()
+    # Entrants first, guests as guests: the tables' seats then find them by name.
+    players = find_or_add_players(db=db, people=[{"name": e["name"], "guest": e["guest"]} for e in checked.entrants])
+    db.add_all(
+        Entrant(tournament_id=t.id, number=e["number"], player_id=player.id, withdrawn_after=e["withdrawn_after"])
+        for e, (player, _) in zip(checked.entrants, players, strict=True)
+    )
+    db.add_all(TournamentRound(tournament_id=t.id, **copy.deepcopy(r)) for r in checked.rounds)
+    for table, night in checked.tables:
+        seated = find_or_add_players(db=db, people=[{"name": name} for name in night.names])
+        columns = {**night.columns, "tournament_id": t.id, "deals": t.deals}
+        if columns["status"] == OPEN:
+            columns["join_code"] = new_join_code(db)  # a phone joins the table with it
+        added = add_imported_night(db=db, columns=columns, player_ids=[p.id for p, _ in seated])
+        add_imported_hands(db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit))
+        db.add(TournamentTable(tournament_id=t.id, night_id=added.id, **copy.deepcopy(table)))
+    db.flush()
+    return t, True
+
+
+def import_tournament(db: Session, data: Any) -> tuple[Tournament, bool]:
+    """Create the tournament of a :func:`tournament_json` object; returns ``(tournament, created)``.
+
+    A tournament whose ``uid`` is already in the database is not imported again: it comes back
+    with ``created`` False and nothing changes. Everything happens in one transaction: on any
+    error nothing is written (the session is rolled back, with whatever else it held).
+
+    :raises InvalidExport: for a file that is not a valid tournament, naming the JSON path.
+    """
+    checked = read_tournament_file(data)
+    try:
+        try:
+            t, created = write_tournament(db, checked)
+            if created:
+                db.commit()
+            return t, created
+        except IntegrityError:
+            db.rollback()
+            existing = _tournament_id(db, checked.uid)  # another import wrote it meanwhile
+            if existing is None:
+                raise
+            return tm.get_tournament(db=db, tournament_id=existing), False
+    except BaseException:
+        db.rollback()
+        raise

@@ -1,0 +1,112 @@
+"""``manage.py export-tournament ID FILE`` and ``import-tournament FILE``: a whole tournament out of one
+instance and into another, twice harmless, a bad file refused naming its place; and ``export-all``
+carries the tournaments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import main
+
+SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
+
+
+def _make_tournament(folder: Path) -> None:
+    """The app's database in ``folder`` with a tournament of 8 players and a guest, round 1 drawn and begun."""
+    from scorekeeper import create_app
+    from scorekeeper.core import db as database
+    from scorekeeper.core import tournaments as tm
+    from scorekeeper.core.hands import record_hand
+    from scorekeeper.core.players import create_player
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(folder)})
+    engine = app.extensions["sk_engine"]
+    try:
+        with database.session(engine) as db:
+            t = tm.create_tournament(db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"})
+            for i in range(1, 9):
+                tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i}").id)
+            tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl")
+            tm.draw_round(db=db, tournament_id=t.id)
+            table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0]
+            record_hand(db=db, night_id=table.night.id, hand=SAUSPIEL)
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
+    monkeypatch.delenv("SCOREKEEPER_DATABASE_URL", raising=False)
+    _make_tournament(folder)
+    return folder
+
+
+def test_export_tournament_then_import_into_another_instance_and_again_changes_nothing(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "turnier.json"
+    assert main(["export-tournament", "1", str(out)]) == 0
+    assert capsys.readouterr().out == (
+        f"{out}: tournament 1 (Preisschafkopf) with 9 participants, 1 round drawn and 2 tables\n"
+    )
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "other"))
+    assert main(["import-tournament", str(out)]) == 0
+    assert capsys.readouterr().out == "tournament 1 (Preisschafkopf) imported\n"
+    assert main(["import-tournament", str(out)]) == 0
+    assert capsys.readouterr().out == "tournament 1 (Preisschafkopf) was imported before: nothing changed\n"
+    again = tmp_path / "again.json"
+    assert main(["export-tournament", "1", str(again)]) == 0
+    assert json.loads(again.read_text(encoding="utf-8")) == json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_export_tournament_of_an_unknown_tournament_exits_1(instance: Path, tmp_path: Path, capsys) -> None:
+    assert main(["export-tournament", "7", str(tmp_path / "x.json")]) == 1
+    assert capsys.readouterr().err == "there is no tournament 7\n"
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_import_tournament_of_a_bad_file_exits_1_naming_the_place_and_imports_nothing(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "turnier.json"
+    assert main(["export-tournament", "1", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    data["entrants"][8]["guest"] = "ja"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "other"))
+    capsys.readouterr()
+    assert main(["import-tournament", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}: entrants[8].guest: must be true or false")
+    assert err.endswith("\nnothing was imported\n")
+    club = tmp_path / "club.json"
+    assert main(["export-all", str(club)]) == 0
+    assert json.loads(club.read_text(encoding="utf-8"))["tournaments"] == []
+
+
+def test_import_tournament_of_a_file_that_is_not_json_exits_1(instance: Path, tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    assert main(["import-tournament", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith(f"cannot read {bad}: ")
+
+
+def test_export_all_carries_the_tournament_and_import_counts_it(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    club = tmp_path / "club.json"
+    assert main(["export-all", str(club)]) == 0
+    assert capsys.readouterr().out == (
+        f"{club}: the club with 8 players, 0 roster changes, 0 nights and 1 tournament\n"
+    )  # the guest is not on the roster, the tables are not loose nights
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "other"))
+    assert main(["import", str(club)]) == 0
+    assert capsys.readouterr().out.endswith("; tournaments 1 new, 0 already there\n")
+    assert main(["import", str(club)]) == 0
+    assert capsys.readouterr().out.startswith("the club was imported before: nothing changed")

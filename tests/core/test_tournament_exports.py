@@ -1,0 +1,228 @@
+"""A whole tournament as one JSON file: lossless (export, import into an empty database, export
+again: the same file, the same standings), idempotent (by the tournament's uid), guests stay
+guests, and a bad file is refused naming its JSON path with nothing written."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from sqlmodel import select
+
+from scorekeeper.core import tournament_exports as tx
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import NotFound
+from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import Night, Player
+from scorekeeper.core.players import create_player, list_players
+from scorekeeper.core.table import load_table
+from tests.support import snapshot
+
+SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
+WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
+RUNDPASS = {"contract": "rundpass"}  # dealt again under the turnier preset: no deal
+
+
+def played_tournament(db):
+    """9 participants (a guest among them), round 1 played (a table recorded deal by deal, with a
+    redealt all-pass and a solo, and a table from paper), a withdrawal, round 2 drawn and begun."""
+    t = tm.create_tournament(
+        db=db,
+        name="Preisschafkopf",
+        game="schafkopf",
+        rules={"preset": "turnier"},
+        rounds=3,
+        deals=3,
+        place="Zur Post",
+        entry_fee_cents=1500,
+        prizes=[5000, 3000, 1000],
+        seed="export",
+    )
+    for i in range(8):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl")
+    tm.draw_round(db=db, tournament_id=t.id)
+    first = tm.read_tournament(db=db, tournament_id=t.id).rounds[0]
+    recorded = next(table for table in first.tables if len(table.entrants) == 5)
+    paper = next(table for table in first.tables if len(table.entrants) == 4)
+    for hand in (RUNDPASS, SAUSPIEL, WENZ, SAUSPIEL):
+        record_hand(db=db, night_id=recorded.night.id, hand=hand)
+    tm.enter_paper(db=db, tournament_id=t.id, round_number=1, table=paper.number, points=[30, -10, -25, 5])
+    tm.withdraw_entrant(db=db, tournament_id=t.id, number=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    second = tm.read_tournament(db=db, tournament_id=t.id).rounds[1]
+    record_hand(db=db, night_id=second.tables[0].night.id, hand=SAUSPIEL)
+    return tm.get_tournament(db=db, tournament_id=t.id)
+
+
+def standings(db, tournament_id):
+    view = tm.read_tournament(db=db, tournament_id=tournament_id)
+    return [
+        (line.entrant.number, line.name, line.standing.points, line.standing.total, line.standing.rank)
+        for line in view.standings
+    ]
+
+
+def test_a_tournament_exported_imported_and_exported_again_is_the_same_file_with_the_same_standings(db, other_db):
+    t = played_tournament(db)
+    data = tx.tournament_json(db, t.id)
+    json.dumps(data)  # plain JSON
+    imported, created = tx.import_tournament(other_db, copy.deepcopy(data))
+    assert created
+    assert tx.tournament_json(other_db, imported.id) == data
+    assert standings(other_db, imported.id) == standings(db, t.id)
+    assert [s[3] for s in standings(db, t.id)] != [0] * 9  # points were scored: the comparison says something
+
+
+def test_the_export_says_every_column_of_the_tournament_and_of_its_entrants_rounds_and_tables(db):
+    t = played_tournament(db)
+    data = tx.tournament_json(db, t.id)
+    assert (data["format"], data["version"]) == ("scorekeeper-tournament", 1)
+    head = data["tournament"]
+    assert head["uid"] == t.uid and head["seed"] == "export" and head["prizes"] == [5000, 3000, 1000]
+    assert head["rules"] == t.rules and head["rules"]["all_pass"] == "redeal"
+    assert (head["rounds"], head["deals"], head["entry_fee_cents"], head["place"]) == (3, 3, 1500, "Zur Post")
+    entrants = data["entrants"]
+    assert [e["number"] for e in entrants] == list(range(1, 10))
+    assert entrants[8] == {"number": 9, "name": "Gast Gustl", "guest": True, "withdrawn_after": None}
+    assert entrants[1]["withdrawn_after"] == 1
+    assert [r["number"] for r in data["rounds"]] == [1, 2]
+    papers = [table["paper"] for table in data["tables"]]
+    assert papers.count([30, -10, -25, 5]) == 1
+    assert sorted(len(table["night"]["hands"]) for table in data["tables"]) == [0, 0, 1, 4]
+    assert all(table["night"]["format"] == "scorekeeper-night" for table in data["tables"])
+
+
+def test_importing_a_tournament_twice_changes_nothing_the_second_time(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    first, created = tx.import_tournament(other_db, copy.deepcopy(data))
+    before = snapshot(other_db)
+    again, created_again = tx.import_tournament(other_db, copy.deepcopy(data))
+    assert created and not created_again
+    assert again.id == first.id
+    assert snapshot(other_db) == before
+
+
+def test_imported_tables_are_tournament_tables_that_phones_can_go_on_recording(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    t, _ = tx.import_tournament(other_db, data)
+    view = tm.read_tournament(db=other_db, tournament_id=t.id)
+    second = view.rounds[1]
+    for table in second.tables:
+        assert table.night.tournament_id == t.id and table.night.deals == 3
+        assert table.night.is_open and table.night.join_code  # a phone joins the table with its code
+    record_hand(db=other_db, night_id=second.tables[1].night.id, hand=SAUSPIEL)
+    assert load_table(db=other_db, night_id=second.tables[1].night.id).balance != [0, 0, 0, 0]
+    assert view.rounds[0].done and all(t.done for t in view.rounds[0].tables)
+
+
+def test_a_guest_is_imported_as_a_guest_and_roster_players_are_found_by_name(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    anna = create_player(db=other_db, name="SPIELER 1")  # on the roster already, another case
+    tx.import_tournament(other_db, data)
+    guest = other_db.exec(select(Player).where(Player.name == "Gast Gustl")).one()
+    assert guest.guest
+    roster = [p.name for p in list_players(db=other_db)]
+    assert "Gast Gustl" not in roster
+    assert roster.count("SPIELER 1") == 1 and "Spieler 1" not in roster
+    assert len(roster) == 8 and anna.id in {p.id for p in list_players(db=other_db)}
+
+
+def test_exporting_an_unknown_tournament_is_not_found(db):
+    with pytest.raises(NotFound):
+        tx.tournament_json(db, 999)
+
+
+def set_at(path, value):
+    def change(data):
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+def drop(path):
+    def change(data):
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+
+    return change
+
+
+def _guest_to_table(data):
+    data["tables"][0]["night"]["players"][0]["name"] = "Fremder"
+
+
+BAD = {
+    "a night file": (set_at(["format"], "scorekeeper-night"), "format", "not a Scorekeeper tournament"),
+    "a newer version": (set_at(["version"], 2), "version", "reads version 1, not 2"),
+    "an unknown key": (set_at(["tournament", "colour"], "red"), "tournament.colour", "unknown key"),
+    "a missing key": (drop(["tournament", "seed"]), "tournament.seed", "seed is required"),
+    "rounds as text": (set_at(["tournament", "rounds"], "2"), "tournament.rounds", "whole number"),
+    "a prize as a float": (set_at(["tournament", "prizes"], [10.5]), "tournament.prizes[0]", "whole number"),
+    "a game without tables of five": (set_at(["tournament", "game"], "matt"), "tournament.game", "must be one of"),
+    "rules not complete": (set_at(["tournament", "rules"], {"preset": "turnier"}), "tournament.rules", "complete"),
+    "a guest flag as text": (set_at(["entrants", 0, "guest"], "yes"), "entrants[0].guest", "true or false"),
+    "an entrant twice": (set_at(["entrants", 1, "name"], "spieler 1"), "entrants[1].name", "already"),
+    "entrants out of order": (set_at(["entrants", 1, "number"], 1), "entrants[1].number", "by start number"),
+    "a bye of nobody": (set_at(["rounds", 0, "byes"], [42]), "rounds[0].byes[0]", "no entrant"),
+    "a round skipped": (set_at(["rounds", 1, "number"], 3), "rounds[1].number", "expected 2"),
+    "a table of no round": (set_at(["tables", 0, "round"], 3), "tables[0].round", "not in rounds"),
+    "a table twice": (set_at(["tables", 1, "number"], 1), "tables[1].number", "the same table"),
+    "a stranger at a table": (_guest_to_table, "tables[0].night.players[0].name", "not one of the entrants"),
+    "a bad hand at a table": (
+        set_at(["tables", 0, "night", "hands", 1, "data", "points"], "viel"),
+        "tables[0].night.hands[1].data.points",
+        "",
+    ),
+    "a night with an unknown key": (
+        set_at(["tables", 0, "night", "evening", "colour"], 1),
+        "tables[0].night.evening.colour",
+        "unknown key",
+    ),
+    "a paper list not adding up": (set_at(["tables", 1, "paper"], [1, 1, 1, 1]), "tables[1].paper", "zero"),
+    "a paper list of text": (set_at(["tables", 1, "paper"], "30,-30"), "tables[1].paper", "must be a list"),
+    "other rules at a table": (
+        set_at(["tables", 0, "night", "evening", "rules", "tariff_sauspiel"], 2),
+        "tables[0].night.evening.rules",
+        "tournament's rules",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_file_is_refused_naming_its_json_path_and_nothing_is_written(db, other_db, case):
+    """Rule: a file that is not a tournament export, of another version, with unknown keys or bad
+    types is refused with the JSON path of the problem; nothing is written."""
+    data = tx.tournament_json(db, played_tournament(db).id)
+    # the recorded table first, the paper table second (as the cases above expect)
+    data["tables"].sort(key=lambda table: (table["round"], table["paper"] is not None, -len(table["night"]["hands"])))
+    for i, table in enumerate(data["tables"][:2]):
+        table["number"] = i + 1
+    change, path, words = BAD[case]
+    change(data)
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == path
+    assert words in err.value.message
+    assert snapshot(other_db) == before
+
+
+def test_a_file_whose_table_night_is_already_a_loose_night_is_refused_and_nothing_is_written(db, other_db):
+    from scorekeeper.core.exports import import_night
+
+    data = tx.tournament_json(db, played_tournament(db).id)
+    import_night(db=other_db, data=copy.deepcopy(data["tables"][2]["night"]))
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == "tables[2].night.evening.uid"
+    assert snapshot(other_db) == before
+    assert len(other_db.exec(select(Night)).all()) == 1
