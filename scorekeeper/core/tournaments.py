@@ -38,7 +38,7 @@ from scorekeeper.core.models import (
     utcnow,
 )
 from scorekeeper.core.nights import add_night, check_date, close_locked, lock_night
-from scorekeeper.core.players import _name_taken, get_player
+from scorekeeper.core.players import _name_taken
 from scorekeeper.core.table import deals_played, last_hand, read_table
 from scorekeeper.core.text import clean_name, has_control, is_id
 from scorekeeper.engine import GAMES, HandResult, get_game, ledger
@@ -496,7 +496,7 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
     if (player_id is None) == (guest is None or guest == ""):
         raise InvalidInput("player", "choose a player of the roster or type a guest's name")
     if player_id is not None:
-        player = get_player(db=db, player_id=player_id) if is_id(player_id) else None
+        player = db.get(Player, player_id) if is_id(player_id) else None
         if player is None or player.guest:
             raise InvalidInput("player", "there is no player {id}", id=player_id)
     else:

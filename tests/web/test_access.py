@@ -71,7 +71,16 @@ def world(app, db, players, admin):
     }
     assert clients["own guest"].post("/join", data={"code": code}).status_code == 302
     assert clients["guest"].post("/join", data={"code": other_code}).status_code == 302
+    from scorekeeper.core import tournaments as tm
+
+    tournament = tm.create_tournament(db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"})
+    for p in players[:4]:
+        tm.add_entrant(db=db, tournament_id=tournament.id, player_id=p.id)
+    tm.draw_round(db=db, tournament_id=tournament.id)
     values = {
+        "tournament_id": tournament.id,
+        "round_number": 1,
+        "table": 1,
         "night_id": mine.id,
         "number": 1,
         "player_id": players[0].id,
@@ -142,6 +151,16 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST nights.reopen",
             "POST nights.new",
             "PUT api.put_hand",
+            "POST api.create_tournament",
+            "POST api.add_entrant",
+            "POST api.draw_round",
+            "POST tournaments.new",
+            "POST tournaments.add_entrant",
+            "POST tournaments.withdraw",
+            "POST tournaments.draw",
+            "POST tournaments.close",
+            "POST tournaments.paper",
+            "POST tournaments.rules",
         ]
     )
 

@@ -26,7 +26,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from wtforms.fields.core import UnboundField
 
 from scorekeeper.core import accounts
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import add_hands
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import close_night
@@ -47,6 +48,7 @@ from scorekeeper.web.nights.closing import ReopenForm
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm, NightForm
 from scorekeeper.web.players import forms as player_forms
 from scorekeeper.web.signin import forms as signin_forms
+from scorekeeper.web.tournaments import forms as tournament_forms
 from tests.support import PASSWORD, make_user, signed_in, snapshot, start_night
 
 EXAMPLES = 40  # per state-changing form route and backend
@@ -83,6 +85,7 @@ def fields_of(*form_classes: type) -> tuple[str, ...]:
 HAND_FIELDS = tuple(sorted(matzlfangen.FIELDS | schafkopf.FIELDS | konter_a_matt.FIELDS | matt.FIELDS))
 RULE_OPTIONS = sorted({f.name for game in GAMES.values() for f in game.options()})
 SESSION_FIELDS = ("game", "rules", "stake_cents", "players", "first_dealer", "currency", "date", "place")
+TOURNAMENT_FIELDS = ("name", "game", "rules", "rounds", "deals", "played_on", "place", "entry_fee_cents", "prizes")
 
 #: A valid first hand of each kind of night, as the engine takes it (tests/web/test_hands.py).
 NIGHTS = {
@@ -122,6 +125,7 @@ class World:
     victim: int
     victim_token: int
     code: str
+    tournaments: list[int] = field(default_factory=list)  # one with round 1 drawn and begun, one not drawn
 
     def kind(self, night_id: str | None) -> str:
         return self.nights.get(int(night_id), "matzlfangen") if night_id and night_id.isdigit() else "matzlfangen"
@@ -156,6 +160,43 @@ def _night_form(world: World, args: dict[str, str]) -> dict[str, Any]:
 def _api_session(world: World, args: dict[str, str]) -> dict[str, Any]:
     return {"game": "schafkopf", "stake_cents": 10, "players": world.players[:4], "first_dealer": 2, "place": "Ochsen"}
 
+
+def _api_tournament(world: World, args: dict[str, str]) -> dict[str, Any]:
+    return {
+        "name": "Preisschafkopf",
+        "game": "schafkopf",
+        "rules": {"preset": "turnier"},
+        "rounds": 2,
+        "deals": 32,
+        "played_on": "2026-11-21",
+        "place": "Ochsen",
+        "entry_fee_cents": 1500,
+        "prizes": [5000, 2500],
+    }
+
+
+def _tournament_form(world: World, args: dict[str, str]) -> dict[str, Any]:
+    return {
+        "name": "Preisschafkopf",
+        "game": "schafkopf",
+        "played_on": "2026-11-21",
+        "rounds": "2",
+        "deals": "32",
+        "entry_fee": "10",
+        "prizes": "50; 25",
+        "schafkopf__preset": "turnier",
+        "applied_preset": "turnier",
+    }
+
+
+#: A tournament's house rules as its rules page posts them (the game's options and its preset).
+TOURNAMENT_RULE_FIELDS = (
+    "game",
+    "applied_preset",
+    "apply_preset",
+    "schafkopf__preset",
+    *(f"schafkopf__{f.name}" for f in GAMES["schafkopf"].options()),
+)
 
 _PASSWORDS = {"password": "neu-und-lang", "confirm": "neu-und-lang"}
 
@@ -200,6 +241,18 @@ WRITES: dict[str, Write] = {
     "api.add_hand": Write(HAND_FIELDS, lambda w, a: {**NIGHTS[w.kind(a.get("night_id"))][3]}, api=True),
     "api.put_hand": Write(HAND_FIELDS, lambda w, a: {**NIGHTS[w.kind(a.get("night_id"))][3]}, api=True),
     "api.delete_hand": Write((), api=True),
+    "api.create_tournament": Write(TOURNAMENT_FIELDS, _api_tournament, api=True),
+    "api.add_entrant": Write(("player_id", "guest"), lambda w, a: {"guest": "Gustl"}, api=True),
+    "api.draw_round": Write((), api=True),
+    "tournaments.new": Write((*fields_of(tournament_forms.TournamentForm), "apply_preset"), _tournament_form),
+    "tournaments.add_entrant": Write(fields_of(tournament_forms.EntrantForm), lambda w, a: {"guest": "Gustl"}),
+    "tournaments.withdraw": Write(()),
+    "tournaments.draw": Write(("again",)),
+    "tournaments.close": Write(()),
+    "tournaments.paper": Write(
+        ("p1", "p2", "p3", "p4", "p5"), lambda w, a: {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"}
+    ),
+    "tournaments.rules": Write(TOURNAMENT_RULE_FIELDS, lambda w, a: {"game": "schafkopf"}),
 }
 
 #: The query string every GET route reads (``lang`` and unknown keys are sent to all).
@@ -241,6 +294,17 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "api.players": (),
     "api.get_session": (),
     "api.openapi_document": (),
+    "api.get_tournament": (),
+    "api.tournament_standings": (),
+    "api.export_tournament": (),
+    "tournaments.index": (),
+    "tournaments.new": (),
+    "tournaments.show": (),
+    "tournaments.standings": ("board",),
+    "tournaments.cards": (),
+    "tournaments.results": (),
+    "tournaments.paper": (),
+    "tournaments.rules": (),
 }
 
 EXCLUDED = {"static": "files from disk: no input but the file name"}
@@ -483,6 +547,10 @@ def path_value(world: World, name: str) -> st.SearchStrategy[str]:
         good = [1, 2]
     elif name == "player_id":
         good = world.players
+    elif name == "tournament_id":
+        good = world.tournaments
+    elif name in ("round_number", "table"):  # a tournament's round, a round's table
+        good = [1, 2]
     elif name == "user_id":
         good = [world.victim]
     elif name == "token_id":
@@ -634,7 +702,18 @@ def world(app, db, players, admin) -> World:
     victim = make_user(app, "Vera", "viewer")
     token, _ = accounts.create_token(db=db, user=victim, label="phone")
     db.rollback()
-    return World(nights, closed.id, [p.id for p in players], victim.id, token.id, code)
+    tournaments = []
+    for drawn in (True, False):
+        t = tm.create_tournament(db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=2)
+        for p in players:
+            tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
+        if drawn:
+            tm.draw_round(db=db, tournament_id=t.id)
+            table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0]
+            add_hands(db=db, night_id=table.night.id, hands=[{"contract": "wenz", "declarer": 1, "points": 61}])
+        tournaments.append(t.id)
+    db.rollback()
+    return World(nights, closed.id, [p.id for p in players], victim.id, token.id, code, tournaments)
 
 
 def _form_request(data, world: World, endpoint: str, args: dict[str, str], fields: tuple[str, ...]) -> dict[str, Any]:

@@ -110,7 +110,7 @@ def test_participants_from_the_roster_and_guests(client, db):
         ({}, "choose a player of the roster or type a guest"),
         ({"guest": "spieler 1"}, "there is already a player called spieler 1"),
         ({"player": "abc"}, "Not a valid choice."),
-        ({"player": "99999"}, "Not a valid choice."),
+        ({"player": "99999"}, "there is no player 99999"),
         ({"guest": "x" * 41}, "Field cannot be longer than 40 characters."),
     ],
 )
