@@ -14,7 +14,6 @@ the translations of every form of the app (``web.forms.Form``).
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
