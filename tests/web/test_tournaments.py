@@ -279,3 +279,13 @@ def test_a_turnier_tables_hand_form_asks_for_no_knocks_and_no_runners(client, db
         },
     )
     assert answer.status_code in (302, 303)
+
+
+def test_tournaments_are_listed_beside_the_nights_and_their_tables_are_not_nights(client, db):
+    t = _tournament(db, n=8, deals=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    page = client.get("/nights/").get_data(as_text=True)
+    assert "Turnier" in page and f"/tournaments/{t.id}" in page and "All tournaments" in page
+    db.rollback()
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    assert f'href="/nights/{night_id}"' not in page

@@ -17,7 +17,7 @@ from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import list_players
 from scorekeeper.core.table import Table, audit_trail, deals_played, get_night, hand_data, load_table
 from scorekeeper.core.text import parse_int
-from scorekeeper.core.tournaments import table_of
+from scorekeeper.core.tournaments import list_tournaments, table_of
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import options
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
@@ -34,6 +34,7 @@ bp = Blueprint("nights", __name__, url_prefix="/nights")
 sessions_bp = Blueprint("sessions", __name__, url_prefix="/sessions")
 
 PER_PAGE = 25
+TOURNAMENTS_SHOWN = 3  # on the first page of the nights
 
 # the pages' words for a night's rules, on every page that shows a night (web/options.py)
 for helper in (options.preset_name, options.rule_changes, options.uses_stake):
@@ -316,6 +317,8 @@ def index():
             page_url=page_url,
             filtered=filters != history.NightFilter(),
             labels=GAME_LABELS,
+            # beside the nights, the club's newest tournaments (their tables are no nights of this list)
+            tournaments=list_tournaments(db=db)[:TOURNAMENTS_SHOWN] if page.page == 1 else [],
         ),
         status,
     )
