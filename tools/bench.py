@@ -171,7 +171,10 @@ def bench_web(
             with database.session(engine, write=True) as db:
                 db.exec(delete(AuditEntry).where(AuditEntry.id > last_audit))
                 db.commit()
+        tag = client.get(f"/nights/{night}/live").headers["ETag"]  # as the night is now
+        served = wsgi_times(app, client, f"/nights/{night}/live", {"If-None-Match": tag}, samples * 5)
         figures["sizes"][size] = {
+            "served_median_ms": statistics.median(served) * 1000,
             "record_median_ms": statistics.median(record) * 1000,
             "record_p95_ms": _pct(record, 0.95),
             "render_median_ms": statistics.median(render) * 1000,
@@ -180,6 +183,26 @@ def bench_web(
             "watch_p95_ms": _pct(watch, 0.95),
         }
     return figures
+
+
+def wsgi_times(app: Any, client: Any, path: str, headers: dict[str, str], runs: int) -> list[float]:
+    """Seconds the app itself takes for ``path`` (called as a WSGI app with a request prepared
+    beforehand, the test ``client``'s cookies included): the server's time without the test
+    client's own work around each request (which ``bench web``'s other columns include)."""
+    from werkzeug.test import EnvironBuilder
+
+    cookie = "; ".join(f"{c.key}={c.value}" for c in client._cookies.values())
+    auth = client.environ_base.get("HTTP_AUTHORIZATION")
+    sent = {**headers, "Cookie": cookie, **({"Authorization": auth} if auth else {})}
+    times, statuses = [], set()
+    for _ in range(runs):
+        environ = EnvironBuilder(path=path, headers=sent).get_environ()
+        began = time.perf_counter()
+        body = app(environ, lambda status, headers, exc=None: statuses.add(status))
+        b"".join(body)
+        times.append(time.perf_counter() - began)
+    assert statuses == {"304 NOT MODIFIED"}, statuses
+    return times
 
 
 def print_web(f: dict[str, Any]) -> None:
@@ -201,6 +224,8 @@ def print_web(f: dict[str, Any]) -> None:
             f"{s['record_median_ms'] / floor:>7.1f}  {s['render_median_ms']:>11.1f} / {s['render_p95_ms']:>6.1f} ms"
             f"  {s['watch_median_ms']:>9.2f} / {s['watch_p95_ms']:>6.2f} ms"
         )
+    served = ", ".join(f"{size}: {s['served_median_ms']:.2f} ms" for size, s in f["sizes"].items())
+    print(f"poll, unchanged (304), the app's own time (no test client), median by night size: {served}")
     sizes = list(f["sizes"])
     if len(sizes) > 1:
         last = f["sizes"][sizes[-1]]
