@@ -33,7 +33,6 @@ from tools.loadtest import (
     Client,
     Stats,
     _latency,
-    _rest,
     api_token,
     hand_path,
     server_env,
@@ -118,8 +117,8 @@ def _watch(base_url: str, cookie: str, tournament: int, stop: threading.Event, e
     path = f"/tournaments/{tournament}/standings?board=1"
     connection = None
     tag = None
-    _rest(random.uniform(0, every), time.monotonic() + every)
-    while not stop.is_set():
+    stop.wait(random.uniform(0, every))  # the phones do not all ask at the same moment
+    while True:  # at least once, however quickly the tables finish
         began = time.perf_counter()
         try:
             if connection is None:
@@ -140,7 +139,8 @@ def _watch(base_url: str, cookie: str, tournament: int, stop: threading.Event, e
             if answer.will_close:
                 connection.close()
                 connection = None
-        stop.wait(every * random.uniform(0.8, 1.2))
+        if stop.wait(every * random.uniform(0.8, 1.2)):
+            break
     if connection is not None:
         connection.close()
 
