@@ -21,10 +21,10 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.engine import GAMES
 from tools import bench_draw
 from tools.loadtest import (
     ADMIN,
@@ -38,6 +38,7 @@ from tools.loadtest import (
     server_env,
     sign_in,
     start_gunicorn,
+    watcher,
 )
 
 #: Schafkopf hands under the preset ``turnier`` valid whoever deals at a table of four (engine
@@ -77,6 +78,11 @@ def setup(database_url: str, players: int, deals: int) -> tuple[int, list[int]]:
         engine.dispose()
 
 
+#: Which of :data:`DEALS` the engine deals again without counting it (under the preset ``turnier``).
+_TURNIER = GAMES["schafkopf"].parse_rules({"preset": "turnier"})
+REDEALT = [GAMES["schafkopf"].is_redeal(_TURNIER, GAMES["schafkopf"].parse_hand(d, None, _TURNIER)) for d in DEALS]
+
+
 def _table(base_url: str, token: str, night: int, deals: int, stats: Stats, counted: dict[int, int]) -> None:
     """One table's phone: records deals (an all-pass now and then) until ``deals`` have counted;
     a hand whose answer never came is sent again with its key."""
@@ -85,7 +91,8 @@ def _table(base_url: str, token: str, night: int, deals: int, stats: Stats, coun
     done = number = 0
     try:
         while done < deals:
-            hand = DEALS[rng.randrange(len(DEALS))]
+            hand_index = rng.randrange(len(DEALS))
+            hand = DEALS[hand_index]
             key = f"t{night}-{number}"
             while True:
                 began = time.perf_counter()
@@ -105,44 +112,10 @@ def _table(base_url: str, token: str, night: int, deals: int, stats: Stats, coun
                 stats.errors.append(f"POST {hand_path(night)}: {status} {answer}")
                 return
             number += 1
-            done += hand["contract"] != "rundpass"
+            done += not REDEALT[hand_index]
     finally:
         counted[night] = done
         client.close()
-
-
-def _watch(base_url: str, cookie: str, tournament: int, stop: threading.Event, every: float, stats: Stats) -> None:
-    """A phone (or the big screen) watching the standings: asks with the tag it has; 304 while unchanged."""
-    parts = urllib.parse.urlsplit(base_url)
-    path = f"/tournaments/{tournament}/standings?board=1"
-    connection = None
-    tag = None
-    stop.wait(random.uniform(0, every))  # the phones do not all ask at the same moment
-    while True:  # at least once, however quickly the tables finish
-        began = time.perf_counter()
-        try:
-            if connection is None:
-                connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-            connection.request("GET", path, headers={"Cookie": cookie, **({"If-None-Match": tag} if tag else {})})
-            answer = connection.getresponse()
-            answer.read()
-        except (OSError, http.client.HTTPException) as exc:
-            stats.errors.append(f"GET {path}: {exc!r}")
-            connection = None
-        else:
-            stats.watches.append(time.perf_counter() - began)
-            if answer.status == 200:
-                tag = answer.headers.get("ETag")
-                stats.watch_changed += 1
-            elif answer.status != 304:
-                stats.errors.append(f"GET {path}: {answer.status}")
-            if answer.will_close:
-                connection.close()
-                connection = None
-        if stop.wait(every * random.uniform(0.8, 1.2)):
-            break
-    if connection is not None:
-        connection.close()
 
 
 def check(database_url: str, tournament: int, nights: list[int], deals: int, stats: Stats) -> dict[str, Any]:
@@ -242,7 +215,11 @@ def run(players: int, deals: int, watchers: int, watch_every: float, workers: in
             counted: dict[int, int] = {}
             stop = threading.Event()
             watching = [
-                threading.Thread(target=_watch, args=(server.url, cookie, tournament, stop, watch_every, stats))
+                threading.Thread(
+                    target=watcher,
+                    args=(server.url, cookie, f"/tournaments/{tournament}/standings?board=1", watch_every, stats),
+                    kwargs={"stop": stop},
+                )
                 for _ in range(watchers)
             ]
             tables = [

@@ -378,17 +378,36 @@ def _cookie_header(cookies: Mapping[str, str]) -> str:
     return "; ".join(f"{k}={v}" for k, v in cookies.items())
 
 
-def _watcher(base_url: str, cookie: str, night: int, until: float, every: float, stats: Stats) -> None:
-    """A phone that watches a table: polls the night's live part every ``every`` seconds (0.8 to 1.2 of
-    it, starting at a random moment of the first), sending the ETag it has (``If-None-Match``): an
-    unchanged night answers 304 without a body, a changed one the live part and its new ETag."""
+def watcher(
+    base_url: str,
+    cookie: str,
+    path: str,
+    every: float,
+    stats: Stats,
+    until: float = math.inf,
+    stop: threading.Event | None = None,
+) -> None:
+    """A phone that watches a page (a table's live part, a tournament's standings): asks for
+    ``path`` every ``every`` seconds (0.8 to 1.2 of it, starting at a random moment of the first),
+    sending the ETag it has (``If-None-Match``): an unchanged page answers 304 without a body, a
+    changed one itself and its new ETag. Stops at ``until`` (monotonic time) or when ``stop`` is
+    set, having asked at least once."""
     parts = urllib.parse.urlsplit(base_url)
-    path = f"{parts.path.rstrip('/')}/nights/{night}/live"
+    path = f"{parts.path.rstrip('/')}{path}"
     connection: http.client.HTTPConnection | None = None
     tag = None
-    _rest(random.uniform(0, every), until)
+
+    def rest(seconds: float) -> bool:
+        """Wait; whether it is time to stop."""
+        seconds = max(0.0, min(seconds, until - time.monotonic()))
+        if stop is not None:
+            return stop.wait(seconds) or time.monotonic() >= until
+        time.sleep(seconds)
+        return time.monotonic() >= until
+
+    rest(random.uniform(0, every))
     try:
-        while time.monotonic() < until:
+        while True:
             headers = {"Cookie": cookie, **({"If-None-Match": tag} if tag else {})}
             began = time.perf_counter()
             try:
@@ -412,7 +431,8 @@ def _watcher(base_url: str, cookie: str, night: int, until: float, every: float,
                 if answer.will_close:
                     connection.close()
                     connection = None
-            _rest(every * random.uniform(0.8, 1.2), until)
+            if rest(every * random.uniform(0.8, 1.2)):
+                break
     finally:
         if connection is not None:
             connection.close()
@@ -551,8 +571,8 @@ def run(
             raise ValueError("watchers need a signed-in session's cookie")
         threads += [
             threading.Thread(
-                target=_watcher,
-                args=(base_url, cookie, nights[i % len(nights)], until, watch_every, stats),
+                target=watcher,
+                args=(base_url, cookie, f"/nights/{nights[i % len(nights)]}/live", watch_every, stats, until),
                 daemon=True,
             )
             for i in range(watchers)

@@ -77,34 +77,14 @@ def check_date(played_on: Any, today: date | None = None) -> date:
     return played_on
 
 
-def create_night(
-    *,
-    db: Session,
-    game: Any,
-    rules: Any,
-    stake_cents: Any,
-    player_ids: Any,
-    first_dealer: Any,
-    played_on: date | None = None,
-    place: str = "",
-    currency: str = "EUR",
-) -> Night:
-    """Start a night: the complete rule set is stored with it and never changes under it.
+def create_night(*, db: Session, **night: Any) -> Night:
+    """Start a night: the complete rule set is stored with it and never changes under it. Takes
+    :func:`add_night`'s keywords.
 
     :raises InvalidHand: for a bad game or rule set (from the engine).
     :raises InvalidInput: for bad players, seats, stake, currency or place.
     """
-    night = add_night(
-        db=db,
-        game=game,
-        rules=rules,
-        stake_cents=stake_cents,
-        player_ids=player_ids,
-        first_dealer=first_dealer,
-        played_on=played_on,
-        place=place,
-        currency=currency,
-    )
+    night = add_night(db=db, **night)
     db.commit()
     return night
 
@@ -123,8 +103,9 @@ def add_night(
     tournament_id: int | None = None,
     deals: int | None = None,
 ) -> Night:
-    """:func:`create_night`, not committed; a tournament's table names its tournament and the
-    deals it plays (:mod:`scorekeeper.core.tournaments`)."""
+    """A new night (:func:`create_night`), not committed: ``game``, ``rules``, ``stake_cents``, the
+    ``player_ids`` in seat order, the ``first_dealer``, date, place and currency; a tournament's
+    table names its tournament and the deals it plays (:mod:`scorekeeper.core.tournaments`)."""
     g = get_game(game)
     complete = rules_to_json(g.parse_rules(rules))
     if type(stake_cents) is not int or not 0 <= stake_cents <= STAKE_MAX_CENTS:

@@ -417,32 +417,22 @@ def _bump(db: Session, t: Tournament) -> None:
     db.add(t)
 
 
-def _check_open(t: Tournament) -> None:
+def _open_tournament(db: Session, tournament_id: Any) -> Tournament:
+    """The tournament for a change to it, its row locked to the end of the transaction.
+
+    :raises NotFound: for an unknown one; :raises Conflict: for a closed one.
+    """
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
     if not t.is_open:
         raise Conflict("this tournament is closed: nothing can be changed")
-
-
-def _started(db: Session, t: Tournament) -> bool:
-    """Whether round 1 has begun: a deal recorded or a paper list typed at one of its tables."""
-    nights = select(TournamentTable.night_id).where(TournamentTable.tournament_id == t.id, TournamentTable.round == 1)
-    if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
-        return True
-    return (
-        db.exec(
-            select(TournamentTable.number).where(
-                TournamentTable.tournament_id == t.id, TournamentTable.round == 1, TournamentTable.paper.is_not(None)
-            )
-        ).first()
-        is not None
-    )
+    return t
 
 
 def set_rules(*, db: Session, tournament_id: Any, rules: Any) -> Tournament:
     """Change the rule set before round 1 starts (a table of round 1 drawn already plays it too);
     from then on it is fixed."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
-    if _started(db, t):
+    t = _open_tournament(db, tournament_id)
+    if _round_started(db, t, 1):
         raise Conflict("round 1 has started: the rules are fixed for the whole tournament")
     t.rules = _complete_rules(t.game, rules)
     for night in db.exec(select(Night).where(Night.tournament_id == t.id)):
@@ -491,8 +481,7 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
     """Enter a player of the roster (``player_id``) or a guest (``guest``: a name; a start number,
     never on the roster or in the club's history). The next start number is theirs; a player
     entered after a round was drawn plays from the next round on."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
+    t = _open_tournament(db, tournament_id)
     if (player_id is None) == (guest is None or guest == ""):
         raise InvalidInput("player", "choose a player of the roster or type a guest's name")
     if player_id is not None:
@@ -524,8 +513,7 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
 def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant:
     """Withdraw a participant between rounds: not drawn again; their points so far stay. During a
     drawn round that has not started, the round is drawn again without them."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
+    t = _open_tournament(db, tournament_id)
     entrant = (
         db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)).first()
         if is_id(number)
@@ -556,8 +544,7 @@ def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant
 
 def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
     """Draw the next round: its tables (each a night for one phone) and who sits out."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
+    t = _open_tournament(db, tournament_id)
     last = _last_round(db, t)
     if last >= t.rounds:
         raise Conflict("all {n} rounds are drawn", n=t.rounds)
@@ -571,8 +558,7 @@ def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
 
 def redraw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
     """Draw the current round again, before any of its tables has started (with another lot)."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
+    t = _open_tournament(db, tournament_id)
     last = _last_round(db, t)
     if not last:
         raise Conflict("no round is drawn yet")
@@ -653,8 +639,7 @@ def enter_paper(*, db: Session, tournament_id: Any, round_number: Any, table: An
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
     The table is then done."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
+    t = _open_tournament(db, tournament_id)
     row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
     if row is None:
         raise NotFound(f"no table {table} in round {round_number}")
@@ -682,8 +667,7 @@ def enter_paper(*, db: Session, tournament_id: Any, round_number: Any, table: An
 
 def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
     """Close the tournament when every round is over: it is locked, its standings final."""
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
-    _check_open(t)
+    t = _open_tournament(db, tournament_id)
     last = _last_round(db, t)
     if last < t.rounds or not _round_done(db, t, last):
         raise Conflict("the tournament is not over: {n} rounds are to be played", n=t.rounds)

@@ -7,6 +7,7 @@ The option fields are made from the engine's rule-set declarations
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from typing import Any
@@ -16,10 +17,11 @@ from wtforms import BooleanField, DateField, Field, HiddenField, IntegerField, R
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.core.nights import STAKE_MAX_CENTS
-from scorekeeper.engine import GAMES
+from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import options
 from scorekeeper.web.forms import Form, GetForm, checked_choice, choices
 from scorekeeper.web.labels import GAME_LABELS
+from scorekeeper.web.messages import message
 
 MAX_SEATS = max(size for game in GAMES.values() for size in game.table_sizes)
 _MONEY = re.compile(r"^\s*(\d{1,4})(?:[.,](\d{1,2}))?\s*$")
@@ -72,7 +74,18 @@ class RulesForm(Form):
     def preset_not_applied(self) -> bool:
         """A preset was chosen but its values are not in the option fields yet (no JavaScript)."""
         game = self.game.data
-        return getattr(self, option_field_name(game, "preset")).data != (self.applied_preset.data or "seed")
+        applied = self.applied_preset.data or self.applied_preset.default
+        return getattr(self, option_field_name(game, "preset")).data != applied
+
+    def refused(self, exc: InvalidHand) -> None:
+        """The engine's refusal of the rule set, said at its option's field (else above the form)."""
+        name = exc.field.removeprefix("rules.")
+        target = getattr(self, option_field_name(self.game.data, name), None)
+        if target is None:
+            self.form_errors.append(message(exc))
+            return
+        values = {c.value: c.label for c in getattr(target, "choices", None) or ()}
+        target.errors = [*list(target.errors), message(exc, labels={name: target.label.text}, values=values)]
 
     def option_fields(self, game: str) -> list[Field]:
         return [getattr(self, option_field_name(game, f.name)) for f in GAMES[game].options()]
@@ -99,6 +112,19 @@ class RulesForm(Form):
             field.data = values.get(f.name, f.default)
             field.raw_data = None  # a number box shows what was posted unless told otherwise
         self.applied_preset.data = preset
+
+
+def presets_json(games: Any) -> str:
+    """Each game's presets with every option's value, for static/night.js to fill a preset in."""
+    return json.dumps(
+        {
+            name: {
+                p: {f.name: values.get(f.name, f.default) for f in GAMES[name].options()}
+                for p, values in GAMES[name].presets.items()
+            }
+            for name in games
+        }
+    )
 
 
 def rule_fields(games: Any, default: str = "seed") -> dict[str, Field]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import json
 import socket
 from urllib.parse import urlsplit, urlunsplit
 
@@ -26,7 +25,7 @@ from scorekeeper.web.forms import choices, game_choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import as_header, live_etag, not_modified, tagged
 from scorekeeper.web.messages import message
-from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name
+from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name, presets_json
 from scorekeeper.web.view import audit_text, hand_views, money
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -39,15 +38,6 @@ TOURNAMENTS_SHOWN = 3  # on the first page of the nights
 # the pages' words for a night's rules, on every page that shows a night (web/options.py)
 for helper in (options.preset_name, options.rule_changes, options.uses_stake):
     bp.add_app_template_global(helper)
-
-
-def _presets_json() -> str:
-    return json.dumps(
-        {
-            name: {p: {f.name: values.get(f.name, f.default) for f in g.options()} for p, values in g.presets.items()}
-            for name, g in GAMES.items()
-        }
-    )
 
 
 def _money_options() -> dict[str, tuple[str, str]]:
@@ -101,14 +91,7 @@ def new():
                 )
             except InvalidHand as exc:
                 db.rollback()
-                name = exc.field.removeprefix("rules.")
-                target = getattr(form, option_field_name(form.game.data, name), None)
-                if target is None:
-                    form.form_errors.append(message(exc))
-                else:
-                    values = {c.value: c.label for c in getattr(target, "choices", None) or ()}
-                    said = message(exc, labels={name: target.label.text}, values=values)
-                    target.errors = [*list(target.errors), said]
+                form.refused(exc)
             except InvalidInput as exc:
                 db.rollback()
                 target = {"players": form.seat_1, "first_dealer": form.first_dealer, "stake_cents": form.stake}.get(
@@ -130,7 +113,7 @@ def new():
             games=GAMES,
             labels=GAME_LABELS,
             players=players,
-            presets=_presets_json(),
+            presets=presets_json(GAMES),
             money_options=_money_options(),
             max_seats=MAX_SEATS,
             sizes={name: g.table_sizes for name, g in GAMES.items()},

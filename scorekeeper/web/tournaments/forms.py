@@ -73,10 +73,6 @@ class TournamentFormBase(RulesForm):
         if len(prizes) > PRIZES_MAX:
             raise ValidationError(_l("At most %(n)s prizes", n=PRIZES_MAX))
 
-    def preset_not_applied(self) -> bool:
-        game = self.game.data
-        return getattr(self, f"{game}__preset").data != (self.applied_preset.data or PRESET)
-
 
 TournamentForm = type("TournamentForm", (TournamentFormBase,), rule_fields(TOURNAMENT_GAMES, PRESET))
 

@@ -23,7 +23,7 @@ from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
-from scorekeeper.web.nights.forms import option_field_name, parse_cents
+from scorekeeper.web.nights.forms import parse_cents, presets_json
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
     EntrantForm,
@@ -43,22 +43,11 @@ def _view(tournament_id: int) -> tm.TournamentView:
     return found(tm.read_tournament, _("There is no such tournament."), tournament_id=tournament_id)
 
 
-def _presets_json() -> str:
-    import json
-
-    return json.dumps(
-        {
-            name: {p: {f.name: values.get(f.name, f.default) for f in GAMES[name].options()} for p, values in g.items()}
-            for name, g in ((n, GAMES[n].presets) for n in tm.TOURNAMENT_GAMES)
-        }
-    )
-
-
 @bp.get("/")
 @access(VIEWER)
 def index():
     """Every tournament, newest first."""
-    return render_template("tournaments/index.html", tournaments=tm.list_tournaments(db=get_db()), labels=GAME_LABELS)
+    return render_template("tournaments/index.html", tournaments=tm.list_tournaments(db=get_db()))
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -91,12 +80,7 @@ def new():
                 )
             except InvalidHand as exc:
                 db.rollback()
-                name = exc.field.removeprefix("rules.")
-                target = getattr(form, option_field_name(form.game.data, name), None)
-                if target is None:
-                    form.form_errors.append(message(exc))
-                else:
-                    target.errors = [*list(target.errors), message(exc, labels={name: target.label.text})]
+                form.refused(exc)
             except InvalidInput as exc:
                 db.rollback()
                 target = getattr(form, exc.field, None) or getattr(form, exc.field.removesuffix("_cents"), None)
@@ -110,7 +94,13 @@ def new():
         status = 400
     games = {name: GAMES[name] for name in tm.TOURNAMENT_GAMES}
     return (
-        render_template("tournaments/new.html", form=form, games=games, labels=GAME_LABELS, presets=_presets_json()),
+        render_template(
+            "tournaments/new.html",
+            form=form,
+            games=games,
+            labels=GAME_LABELS,
+            presets=presets_json(tm.TOURNAMENT_GAMES),
+        ),
         status,
     )
 
@@ -386,12 +376,7 @@ def rules(tournament_id: int):
                 tm.set_rules(db=get_db(), tournament_id=tournament_id, rules=form.rules())
             except InvalidHand as exc:
                 get_db().rollback()
-                name = exc.field.removeprefix("rules.")
-                target = getattr(form, option_field_name(t.game, name), None)
-                if target is None:
-                    form.form_errors.append(message(exc))
-                else:
-                    target.errors = [*list(target.errors), message(exc, labels={name: target.label.text})]
+                form.refused(exc)
             except Conflict as exc:
                 get_db().rollback()
                 form.form_errors.append(message(exc))
@@ -408,7 +393,7 @@ def rules(tournament_id: int):
             form=form,
             games=[t.game],
             labels=GAME_LABELS,
-            presets=_presets_json(),
+            presets=presets_json(tm.TOURNAMENT_GAMES),
             started=view.started,
         ),
         status,
