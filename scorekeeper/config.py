@@ -41,6 +41,20 @@ def parse_gc_threshold(text: str) -> tuple[int, int, int] | None:
     return GC_THRESHOLD
 
 
+def parse_public_url(text: str) -> str | None:
+    """``SCOREKEEPER_PUBLIC_URL``: the address the phones reach the club's server by, as printed on
+    table cards and join panels; None when empty or not an ``http(s)://host`` address.
+
+    >>> parse_public_url("https://karten.example.org/"), parse_public_url(""), parse_public_url("karten.example.org")
+    ('https://karten.example.org', None, None)
+    """
+    text = text.strip().rstrip("/")
+    scheme, _, rest = text.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest or " " in rest or "?" in rest or "#" in rest:
+        return None
+    return text
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the environment says, with the defaults a club needs no variable for."""
@@ -55,6 +69,9 @@ class Settings:
     currency: str  # SCOREKEEPER_CURRENCY: the history adds up money in this currency
     min_declared: int  # SCOREKEEPER_MIN_DECLARED: hands declared before a win rate is ranked
     admin_password: str | None  # SCOREKEEPER_ADMIN_PASSWORD: create-admin without asking
+    # SCOREKEEPER_PUBLIC_URL: where the phones reach the server (on table cards and join panels); None:
+    # worked out from the request and the address the server listens on (web/addresses.py)
+    public_url: str | None = None
     # SCOREKEEPER_GC_THRESHOLD: the garbage collector's thresholds once the app is built ("default":
     # the interpreter's own, and nothing frozen); docs/production.md
     gc_threshold: tuple[int, int, int] | None = GC_THRESHOLD
@@ -75,6 +92,7 @@ class Settings:
             currency=env.get("SCOREKEEPER_CURRENCY", "EUR"),
             min_declared=int(min_declared) if min_declared.isascii() and min_declared.isdigit() else 20,
             admin_password=env.get("SCOREKEEPER_ADMIN_PASSWORD") or None,
+            public_url=parse_public_url(env.get("SCOREKEEPER_PUBLIC_URL", "")),
             gc_threshold=parse_gc_threshold(env.get("SCOREKEEPER_GC_THRESHOLD", "")),
         )
 

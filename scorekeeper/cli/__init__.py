@@ -426,35 +426,55 @@ def _revoke_token(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``manage.py run``'s threads: each request holds at most one database connection at a time, so
+#: fewer threads than the pool has connections (``core/db.py``) never wait for one; more would not be
+#: quicker on the two cores of a club's laptop (docs/production.md, "Which server where").
+RUN_THREADS = 8
+
+
 def _run(args: argparse.Namespace) -> int:
-    """Flask's own server (``make run``), threaded, answering at most as many requests at once as the
-    database pool has connections (each request holds at most one at a time): the others wait their
-    turn in the server, not in the pool, where a wait ends with an error after 30 s."""
-    import threading
+    """Serve the app with waitress, a production WSGI server in pure Python (``make run``).
 
-    from werkzeug.wsgi import ClosingIterator
-
+    waitress reads each request whole before a thread sees it and owns every connection: a phone that
+    drops its connection at any moment costs a closed socket, never a thread or a slot. ``--debug``
+    serves with Flask's development server instead (the debugger and reloader; never at the pub)."""
     from scorekeeper import create_app
-    from scorekeeper.core import db as database
+    from scorekeeper.web.addresses import listening_everywhere, reach_lines
 
     app = create_app()
+    app.config["LISTEN_HOST"] = args.host
+    base = f"http://{'127.0.0.1' if listening_everywhere(args.host) else args.host}:{args.port}"
     if app.config.get("SETUP_PATH"):
-        print(f"No admin yet. Open http://{args.host}:{args.port}{app.config['SETUP_PATH']} to create the first one")
+        print(f"No admin yet. Open {base}{app.config['SETUP_PATH']} to create the first one")
         print("(or stop the server and run: python manage.py create-admin NAME)")
-    slots = threading.BoundedSemaphore(database.POOL_SIZE + database.POOL_OVERFLOW)
-    wsgi_app = app.wsgi_app
+    if args.debug:
+        app.run(host=args.host, port=args.port, debug=True, threaded=True)
+        return 0
+    import logging
 
-    def one_turn_each(environ, start_response):
-        slots.acquire()
-        try:
-            body = wsgi_app(environ, start_response)
-        except BaseException:
-            slots.release()
-            raise
-        return ClosingIterator(body, slots.release)  # the turn ends when the answer is sent
+    import waitress
 
-    app.wsgi_app = one_turn_each
-    app.run(host=args.host, port=args.port, debug=args.debug, threaded=True)
+    server = waitress.create_server(
+        app,
+        host=args.host,
+        port=args.port,
+        threads=RUN_THREADS,
+        connection_limit=500,  # phones keep their connection open between polls: a tournament's worth
+        channel_timeout=60,  # an idle connection is closed after a minute (a polling phone asks every 2 s)
+        asyncore_use_poll=True,  # poll(), not select(): no limit of 1024 descriptors
+        ident="Scorekeeper",
+    )
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # requests waiting a moment are no fault
+    print(f"Scorekeeper on {base} (waitress, {RUN_THREADS} threads); Ctrl+C stops it")
+    for line in reach_lines(app, args.host, args.port):
+        print(line)
+    sys.stdout.flush()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
     return 0
 
 

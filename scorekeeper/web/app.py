@@ -53,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="de",
         POLL_SECONDS=2,
         CLUB_NAME=settings.club_name,
+        PUBLIC_URL=settings.public_url,  # where the phones reach the server (web/addresses.py)
         SEASON_START=settings.season_start,  # MM-DD: the club's seasons begin
         CURRENCY=settings.currency,  # the history adds up money in this currency
         MIN_DECLARED=settings.min_declared,  # hands declared for a win rate

@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.table import load_table
-from scorekeeper.web.nights import routes as night_routes
+from scorekeeper.web import addresses
 from tests.support import start_night
 
 
@@ -141,7 +141,7 @@ def join_panel(client, night, host: str) -> str:
 
 @pytest.mark.parametrize("host", ["127.0.0.1:5000", "localhost:5000"])
 def test_at_a_loopback_address_the_join_panel_offers_the_computers_lan_address(app, admin, night, host, monkeypatch):
-    monkeypatch.setattr(night_routes, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setattr(addresses, "lan_address", lambda: "192.168.1.23")
     client = at_host(app, admin, host)
     panel = join_panel(client, night, host)
     assert "http://192.168.1.23:5000/join" in panel
@@ -154,18 +154,18 @@ def test_at_a_loopback_address_the_join_panel_offers_the_computers_lan_address(a
 def test_at_a_loopback_address_without_a_lan_address_the_panel_says_how_to_let_phones_in(
     app, admin, night, monkeypatch
 ):
-    monkeypatch.setattr(night_routes, "lan_address", lambda: None)
+    monkeypatch.setattr(addresses, "lan_address", lambda: None)
     panel = join_panel(at_host(app, admin, "127.0.0.1:5000"), night, "127.0.0.1:5000")
     assert "Other phones can't open" in panel and "--host 0.0.0.0" in panel and "manage.py run --help" in panel
 
 
 def test_at_a_real_address_the_join_panel_keeps_it_and_says_nothing_more(app, admin, night, monkeypatch):
-    monkeypatch.setattr(night_routes, "lan_address", lambda: "192.168.1.23")
+    monkeypatch.setattr(addresses, "lan_address", lambda: "192.168.1.23")
     panel = join_panel(at_host(app, admin, "10.0.0.5:8000"), night, "10.0.0.5:8000")
     assert "http://10.0.0.5:8000/join" in panel
     assert "192.168.1.23" not in panel and "--host" not in panel
 
 
 def test_the_lan_address_is_none_or_not_a_loopback_address():
-    address = night_routes.lan_address()
+    address = addresses.lan_address()
     assert address is None or not address.startswith("127.")

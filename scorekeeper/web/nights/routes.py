@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-from urllib.parse import urlsplit, urlunsplit
-
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -20,6 +16,7 @@ from scorekeeper.core.tournaments import list_tournaments, table_of
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import options
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
+from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices, game_choices
 from scorekeeper.web.labels import GAME_LABELS
@@ -170,44 +167,6 @@ def _tournament_table(night: Night) -> dict:
     }
 
 
-def _is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def lan_address() -> str | None:
-    """This computer's address on the network it would reach others by, or None.
-
-    Connecting a UDP socket sends nothing: it only picks the outgoing interface's address.
-    """
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1: no packet goes out
-            address = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if _is_loopback(address) or address == "0.0.0.0" else address
-
-
-def _join_url(**values) -> tuple[str, str | None]:
-    """The join page's address for the other phones, and a note on it: None; ``"lan"`` when this
-    page was opened at a loopback address and the address is this computer's on the network
-    instead; ``"loopback"`` when it was and no other address is known."""
-    url = url_for("signin.join_night", _external=True, **values)
-    parts = urlsplit(url)
-    if not _is_loopback(parts.hostname or ""):
-        return url, None
-    address = lan_address()
-    if address is None:
-        return url, "loopback"
-    netloc = address if parts.port is None else f"{address}:{parts.port}"
-    return urlunsplit(parts._replace(netloc=netloc)), "lan"
-
-
 @bp.get("/<int:night_id>")
 @access(NIGHT_READ)
 def show(night_id: int):
@@ -216,7 +175,7 @@ def show(night_id: int):
     code = join_url = join_note = None
     if table.night.is_open and identity().may(NIGHT_WRITE, night_id):
         code = table.night.join_code
-        join_url, join_note = _join_url()
+        join_url, join_note = reach_url("signin.join_night")
     return render_template(
         "nights/show.html",
         join_code=code,
@@ -318,7 +277,7 @@ def join_qr(night_id: int):
     night = found(get_night, _("There is no such night."), night_id=night_id)
     if not night.is_open or not night.join_code:
         abort(404, _("A closed night can't be joined."))
-    url, _note = _join_url(_anchor=night.join_code)
+    url, _note = reach_url("signin.join_night", _anchor=night.join_code)
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", border=2, omitsize=True, xmldecl=False, title=_("Join"))
     return out.getvalue(), 200, {"Content-Type": "image/svg+xml", "Cache-Control": "no-store"}

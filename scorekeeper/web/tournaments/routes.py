@@ -18,6 +18,7 @@ from scorekeeper.core.players import list_players
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web.access import SCORER, VIEWER, access
+from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import GAME_LABELS
@@ -326,7 +327,7 @@ def cards(tournament_id: int):
     view = _view(tournament_id)
     if view.current is None:
         return _refused(tournament_id, Conflict("no round is drawn yet"))
-    join = url_for("signin.join_night", _external=True)
+    join, join_note = reach_url("signin.join_night")
     codes = {
         table.number: _qr_data(f"{join}#{table.night.join_code}")
         for table in view.current.tables
@@ -345,6 +346,7 @@ def cards(tournament_id: int):
         round=view.current,
         codes=codes,
         join=join,
+        join_note=join_note,
         seating=seating,
     )
 
