@@ -115,8 +115,8 @@ def _rude_exchanges(port: int, count: int) -> None:
             False,
         ),  # a body cut short
         (
-            b"POST /nights/1/hands/new?fragment=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-            b"Content-Length: 20\r\n\r\ncontract=rufen&a=1&b",
+            b"POST /nights/1/hands/new?fragment=1 HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 20\r\n\r\ncontract=rufen&a=1&b",
             True,
         ),  # a preview (refused: no session), answered
         (b"GET /login HTTP/1.1\r\nHost: x\r\n\r\nGET /login HTTP/1.1\r\nHost: x\r\n\r\n", True),  # pipelined
