@@ -14,8 +14,9 @@ def _add_bench(sub: Any) -> None:
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
     p.add_argument(
         "what",
-        choices=["engine", "web", "pdf", "history", "load", "tournament", "draw"],
-        help="what to measure (history: on the app's database; load: gunicorn under 50 tables; tournament: 25 "
+        choices=["engine", "web", "pdf", "presses", "history", "load", "tournament", "draw"],
+        help="what to measure (presses: a table recording while 16 people ask for its PDF, under make run; "
+        "history: on the app's database; load: gunicorn under 50 tables; tournament: 25 "
         "tables of a tournament at once; both: see --help after it; draw: a round's table draw)",
     )
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
@@ -33,6 +34,10 @@ def _bench(args: argparse.Namespace) -> int:
             bench.print_history(bench.bench_history(app, runs=args.runs))
     elif args.what == "web":
         bench.print_web(bench.bench_web(nights=args.nights))
+    elif args.what == "presses":
+        from tools import bench_presses
+
+        print(bench_presses.report(bench_presses.run()))
     else:
         bench.print_pdf(bench.bench_pdf())
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Response, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import StringField
@@ -14,13 +15,14 @@ from scorekeeper.core import exports
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
+from scorekeeper.web import printing
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm, Form
 from scorekeeper.web.messages import field_error, message
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp
-from scorekeeper.web.pdf import context, summary_pdf
+from scorekeeper.web.pdf import context, summary_html
 from scorekeeper.web.steps import step_text
 from scorekeeper.web.view import hand_word, seat_names
 
@@ -53,7 +55,11 @@ def _file(table: Table, body, suffix: str, mimetype: str, disposition: str = "at
 def pdf(night_id: int):
     """The summary on A4, to take home or pin up at the club."""
     table = _table(night_id)
-    return _file(table, summary_pdf(table), "pdf", "application/pdf", "inline")
+    key = ("night", night_id, table.night.version, str(get_locale() or "de"))
+    body = printing.pdf(key, lambda: summary_html(table))
+    if body is None:
+        return printing.busy()
+    return _file(table, body, "pdf", "application/pdf", "inline")
 
 
 @bp.route("/<int:night_id>/close", methods=["GET", "POST"])

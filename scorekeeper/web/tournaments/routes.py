@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import io
 
-from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -17,6 +17,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.players import list_players
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand
+from scorekeeper.web import printing
 from scorekeeper.web.access import SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
@@ -309,11 +310,14 @@ def _qr_data(url: str) -> str:
 
 
 def _pdf(template: str, filename: str, **context) -> object:
-    from weasyprint import HTML
-
-    html = render_template(template, lang=str(get_locale() or "de"), **context)
-    pdf = HTML(string=html, base_url=str(current_app.static_folder)).write_pdf()
-    answer = make_response(pdf)
+    """A tournament's PDF, laid out once per version of the tournament (web/printing.py)."""
+    lang = str(get_locale() or "de")
+    t = context["t"]
+    key = ("tournament", template, t.id, tm.version(db=get_db(), tournament_id=t.id), lang, context.get("join"))
+    body = printing.pdf(key, lambda: render_template(template, lang=lang, **context))
+    if body is None:
+        return printing.busy()
+    answer = make_response(body)
     answer.headers["Content-Type"] = "application/pdf"
     answer.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return answer

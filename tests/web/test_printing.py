@@ -1,0 +1,117 @@
+"""Issue 22.2: a PDF cannot stall the table. Every PDF (a night's summary, a tournament's table cards
+and result list) is laid out at most one at a time per process, kept while what it shows is
+unchanged, and a request that finds the press busy is told so at once in the page's language."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.players import create_player
+from scorekeeper.web import printing
+
+DURCH = {"contract": "durch", "declarer": 1, "won": True}
+WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
+
+
+@pytest.fixture
+def laid_out(monkeypatch):
+    """Every PDF WeasyPrint lays out, by its first bytes' owner: a list that grows with each."""
+    calls: list[int] = []
+    real = printing.lay_out
+
+    def counting(html: str) -> bytes:
+        calls.append(len(html))
+        return real(html)
+
+    monkeypatch.setattr(printing, "lay_out", counting)
+    return calls
+
+
+def test_a_nights_pdf_is_laid_out_once_while_the_night_is_unchanged(client, db, night, laid_out):
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    first = client.get(f"/nights/{night.id}/summary.pdf")
+    again = client.get(f"/nights/{night.id}/summary.pdf")
+    assert first.status_code == again.status_code == 200
+    assert first.data == again.data and first.data.startswith(b"%PDF")
+    assert len(laid_out) == 1
+
+
+def test_a_nights_pdf_is_laid_out_again_after_a_change_and_per_language(client, db, night, laid_out):
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    client.get(f"/nights/{night.id}/summary.pdf")
+    client.get(f"/nights/{night.id}/summary.pdf?lang=en")
+    assert len(laid_out) == 2  # each language its own
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    client.get(f"/nights/{night.id}/summary.pdf?lang=en")
+    assert len(laid_out) == 3  # the night changed
+
+
+def test_while_the_press_is_busy_a_pdf_request_is_told_so_at_once_in_german(app, client, db, night, laid_out):
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    with app.app_context():
+        press = printing.presses()
+    assert press.slots.acquire(blocking=False)  # another PDF is being laid out
+    try:
+        answer = client.get(f"/nights/{night.id}/summary.pdf?lang=de")
+        page = answer.get_data(as_text=True)
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == str(printing.RETRY_SECONDS)
+        assert "Das PDF wird gerade erstellt" in page and 'http-equiv="refresh"' in page
+        assert laid_out == []
+        assert client.get(f"/nights/{night.id}").status_code == 200  # the table is answered meanwhile
+    finally:
+        press.slots.release()
+    assert client.get(f"/nights/{night.id}/summary.pdf").status_code == 200  # and then the PDF
+
+
+def test_sixteen_readers_at_once_get_one_pdf_laid_out_and_never_wait_for_it(app, client, db, night, monkeypatch):
+    """The readers who find the press busy are answered 503 at once; the table keeps being answered."""
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    started, finish = threading.Event(), threading.Event()
+    real = printing.lay_out
+
+    def slow(html: str) -> bytes:
+        started.set()
+        finish.wait(30)
+        return real(html)
+
+    monkeypatch.setattr(printing, "lay_out", slow)
+    cookie = client.get_cookie("session").value
+    statuses: list[int] = []
+
+    def reader() -> None:
+        c = app.test_client()
+        c.set_cookie("session", cookie)
+        statuses.append(c.get(f"/nights/{night.id}/summary.pdf").status_code)
+
+    first = threading.Thread(target=reader)
+    first.start()
+    assert started.wait(30)
+    others = [threading.Thread(target=reader) for _ in range(15)]
+    for t in others:
+        t.start()
+    for t in others:
+        t.join(30)
+    assert sorted(statuses) == [503] * 15  # answered while the first is still being laid out
+    record_hand(db=db, night_id=night.id, hand=DURCH)  # a hand recorded meanwhile
+    finish.set()
+    first.join(30)
+    assert sorted(statuses) == [200] + [503] * 15
+
+
+def test_a_tournaments_result_list_is_kept_until_a_table_records_a_deal(client, db, laid_out):
+    t = tm.create_tournament(db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=2, seed="s")
+    for i in range(8):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    view = tm.draw_round(db=db, tournament_id=t.id)
+    assert client.get(f"/tournaments/{t.id}/results.pdf").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/results.pdf").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/cards.pdf").status_code == 200
+    assert len(laid_out) == 2  # the result list once, the cards once
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    record_hand(db=db, night_id=view.rounds[0].tables[0].night.id, hand=WENZ)
+    assert client.get(f"/tournaments/{t.id}/results.pdf").status_code == 200
+    assert len(laid_out) == 3
