@@ -98,50 +98,26 @@ def test_create_user_hashes_the_password_before_it_takes_the_write_lock(instance
     assert "account Wirt (admin) made" in capsys.readouterr().out
 
 
-def test_run_serves_in_threads_no_more_requests_at_once_than_the_pool_has_connections(instance, monkeypatch):
-    """``make run``: a request holds at most one connection, so with as many requests at once as the pool
-    has connections none waits for one (a wait in the pool ends in an error after 30 s); more wait their
-    turn in the server. (The burst against the real server: tests/tools/test_signin_concurrency.py.)"""
-    import threading
-    import time
-
-    from flask import Flask
-
-    from scorekeeper.web.access import PUBLIC, access
+def test_run_serves_with_waitress_in_fewer_threads_than_the_pool_has_connections(instance, monkeypatch, capsys):
+    """``make run``: waitress, whose threads are fewer than the pool's connections, so no request waits
+    for one (a wait in the pool ends in an error after 30 s); more requests wait their turn in waitress's
+    queue. (Bursts against the real server: tests/tools/test_signin_concurrency.py, tests/cli/test_serving.py.)"""
+    import waitress
 
     served = {}
-    monkeypatch.setattr(Flask, "run", lambda self, **kwargs: served.update(app=self, **kwargs))
+
+    class Server:
+        def run(self):
+            served["ran"] = True
+
+        def close(self):
+            served["closed"] = True
+
+    monkeypatch.setattr(waitress, "create_server", lambda app, **kw: served.update(app=app, **kw) or Server())
     assert main(["run", "--port", "5999"]) == 0
-    app = served["app"]
-    assert served.get("threaded", True) is True  # threaded (Flask's default): one slow request holds up no other
-    limit = database.POOL_SIZE + database.POOL_OVERFLOW
-    lock, now, most, release = threading.Lock(), [0], [0], threading.Event()
-
-    @access(PUBLIC)
-    def slow():
-        with lock:
-            now[0] += 1
-            most[0] = max(most[0], now[0])
-        release.wait(10)
-        with lock:
-            now[0] -= 1
-        return "ok"
-
-    app.add_url_rule("/slow", "slow", slow)
-    answers = []
-    asking = [
-        threading.Thread(target=lambda: answers.append(app.test_client().get("/slow", buffered=True).status_code))
-        for _ in range(limit + 5)
-    ]
-    for thread in asking:
-        thread.start()
-    deadline = time.monotonic() + 10
-    while now[0] < limit and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.2)  # the five more would be in by now, were they let in
-    assert now[0] == limit
-    release.set()
-    for thread in asking:
-        thread.join(10)
-    assert most[0] == limit and answers == [200] * (limit + 5)
-    app.extensions["sk_engine"].dispose()
+    assert served["ran"] and served["closed"]
+    assert served["host"] == "127.0.0.1" and served["port"] == 5999
+    assert 1 < served["threads"] <= database.POOL_SIZE + database.POOL_OVERFLOW
+    assert served["app"].config["LISTEN_HOST"] == "127.0.0.1"
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:5999" in out and "--host 0.0.0.0" in out  # where it is, and how to let phones in

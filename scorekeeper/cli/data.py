@@ -1,0 +1,175 @@
+"""Data in and out: a night's PDF summary, the JSON exports and imports (a night, the club, a
+tournament), and ``verify``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from scorekeeper.cli.common import Command, app_db, many, read_json, write_json
+from scorekeeper.core import exports, history
+from scorekeeper.core.errors import NotFound
+from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.table import load_table
+from scorekeeper.core.tournament_exports import import_tournament, tournament_json
+from scorekeeper.web.pdf import summary_pdf
+
+
+def _summary(args: argparse.Namespace) -> int:
+    with app_db() as (app, db), app.test_request_context(f"/?lang={args.lang}"):
+        try:
+            table = load_table(db=db, night_id=args.id)
+        except NotFound:
+            print(f"there is no night {args.id}", file=sys.stderr)
+            return 1
+        data = summary_pdf(table)
+    with open(args.output, "wb") as f:
+        f.write(data)
+    print(f"{args.output}: {len(data):,} bytes")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with app_db() as (_, db):
+        try:
+            data = exports.night_json(db=db, night_id=args.id)
+        except NotFound:
+            print(f"there is no night {args.id}", file=sys.stderr)
+            return 1
+    if not write_json(args.output, data):
+        return 1
+    print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
+    return 0
+
+
+def _export_all(args: argparse.Namespace) -> int:
+    with app_db() as (_, db):
+        data = exports.club_json(db)
+    if not write_json(args.file, data):
+        return 1
+    parts = [many(len(data["players"]), "player"), many(len(data["roster_changes"]), "roster change")]
+    parts.append(many(len(data["nights"]), "night"))
+    if data["tournaments"]:
+        parts.append(many(len(data["tournaments"]), "tournament"))
+    print(f"{args.file}: the club with {', '.join(parts[:-1])} and {parts[-1]}")
+    return 0
+
+
+def _export_tournament(args: argparse.Namespace) -> int:
+    with app_db() as (_, db):
+        try:
+            data = tournament_json(db, args.id)
+        except NotFound:
+            print(f"there is no tournament {args.id}", file=sys.stderr)
+            return 1
+    if not write_json(args.file, data):
+        return 1
+    print(
+        f"{args.file}: tournament {args.id} ({data['tournament']['name']}) with "
+        f"{many(len(data['entrants']), 'participant')}, {many(len(data['rounds']), 'round')} drawn "
+        f"and {many(len(data['tables']), 'table')}"
+    )
+    return 0
+
+
+def _import_tournament(args: argparse.Namespace) -> int:
+    """A tournament file (of export-tournament)."""
+    ok, data = read_json(args.file)
+    if not ok:
+        return 1
+    with app_db(write=True) as (_, db):
+        try:
+            t, created = import_tournament(db, data)
+        except InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
+            return 1
+        t_id, name = t.id, t.name
+    print(f"tournament {t_id} ({name}) {'imported' if created else 'was imported before: nothing changed'}")
+    return 0
+
+
+def _counted(what: str, created: int, present: int) -> str:
+    return f"{what} {created} new, {present} already there"
+
+
+def _import(args: argparse.Namespace) -> int:
+    """A night file or a club file (``format`` says which)."""
+    ok, data = read_json(args.file)
+    if not ok:
+        return 1
+    club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
+    with app_db(write=True) as (_, db):
+        try:
+            if club:
+                done = exports.import_club(db=db, data=data)
+            else:
+                night_id, created = exports.import_night(db=db, data=data)
+        except exports.InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
+            return 1
+    if not club:
+        print(f"night {night_id} {'imported' if created else 'was imported before: nothing changed'}")
+        return 0
+    counts = "; ".join(
+        [
+            _counted("players", done.players_created, done.players_present),
+            _counted("roster changes", done.changes_created, done.changes_present),
+            _counted("nights", done.nights_created, done.nights_present),
+        ]
+        + (
+            [_counted("tournaments", done.tournaments_created, done.tournaments_present)]
+            if done.tournaments_created or done.tournaments_present
+            else []
+        )
+    )
+    print(f"club imported: {counts}" if done.changed else f"the club was imported before: nothing changed ({counts})")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Settle every night afresh and compare with what is stored: exit 1 and say what differs."""
+    with app_db() as (_, db):
+        wrong = history.verify_nights(db=db)
+        for night_id in wrong:
+            for line in history.verify_night(db=db, night_id=night_id):
+                print(f"night {night_id}: {line}", file=sys.stderr)
+    if wrong:
+        print(f"{len(wrong)} night(s) differ from a fresh settle", file=sys.stderr)
+        return 1
+    print("every night's stored results, states and history rows equal a fresh settle")
+    return 0
+
+
+def add_parsers(sub: Any) -> dict[str, Command]:
+    """The data commands' parsers; their handlers by name."""
+    p = sub.add_parser("export", help="write a night as JSON (players, rules, hands, audit)")
+    p.add_argument("id", type=int, help="the night's number")
+    p.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    p = sub.add_parser(
+        "export-all", help="write the whole club as JSON (roster, roster changes, every night, every tournament)"
+    )
+    p.add_argument("file", help="the JSON file to write")
+    p = sub.add_parser("export-tournament", help="write a tournament as JSON (entrants, rounds, every table's night)")
+    p.add_argument("id", type=int, help="the tournament's number")
+    p.add_argument("file", help="the JSON file to write")
+    p = sub.add_parser("import-tournament", help="import a tournament exported as JSON (twice is harmless)")
+    p.add_argument("file", help="the JSON file (of export-tournament)")
+    p = sub.add_parser("import", help="import a night or the whole club exported as JSON (twice is harmless)")
+    p.add_argument("file", help="the JSON file (of export or export-all)")
+    p = sub.add_parser("summary", help="write a night's summary as a PDF")
+    p.add_argument("id", type=int, help="the night's number")
+    p.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    p.add_argument("--lang", choices=["de", "en"], default="de")
+    sub.add_parser("verify", help="settle every night afresh and compare with what is stored (exit 1 if any differ)")
+    return {
+        "export": _export,
+        "export-all": _export_all,
+        "export-tournament": _export_tournament,
+        "import-tournament": _import_tournament,
+        "import": _import,
+        "summary": _summary,
+        "verify": _verify,
+    }
