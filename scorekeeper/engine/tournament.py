@@ -467,19 +467,8 @@ def _improve(
         a = troubled[lot.below(len(troubled))]
         ta = w[a]
         conf_a, met_a = conf_k[a], met[a]
-        here = conf_a[ta]
-        best_delta, choices = None, []
         used += len(seats) + STEP_COST
-        for b in seats:
-            tb = w[b]
-            if tb == ta:
-                continue
-            conf_b = conf_k[b]
-            delta = conf_a[tb] + conf_b[ta] - here - conf_b[tb] - 2 * add[met_a[b]]
-            if best_delta is None or delta < best_delta:
-                best_delta, choices = delta, [b]
-            elif delta == best_delta:
-                choices.append(b)
+        best_delta, choices = _best_swaps(a, seats, w, conf_k, [add[times] for times in met_a])
         if best_delta is None or (best_delta > 0 and lot.random() >= NOISE):
             continue
         b = choices[lot.below(len(choices))]
@@ -609,6 +598,32 @@ def _affine_points(history: list[list[list[int]]], lot: _Lot) -> list[int] | Non
     return None
 
 
+def _best_swaps(
+    a: int, players: Iterable[int], where: list[int], conflict: list[list[int]], cost_a: list[int]
+) -> tuple[int | None, list[int]]:
+    """The swaps of ``a`` with a player at another table that change the cost least: that change and
+    the players (None and none when everybody sits at ``a``'s table).
+
+    ``conflict[p][t]``: what seating ``p`` at table ``t`` costs; ``cost_a[b]``: what ``a`` and ``b``
+    at one table cost.
+    """
+    ta = where[a]
+    conf_a = conflict[a]
+    here = conf_a[ta]
+    best_delta, choices = None, []
+    for b in players:
+        tb = where[b]
+        if tb == ta:
+            continue
+        conf_b = conflict[b]
+        delta = conf_a[tb] + conf_b[ta] - here - conf_b[tb] - 2 * cost_a[b]
+        if best_delta is None or delta < best_delta:
+            best_delta, choices = delta, [b]
+        elif delta == best_delta:
+            choices.append(b)
+    return best_delta, choices
+
+
 def _greedy(cost: list[list[int]], sizes: tuple[int, ...], lot: _Lot) -> list[int]:
     """Fill the tables one after another, each time with the player who adds the least cost.
 
@@ -660,19 +675,8 @@ def _search(cost: list[list[int]], sizes: tuple[int, ...], lot: _Lot, steps: int
         troubled = [p for p in range(n) if conflict[p][where[p]]]
         a = troubled[lot.below(len(troubled))]
         ta = where[a]
-        conf_a, cost_a = conflict[a], cost[a]
-        here = conf_a[ta]
-        best_delta, choices = None, []
-        for b in range(n):
-            tb = where[b]
-            if tb == ta:
-                continue
-            conf_b = conflict[b]
-            delta = conf_b[ta] + conf_a[tb] - here - conf_b[tb] - 2 * cost_a[b]
-            if best_delta is None or delta < best_delta:
-                best_delta, choices = delta, [b]
-            elif delta == best_delta:
-                choices.append(b)
+        cost_a = cost[a]
+        best_delta, choices = _best_swaps(a, range(n), where, conflict, cost_a)
         if best_delta is None or (best_delta > 0 and lot.random() >= NOISE):
             continue
         b = choices[lot.below(len(choices))]

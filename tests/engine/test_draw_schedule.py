@@ -10,6 +10,7 @@ import itertools
 import pytest
 
 from scorekeeper.engine.tournament import AFFINE_16, apart_pairs, draw_round, table_plan
+from tests.engine.test_draw import seatings
 
 SEEDS = range(20)
 
@@ -92,21 +93,6 @@ def test_a_second_round_without_repeats_needs_16_or_from_20_players(n):
 
 
 # --------------------------------------------------------------------------- the fewest repeats where some are needed
-
-
-def seatings(players, sizes):
-    """Every way to seat ``players`` at tables of ``sizes`` (tables unordered, seats unordered)."""
-    if not players:
-        yield []
-        return
-    first, rest = players[0], players[1:]
-    for size in sorted(set(sizes)):
-        left = list(sizes)
-        left.remove(size)
-        for mates in itertools.combinations(rest, size - 1):
-            others = [p for p in rest if p not in mates]
-            for tail in seatings(others, left):
-                yield [(first, *mates), *tail]
 
 
 def best_schedule(first, later):
