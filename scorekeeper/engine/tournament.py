@@ -359,23 +359,31 @@ def _sequential(
             where = [-1] * n
             for x, i in enumerate(seats):
                 where[i] = local[x]
-        _meet(met, where, len(sizes), 1)
+        _meet(met, _members(where, len(sizes)), add)
         plan.append(where)
     return plan
 
 
-def _meet(met: list[list[int]], where: list[int], tables: int, by: int) -> None:
-    """Count the meetings of a round (``where``) in ``met``."""
+def _members(where: list[int], tables: int) -> list[list[int]]:
+    """The players at each table of a round (``where``: each player's table, -1 for a bye)."""
     members: list[list[int]] = [[] for _ in range(tables)]
     for i, t in enumerate(where):
         if t >= 0:
             members[t].append(i)
+    return members
+
+
+def _meet(met: list[list[int]], members: list[list[int]], add: list[int]) -> int:
+    """Count the meetings of a round's tables in ``met``; what they cost."""
+    cost = 0
     for table in members:
         for x, i in enumerate(table):
             row = met[i]
             for j in table[x + 1 :]:
-                row[j] += by
-                met[j][i] += by
+                cost += add[row[j]]
+                row[j] += 1
+                met[j][i] += 1
+    return cost
 
 
 def _arrange(cost: list[list[int]], sizes: tuple[int, ...], lot: _Lot, restarts: int, evaluations: int) -> list[int]:
@@ -418,27 +426,10 @@ def _improve(
     n, rounds = len(base), len(start)
     where = [list(w) for w in start]
     met = [row[:] for row in base]
-    total = 0
-    for w in where:
-        members: list[list[int]] = [[] for _ in range(tables)]
-        for i, t in enumerate(w):
-            if t >= 0:
-                members[t].append(i)
-        for table in members:
-            for x, i in enumerate(table):
-                for j in table[x + 1 :]:
-                    total += add[met[i][j]]
-                    met[i][j] += 1
-                    met[j][i] += 1
+    members_of = [_members(w, tables) for w in where]
+    total = sum(_meet(met, members, add) for members in members_of)
     if total <= floor or rounds == 1:
         return where, total, 0
-    members_of = []
-    for w in where:
-        members = [[] for _ in range(tables)]
-        for i, t in enumerate(w):
-            if t >= 0:
-                members[t].append(i)
-        members_of.append(members)
     # conflict[k][i][t]: what seating i at table t of round k costs, given every other meeting of the plan
     known = [[j for j, times in enumerate(row) if times and j != i] for i, row in enumerate(met)]
     conflict = []
