@@ -1,8 +1,11 @@
-"""How long a tournament's table draw takes (``python tools/bench_draw.py``; for ``manage.py bench``). Not a test.
+"""How long a tournament's table draw takes and how many repeats it leaves (``python tools/bench_draw.py``;
+``manage.py bench draw``). Not a test.
 
-Prints the median time of drawing round ``rounds + 1`` for ``players`` players after ``rounds``
-rounds drawn the same way, with a floor beside it (sorting 200 ids 1000 times) so that figures
-from machines of different speed can be compared.
+Plays tournaments out round by round as the app does (each draw plans the rounds still to come):
+the slowest and the median draw of a round for ``players`` players over ``rounds`` rounds, and for
+the fields of ``KNOWN`` the repeated table-mates over the whole tournament against the known
+optimum; with a floor (sorting 200 ids 1000 times) so that figures from machines of different speed
+can be compared.
 """
 
 from __future__ import annotations
@@ -14,26 +17,34 @@ import time
 
 from scorekeeper.engine.tournament import draw_round
 
+#: (players, rounds): the fewest repeated table-mates over the whole tournament. 16 over 4 and 5
+#: rounds: the affine plane of order 4; 8 and 12 over 3 rounds: tests/engine/test_draw_schedule.py
+#: (every schedule tried; three tables of four repeat three pairs a round); 16 over 6 rounds: 144
+#: pairs seated among 120; 20 players over 4 and 200 over 6: schedules without repeats are known.
+KNOWN = {(8, 3): 8, (12, 3): 6, (16, 4): 0, (16, 5): 0, (16, 6): 24, (20, 4): 0, (20, 5): 0, (200, 6): 0}
 
-def _history(players: int, rounds: int, seed: str) -> list:
+
+def play(players: int, rounds: int, seed: str) -> tuple[list[float], int]:
+    """Draw every round of a tournament: the seconds of each draw and the repeats over all rounds."""
     history: list = []
     byes: dict[int, int] = {}
+    times, repeats = [], 0
     for round_no in range(1, rounds + 1):
-        draw = draw_round(range(1, players + 1), history, seed, round_no, byes)
+        start = time.perf_counter()
+        draw = draw_round(range(1, players + 1), history, seed, round_no, byes, rounds=rounds)
+        times.append(time.perf_counter() - start)
+        repeats += draw.repeats
         history.append(draw.tables)
         for p in draw.byes:
             byes[p] = byes.get(p, 0) + 1
-    return history
+    return times, repeats
 
 
-def time_draw(players: int = 200, rounds: int = 5, runs: int = 7, seed: str = "bench") -> float:
-    """The median seconds of drawing round ``rounds + 1`` of ``players`` players (over ``runs`` seeds)."""
-    times = []
+def time_draw(players: int = 200, rounds: int = 6, runs: int = 3, seed: str = "bench") -> float:
+    """The median seconds of a round's draw in tournaments of ``players`` over ``rounds`` rounds."""
+    times: list[float] = []
     for run in range(runs):
-        history = _history(players, rounds, f"{seed}{run}")
-        start = time.perf_counter()
-        draw_round(range(1, players + 1), history, f"{seed}{run}", rounds + 1)
-        times.append(time.perf_counter() - start)
+        times += play(players, rounds, f"{seed}{run}")[0]
     return statistics.median(times)
 
 
@@ -50,23 +61,32 @@ def floor_seconds(runs: int = 7) -> float:
     return statistics.median(times)
 
 
-def print_draw(players: int = 200, rounds: int = 5) -> None:
-    """Print the draw's time, its repeats, and the floor."""
-    seconds = time_draw(players, rounds)
-    history = _history(players, rounds, "bench0")
-    repeats = draw_round(range(1, players + 1), history, "bench0", rounds + 1).repeats
+def print_draw(players: int = 200, rounds: int = 6, seeds: int = 5) -> None:
+    """Print the draw's time for ``players`` over ``rounds``, the repeats of the known fields, and the floor."""
+    times: list[float] = []
+    for seed in range(seeds):
+        times += play(players, rounds, f"bench{seed}")[0]
     print(
-        f"draw of round {rounds + 1} for {players} players: {seconds * 1000:.1f} ms (median, {repeats} repeats); "
-        f"floor (sort 200 ids x1000): {floor_seconds() * 1000:.1f} ms"
+        f"draw of a round for {players} players over {rounds} rounds: {statistics.median(times) * 1000:.0f} ms "
+        f"median, {max(times) * 1000:.0f} ms slowest ({seeds} tournaments)"
     )
+    for (n, r), best in KNOWN.items():
+        runs = [play(n, r, f"bench{seed}") for seed in range(seeds)]
+        found = [repeats for _, repeats in runs]
+        slowest = max(max(t) for t, _ in runs)
+        print(
+            f"{n:>3} players over {r} rounds: repeats {found} (known optimum {best}), slowest {slowest * 1000:.0f} ms"
+        )
+    print(f"floor (sort 200 ids x1000): {floor_seconds() * 1000:.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=5, help="earlier rounds before the one timed")
+    parser.add_argument("--rounds", type=int, default=6, help="the tournament's rounds")
+    parser.add_argument("--seeds", type=int, default=5, help="tournaments played for each figure")
     args = parser.parse_args(argv)
-    print_draw(args.players, args.rounds)
+    print_draw(args.players, args.rounds, args.seeds)
     return 0
 
 

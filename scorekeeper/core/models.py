@@ -272,6 +272,8 @@ class Tournament(SQLModel, table=True):
     entry_fee_cents: int = Field(default=0)
     prizes: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # cents, 1st place first
     seed: str = Field(max_length=32)  # the draw and the lot are reproducible from it
+    # pairs of start numbers [a, b] (a < b) the draw seats at different tables
+    keep_apart: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     status: str = Field(default=OPEN, max_length=10)
     version: int = Field(default=0)  # bumped by every change: the standings board polls it
     created_at: datetime = Field(default_factory=utcnow)

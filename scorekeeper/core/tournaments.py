@@ -48,11 +48,13 @@ from scorekeeper.engine.rules import rules_to_json
 __all__ = [
     "TOURNAMENT_GAMES",
     "add_entrant",
+    "allow_together",
     "close_tournament",
     "create_tournament",
     "draw_round",
     "enter_paper",
     "get_tournament",
+    "keep_apart",
     "list_tournaments",
     "player_tournaments",
     "read_tournament",
@@ -71,6 +73,8 @@ FEE_MAX_CENTS = 100_000
 PRIZES_MAX = 50
 PRIZE_MAX_CENTS = 10_000_000
 ENTRANTS_MAX = 1000
+#: The most pairs of participants a tournament keeps apart.
+APART_MAX = 200
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
 
@@ -117,6 +121,8 @@ class RoundView:
     number: int
     tables: list[TableView]
     byes: list[Entrant]
+    #: pairs to keep apart (start numbers) that sit at one table of this round: the draw could not keep them apart
+    together: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def started(self) -> bool:
@@ -241,7 +247,12 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
     for number in sorted(byes):
         for b in byes[number]:
             points[b][number] = 0  # a bye scores 0: the average of a round, every table's list sums to zero
-        views.append(RoundView(number, rounds.get(number, []), [by_number[b] for b in byes[number]]))
+        round_tables = rounds.get(number, [])
+        table_of_number = {e.number: tv.number for tv in round_tables for e in tv.entrants}
+        together = [
+            (a, b) for a, b in plan.apart_pairs(t.keep_apart) if table_of_number.get(a, 0) == table_of_number.get(b, -1)
+        ]
+        views.append(RoundView(number, round_tables, [by_number[b] for b in byes[number]], together))
     view = TournamentView(t, entrants, names, guests, views)
     drawn = len(views)
     entries = [
@@ -542,6 +553,61 @@ def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant
     return entrant
 
 
+def _numbers(db: Session, t: Tournament, first: Any, second: Any) -> tuple[int, int]:
+    """Two participants' start numbers, smaller first. :raises InvalidInput: for an unknown or the same one."""
+    numbers = set(db.exec(select(Entrant.number).where(Entrant.tournament_id == t.id)))
+    for name, value in (("first", first), ("second", second)):
+        if type(value) is not int or value not in numbers:
+            raise InvalidInput(name, "there is no participant {n}", n=value)
+    if first == second:
+        raise InvalidInput("second", "choose two different participants")
+    return (first, second) if first < second else (second, first)
+
+
+def keep_apart(*, db: Session, tournament_id: Any, first: Any, second: Any) -> Tournament:
+    """Seat two participants (start numbers) at different tables in every round drawn from now on (the
+    draw honours it before it avoids repeated table-mates, and says when it cannot). A drawn round that
+    has not started and seats them together is drawn again."""
+    t = _open_tournament(db, tournament_id)
+    a, b = _numbers(db, t, first, second)
+    if [a, b] in t.keep_apart:
+        raise InvalidInput("second", "{a} and {b} are kept apart already", a=a, b=b)
+    if len(t.keep_apart) >= APART_MAX:
+        raise InvalidInput("second", "a tournament keeps at most {n} pairs apart", n=APART_MAX)
+    t.keep_apart = sorted([*t.keep_apart, [a, b]])
+    last = _last_round(db, t)
+    if last and not _round_started(db, t, last) and _together(db, t, last, a, b):
+        attempt = _undraw(db, t, last)
+        db.flush()
+        _draw(db, t, last, attempt)
+    _bump(db, t)
+    db.commit()
+    return t
+
+
+def allow_together(*, db: Session, tournament_id: Any, first: Any, second: Any) -> Tournament:
+    """No longer keep two participants apart (from the next draw on)."""
+    t = _open_tournament(db, tournament_id)
+    a, b = _numbers(db, t, first, second)
+    if [a, b] not in t.keep_apart:
+        raise InvalidInput("second", "{a} and {b} are not kept apart", a=a, b=b)
+    t.keep_apart = [pair for pair in t.keep_apart if pair != [a, b]]
+    _bump(db, t)
+    db.commit()
+    return t
+
+
+def _together(db: Session, t: Tournament, number: int, a: int, b: int) -> bool:
+    """Whether participants ``a`` and ``b`` sit at one table of round ``number``."""
+    rows = db.exec(
+        select(TournamentTable.night_id, Entrant.number)
+        .join(Seat, Seat.night_id == TournamentTable.night_id)
+        .join(Entrant, (Entrant.player_id == Seat.player_id) & (Entrant.tournament_id == t.id))
+        .where(TournamentTable.tournament_id == t.id, TournamentTable.round == number, Entrant.number.in_([a, b]))
+    ).all()
+    return len(rows) == 2 and rows[0][0] == rows[1][0]
+
+
 def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
     """Draw the next round: its tables (each a night for one phone) and who sits out."""
     t = _open_tournament(db, tournament_id)
@@ -614,7 +680,9 @@ def _draw(db: Session, t: Tournament, number: int, attempt: int = 0) -> Tourname
         for b in r.byes:
             byes_so_far[b] = byes_so_far.get(b, 0) + 1
     seed = t.seed if attempt == 0 else f"{t.seed}/{attempt}"
-    drawn = plan.draw_round([e.number for e in playing], history, seed, number, byes_so_far)
+    drawn = plan.draw_round(
+        [e.number for e in playing], history, seed, number, byes_so_far, rounds=t.rounds, keep_apart=t.keep_apart
+    )
     player_of = {e.number: e.player_id for e in entrants}
     for table_number, table in enumerate(drawn.tables, start=1):
         night = add_night(

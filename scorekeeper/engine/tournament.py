@@ -10,8 +10,9 @@ machine and any Python from 3.11 on, because the only randomness used is
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -84,11 +85,14 @@ class Draw:
     ``byes``: the players who sit out the round (only with 6, 7 or 11 players), in id order.
     ``repeats``: the pairs of players at the same table this round who already shared a table
     in an earlier round, each pair counted once however often they met before.
+    ``together``: the pairs to keep apart that the draw could not keep apart this round
+    (smaller id first, in order); empty when every such pair sits at different tables.
     """
 
     tables: tuple[tuple[int, ...], ...]
     byes: tuple[int, ...]
     repeats: int
+    together: tuple[tuple[int, int], ...] = ()
 
 
 def count_repeats(tables: Sequence[Sequence[int]], history: Sequence[Sequence[Sequence[int]]]) -> int:
@@ -118,43 +122,69 @@ def _met(history: Sequence[Sequence[Sequence[int]]]) -> dict[tuple[int, int], in
     return met
 
 
+def apart_pairs(keep_apart: Iterable[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    """Pairs to keep apart as the draw reads them: each pair once, the smaller id first, in order.
+
+    >>> apart_pairs([(7, 3), [3, 7], (1, 2)])
+    ((1, 2), (3, 7))
+    >>> apart_pairs([(4, 4)])
+    Traceback (most recent call last):
+    ...
+    ValueError: a pair to keep apart needs two different players, not (4, 4)
+    """
+    pairs = set()
+    for pair in keep_apart:
+        a, b = pair
+        if a == b:
+            raise ValueError(f"a pair to keep apart needs two different players, not ({a}, {b})")
+        pairs.add((a, b) if a < b else (b, a))
+    return tuple(sorted(pairs))
+
+
 def draw_round(
     players: Sequence[int],
     history: Sequence[Sequence[Sequence[int]]],
     seed: int | str,
     round_no: int,
     byes_so_far: Mapping[int, int] | None = None,
+    *,
+    rounds: int | None = None,
+    keep_apart: Iterable[Sequence[int]] = (),
 ) -> Draw:
-    """Draw round ``round_no`` for ``players`` (the ids still playing; their order does not matter).
+    """Draw round ``round_no`` of ``rounds`` for ``players`` (the ids still playing; their order does not matter).
 
     ``history`` holds the tables of the earlier rounds (a list of tables per round). The draw
-    seats the fewest players who have already shared a table together again (see
-    :class:`Draw` for what ``repeats`` counts); round 1, with no history, is a plain random draw.
-    Byes (6, 7 or 11 players) go to those with the fewest byes in ``byes_so_far``, then by lot.
+    plans this round and the later ones up to round ``rounds`` together (``None``: this round
+    is the last) with the fewest repeated table-mates over all of them, and returns this round;
+    the next call plans the rest again from what was really played, so a change of players is
+    simply planned around. Pairs in ``keep_apart`` are seated apart before anything else
+    (:class:`Draw` says which it could not). Byes (6, 7 or 11 players) go to those with the
+    fewest byes in ``byes_so_far``, then by lot.
 
-    >>> first = draw_round(range(1, 9), [], seed="club", round_no=1)
-    >>> second = draw_round(range(1, 9), [first.tables], seed="club", round_no=2)
+    >>> first = draw_round(range(1, 9), [], seed="club", round_no=1, rounds=2)
+    >>> second = draw_round(range(1, 9), [first.tables], seed="club", round_no=2, rounds=2)
     >>> [len(table) for table in second.tables], second.repeats
     ([4, 4], 4)
-    >>> draw_round(range(1, 9), [first.tables], seed="club", round_no=2) == second
+    >>> draw_round(range(1, 9), [first.tables], seed="club", round_no=2, rounds=2) == second
     True
     """
     ids = sorted(players)
     if len(set(ids)) != len(ids):
         raise ValueError("a player is listed twice")
     sizes, bye_count = table_plan(len(ids))
-    lot = _Lot(f"draw:{seed}:{round_no}")
-    byes: list[int] = []
-    if bye_count:
-        earlier = byes_so_far or {}
-        order = list(ids)
-        lot.shuffle(order)
-        order.sort(key=lambda p: earlier.get(p, 0))  # stable: the lot decides among equals
-        byes = sorted(order[:bye_count])
-        sitting_out = set(byes)
-        ids = [p for p in ids if p not in sitting_out]
-    met = _met(history)
-    seated = _arrange(ids, sizes, met, lot)
+    playing = set(ids)
+    apart = [pair for pair in apart_pairs(keep_apart) if pair[0] in playing and pair[1] in playing]
+    last = round_no if rounds is None else max(rounds, round_no)
+    horizon = max(1, min(last - round_no + 1, LOOKAHEAD_CELLS // len(ids) ** 2))
+    earlier = dict(byes_so_far or {})
+    byes: list[list[int]] = []
+    for number in range(round_no, round_no + horizon):
+        out = _byes(ids, bye_count, earlier, seed, number)
+        byes.append(out)
+        for p in out:
+            earlier[p] = earlier.get(p, 0) + 1
+    lot = _Lot(f"plan:{seed}:{round_no}")
+    seated = _plan(ids, sizes, history, byes, apart, lot)[0]
     tables = []
     for table in seated:
         table = list(table)
@@ -162,47 +192,427 @@ def draw_round(
         tables.append(tuple(table))
     tables.sort(key=len)  # stable: tables of four first, then the tables of five
     result = tuple(tables)
-    return Draw(result, tuple(byes), count_repeats(result, history))
+    at = {p: t for t, table in enumerate(result) for p in table}
+    together = tuple(pair for pair in apart if pair[0] in at and at[pair[0]] == at.get(pair[1]))
+    return Draw(result, tuple(byes[0]), count_repeats(result, history), together)
 
 
-#: Restarts of the local search (each from a new greedy draw) when the best so far still has repeats.
+def _byes(ids: list[int], count: int, earlier: Mapping[int, int], seed: int | str, round_no: int) -> list[int]:
+    """Who sits out round ``round_no``: the fewest byes so far first, then by lot."""
+    if not count:
+        return []
+    order = list(ids)
+    _Lot(f"draw:{seed}:{round_no}").shuffle(order)
+    order.sort(key=lambda p: earlier.get(p, 0))  # stable: the lot decides among equals
+    return sorted(order[:count])
+
+
+#: The draw plans at most this many rounds × players² ahead (bounds memory and time for huge fields:
+#: 200 players plan 50 rounds ahead, 1000 players 2).
+LOOKAHEAD_CELLS = 2_000_000
+#: Restarts of a round's local search (each from a new greedy draw) when the best so far still has repeats.
 RESTARTS = 4
-#: The local search's budget per restart, in swap evaluations (bounds the time of any draw).
+#: A round's local search's budget per restart, in swap evaluations (bounds the time of any draw).
 EVALUATIONS = 150_000
+#: ... when it is a start for planning several rounds together.
+QUICK_EVALUATIONS = 4_000
 #: The steps of one restart lie between these, whatever the number of players.
-MIN_STEPS, MAX_STEPS = 300, 1000
+MIN_STEPS, MAX_STEPS = 100, 1000
 #: The chance of a step accepting the best swap it found although it makes things worse.
 NOISE = 0.15
+#: The search over the planned rounds together: its budget in swap evaluations, all starts together
+#: (a step counts ``STEP_COST`` more for its own work: the budget bounds the time of any draw).
+PLAN_EVALUATIONS, STEP_COST = 500_000, 25
+#: ... the most starts it makes (the affine plane where it fits, then rounds drawn one by one).
+PLAN_STARTS = 4
+#: ... and it stops a start after this many steps without a better plan (40 per player in small fields).
+PATIENCE = 1000
 
 
-def _arrange(ids: list[int], sizes: tuple[int, ...], met: dict[tuple[int, int], int], lot: _Lot) -> list[list[int]]:
-    """Seat ``ids`` at tables of ``sizes`` with the fewest repeated pairs: greedy, then local search.
+def _marginals(levels: int, slots: int) -> list[int]:
+    """``add[k]``: what a pair's meeting costs when they met ``k`` times already; ``add[levels + 1 + k]``:
+    the same for a pair to keep apart.
 
-    The cost of a pair who met before is ``big + times met - 1``: first the fewest repeated
-    pairs, then, among equals, the fewest pairs meeting for the third time or more.
+    ``levels`` is the most times a pair can meet, ``slots`` the pairs seated in all planned rounds.
+    Each kind of cost outweighs all the kinds below it in a whole plan together: a pair kept
+    apart seated together, then a repeat, then a pair meeting for the third time, the fourth, …
     """
+    step = slots + 1
+    higher = [0, 0] + [step ** (k - 1) for k in range(2, levels + 1)]  # a third meeting and later
+    repeat = slots * higher[levels] + 1
+    add = [0] + [repeat + higher[k] for k in range(1, levels + 1)]
+    apart = slots * add[levels] + 1
+    return add + [apart + a for a in add]
+
+
+def _plan(
+    ids: list[int],
+    sizes: tuple[int, ...],
+    history: Sequence[Sequence[Sequence[int]]],
+    byes: list[list[int]],
+    apart: list[tuple[int, int]],
+    lot: _Lot,
+) -> list[list[list[int]]]:
+    """The planned rounds (one per entry of ``byes``), each a list of tables of ids in the order of ``sizes``."""
     n = len(ids)
-    rounds = max(met.values(), default=0)
-    big = 2 * n * rounds + 1  # more than all the "met again and again" extras of any draw together
     index = {p: i for i, p in enumerate(ids)}
-    cost = [[0] * n for _ in range(n)]
-    for (a, b), times in met.items():
-        i, j = index.get(a), index.get(b)
-        if i is not None and j is not None:
-            cost[i][j] = cost[j][i] = big + times - 1
-    steps = max(MIN_STEPS, min(MAX_STEPS, EVALUATIONS // n))
+    levels = len(history) + len(byes)
+    slots = len(byes) * sum(s * (s - 1) // 2 for s in sizes)  # the pairs seated in all planned rounds
+    add = _marginals(levels, slots)
+    base = [[0] * n for _ in range(n)]  # how often each pair met before; + levels + 1 for a pair to keep apart
+    local_history = []
+    for round_tables in history:
+        local_round = []
+        for table in round_tables:
+            local = [index[p] for p in table if p in index]
+            local_round.append(local)
+            for x, i in enumerate(local):
+                for j in local[x + 1 :]:
+                    base[i][j] += 1
+                    base[j][i] += 1
+        local_history.append(local_round)
+    apart_local = [(index[a], index[b]) for a, b in apart]
+    for i, j in apart_local:
+        base[i][j] += levels + 1
+        base[j][i] += levels + 1
+    seated = []
+    for out in byes:
+        away = {index[p] for p in out}
+        seated.append([i for i in range(n) if i not in away])
+    floor = _least(base, add, slots)
+    design = _affine_start(sizes, local_history, len(byes), apart_local, lot)
+    done = [] if design is None else design
+    best: list[list[int]] = []
+    best_cost = -1
+    budget = PLAN_EVALUATIONS
+    for attempt in range(PLAN_STARTS):
+        # one round alone: the thorough search of a round; several: quick ones, the plan's search does the rest
+        restarts, steps = (RESTARTS, EVALUATIONS) if len(byes) == 1 and not attempt else (1, QUICK_EVALUATIONS)
+        start = _sequential(done, seated, sizes, base, add, lot, restarts, steps)
+        where, cost, used = _improve(start, seated, len(sizes), base, add, lot, budget, floor)
+        if best_cost < 0 or cost < best_cost:
+            best, best_cost = where, cost
+        budget -= used
+        if best_cost <= floor or budget <= 0:
+            break
+        done = []
+    plan = []
+    for where in best:
+        tables: list[list[int]] = [[] for _ in sizes]
+        for i, t in enumerate(where):
+            if t >= 0:
+                tables[t].append(ids[i])
+        plan.append(tables)
+    return plan
+
+
+def _least(base: list[list[int]], add: list[int], slots: int) -> int:
+    """A lower bound of a plan's cost: its ``slots`` meetings given to the pairs that cost least.
+
+    It ignores the tables (with 8 players, three rounds cost more than it says); where a plan
+    reaches it, no plan is better and the search stops.
+    """
+    levels = len(add) // 2 - 1
+    count = [0] * len(add)  # pairs by how often they met before (+ levels + 1: to keep apart)
+    for i, row in enumerate(base):
+        for j in range(i):
+            count[row[j]] += 1
+    least = 0
+    reach = [0] * len(add)  # reach[x]: the pairs that can be given a meeting costing add[x]
+    for region in (range(levels + 1), range(levels + 1, len(add))):
+        below = 0
+        for x in region:
+            below += count[x]
+            reach[x] = below
+    for x in sorted(range(len(add)), key=add.__getitem__):
+        take = min(slots, reach[x])
+        least += take * add[x]
+        slots -= take
+        if not slots:
+            break
+    return least
+
+
+def _sequential(
+    done: list[list[int]],
+    seated: list[list[int]],
+    sizes: tuple[int, ...],
+    base: list[list[int]],
+    add: list[int],
+    lot: _Lot,
+    restarts: int,
+    evaluations: int,
+) -> list[list[int]]:
+    """The planned rounds after ``done`` drawn one at a time, each with the fewest repeats given those before it.
+
+    A round is ``where``: each player's table (index into ``sizes``), -1 for a bye.
+    """
+    n = len(base)
+    met = [row[:] for row in base]
+    plan = []
+    for k, seats in enumerate(seated):
+        if k < len(done):
+            where = done[k]
+        else:
+            cost = [[add[met[i][j]] for j in seats] for i in seats]
+            local = _arrange(cost, sizes, lot, restarts, evaluations)
+            where = [-1] * n
+            for x, i in enumerate(seats):
+                where[i] = local[x]
+        _meet(met, _members(where, len(sizes)), add)
+        plan.append(where)
+    return plan
+
+
+def _members(where: list[int], tables: int) -> list[list[int]]:
+    """The players at each table of a round (``where``: each player's table, -1 for a bye)."""
+    members: list[list[int]] = [[] for _ in range(tables)]
+    for i, t in enumerate(where):
+        if t >= 0:
+            members[t].append(i)
+    return members
+
+
+def _meet(met: list[list[int]], members: list[list[int]], add: list[int]) -> int:
+    """Count the meetings of a round's tables in ``met``; what they cost."""
+    cost = 0
+    for table in members:
+        for x, i in enumerate(table):
+            row = met[i]
+            for j in table[x + 1 :]:
+                cost += add[row[j]]
+                row[j] += 1
+                met[j][i] += 1
+    return cost
+
+
+def _arrange(cost: list[list[int]], sizes: tuple[int, ...], lot: _Lot, restarts: int, evaluations: int) -> list[int]:
+    """Seat players ``0..len(cost) - 1`` at tables of ``sizes`` with the least cost: greedy, then local search.
+
+    ``cost[i][j]``: what seating ``i`` and ``j`` together costs. Returns each player's table.
+    """
+    n = len(cost)
+    steps = max(MIN_STEPS, min(MAX_STEPS, evaluations // n))
     best_where: list[int] = []
     best_cost = -1
-    for _ in range(RESTARTS):
+    for _ in range(restarts):
         where, total = _search(cost, sizes, lot, steps)
         if best_cost < 0 or total < best_cost:
             best_where, best_cost = where, total
         if best_cost == 0:
             break
-    tables: list[list[int]] = [[] for _ in sizes]
-    for i, t in enumerate(best_where):
-        tables[t].append(ids[i])
-    return tables
+    return best_where
+
+
+def _improve(
+    start: list[list[int]],
+    seated: list[list[int]],
+    tables: int,
+    base: list[list[int]],
+    add: list[int],
+    lot: _Lot,
+    budget: int,
+    floor: int,
+) -> tuple[list[list[int]], int, int]:
+    """A plan of several rounds improved by swapping two players at different tables of one round.
+
+    Each step takes a random round and in it a random player who meets a table-mate again (or
+    one to keep apart), and makes the swap with any player of another table of that round that
+    lowers the plan's cost most; ties by lot, a swap that makes things worse only by a small
+    chance (``NOISE``). It stops at the cost ``floor`` (no plan costs less), after ``budget`` swap
+    evaluations, or after ``PATIENCE`` steps without a better plan. Returns the best plan seen, its
+    cost (0: no repeats at all) and the evaluations it used.
+    """
+    n, rounds = len(base), len(start)
+    where = [list(w) for w in start]
+    met = [row[:] for row in base]
+    members_of = [_members(w, tables) for w in where]
+    total = sum(_meet(met, members, add) for members in members_of)
+    if total <= floor or rounds == 1:
+        return where, total, 0
+    # conflict[k][i][t]: what seating i at table t of round k costs, given every other meeting of the plan
+    known = [[j for j, times in enumerate(row) if times and j != i] for i, row in enumerate(met)]
+    conflict = []
+    for w in where:
+        conf_k = [[0] * tables for _ in range(n)]
+        for i in range(n):
+            own = w[i]
+            if own < 0:
+                continue
+            row, conf = met[i], conf_k[i]
+            for j in known[i]:
+                t = w[j]
+                if t >= 0:
+                    conf[t] += add[row[j] - (t == own)]
+        conflict.append(conf_k)
+    best, best_total = [list(w) for w in where], total
+    since = used = 0
+    patience = min(PATIENCE, 40 * n)  # a small field's search space is small
+    while used < budget and total > floor and since < patience:
+        since += 1
+        k = lot.below(rounds)
+        w, conf_k, seats = where[k], conflict[k], seated[k]
+        troubled = [i for i in seats if conf_k[i][w[i]]]
+        if not troubled:
+            continue
+        a = troubled[lot.below(len(troubled))]
+        ta = w[a]
+        conf_a, met_a = conf_k[a], met[a]
+        used += len(seats) + STEP_COST
+        best_delta, choices = _best_swaps(a, seats, w, conf_k, [add[times] for times in met_a])
+        if best_delta is None or (best_delta > 0 and lot.random() >= NOISE):
+            continue
+        b = choices[lot.below(len(choices))]
+        tb = w[b]
+        met_b = met[b]
+        for p in seats:  # round k: table ta loses a and gains b, table tb the other way round
+            if p in (a, b):
+                continue
+            tp = w[p]
+            change = add[met_b[p] - (tp == tb)] - add[met_a[p] - (tp == ta)]
+            if change:
+                conf = conf_k[p]
+                conf[ta] += change
+                conf[tb] -= change
+        ab = add[met_a[b]]
+        conf_a[ta] += ab
+        conf_a[tb] -= ab
+        conf_k[b][tb] += ab
+        conf_k[b][ta] -= ab
+        table_a, table_b = members_of[k][ta], members_of[k][tb]
+        changes = [(a, x, -1) for x in table_a if x != a]
+        changes += [(b, x, 1) for x in table_a if x != a]
+        changes += [(b, y, -1) for y in table_b if y != b]
+        changes += [(a, y, 1) for y in table_b if y != b]
+        for p, q, d in changes:  # the other rounds: the pair now meets once more or once less
+            old = met[p][q]
+            for j in range(rounds):
+                if j == k:
+                    continue
+                wj = where[j]
+                tp, tq = wj[p], wj[q]
+                if tp < 0 or tq < 0:
+                    continue
+                together = tp == tq
+                change = add[old + d - together] - add[old - together]
+                if change:
+                    conflict[j][p][tq] += change
+                    conflict[j][q][tp] += change
+            met[p][q] = met[q][p] = old + d
+        table_a.remove(a)
+        table_a.append(b)
+        table_b.remove(b)
+        table_b.append(a)
+        w[a], w[b] = tb, ta
+        total += best_delta
+        if total < best_total:
+            best, best_total, since = [list(x) for x in where], total, 0
+    return best, best_total, used
+
+
+def _gf4(a: int, b: int) -> int:
+    """Multiplication in the field of four elements (0, 1, ω = 2, ω² = 3; addition is XOR)."""
+    if not a or not b:
+        return 0
+    log = {1: 0, 2: 1, 3: 2}
+    return (1, 2, 3)[(log[a] + log[b]) % 3]
+
+
+#: The affine plane of order 4: 16 points (4x + y), 5 classes of 4 parallel lines of 4 points.
+#: Each class is a round for 16 players; any two rounds of it share no pair: 5 rounds without a repeat.
+AFFINE_16: tuple[tuple[frozenset[int], ...], ...] = (
+    tuple(frozenset(4 * c + y for y in range(4)) for c in range(4)),
+    *(tuple(frozenset(4 * x + (_gf4(s, x) ^ c) for x in range(4)) for c in range(4)) for s in range(4)),
+)
+
+
+def _affine_start(
+    sizes: tuple[int, ...], history: list[list[list[int]]], rounds: int, apart: list[tuple[int, int]], lot: _Lot
+) -> list[list[int]] | None:
+    """For 16 players at four tables: the rounds of the affine plane of order 4, its points given to the
+    players by lot so that the rounds played so far are rounds of the plane, where they can be (None
+    where they cannot). The classes not played yet come first the ones that seat pairs to keep apart
+    at different tables; rounds beyond the plane's five are drawn one by one after it."""
+    if sizes != (4, 4, 4, 4) or len(history) > 4:
+        return None
+    if any(sorted(len(t) for t in r) != [4, 4, 4, 4] for r in history):
+        return None  # somebody did not play a round (a withdrawal, a late entry): not the plane's rounds
+    point = _affine_points(history, lot)
+    if point is None:
+        return None
+    line_class = {line: c for c, lines in enumerate(AFFINE_16) for line in lines}
+    used = {line_class[frozenset(point[i] for i in table)] for table in (r[0] for r in history)}
+    order = [c for c in range(len(AFFINE_16)) if c not in used]
+    lot.shuffle(order)
+
+    line_of = [{p: t for t, line in enumerate(lines) for p in line} for lines in AFFINE_16]
+    order.sort(key=lambda c: sum(1 for i, j in apart if line_of[c][point[i]] == line_of[c][point[j]]))
+    return [[line_of[c][point[i]] for i in range(16)] for c in order[:rounds]]
+
+
+def _affine_points(history: list[list[list[int]]], lot: _Lot) -> list[int] | None:
+    """Each of 16 players' point of the affine plane such that each round of ``history`` is a class of lines."""
+    if not history:
+        point = list(range(16))
+        lot.shuffle(point)
+        return point
+    x_of = {i: x for x, table in enumerate(history[0]) for i in table}
+    if len(history) == 1:
+        point = [0] * 16
+        xs = list(range(4))
+        lot.shuffle(xs)
+        for x, table in zip(xs, history[0], strict=True):
+            ys = list(range(4))
+            lot.shuffle(ys)
+            for y, i in zip(ys, table, strict=True):
+                point[i] = 4 * x + y
+        return point
+    y_of = {i: y for y, table in enumerate(history[1]) for i in table}
+    if len({(x_of[i], y_of[i]) for i in range(16)}) != 16:
+        return None  # round 2 repeated a pair of round 1
+    line_class = {line: c for c, lines in enumerate(AFFINE_16) for line in lines}
+    perms = list(itertools.permutations(range(4)))
+    order = list(range(len(perms) ** 2))
+    lot.shuffle(order)
+    for o in order:
+        px, py = perms[o // len(perms)], perms[o % len(perms)]
+        point = [4 * px[x_of[i]] + py[y_of[i]] for i in range(16)]
+        classes = set()
+        for r in history[2:]:
+            found = {line_class.get(frozenset(point[i] for i in table)) for table in r}
+            if len(found) != 1 or None in found:
+                break
+            classes |= found
+        else:
+            if len(classes) == len(history) - 2:
+                return point
+    return None
+
+
+def _best_swaps(
+    a: int, players: Iterable[int], where: list[int], conflict: list[list[int]], cost_a: list[int]
+) -> tuple[int | None, list[int]]:
+    """The swaps of ``a`` with a player at another table that change the cost least: that change and
+    the players (None and none when everybody sits at ``a``'s table).
+
+    ``conflict[p][t]``: what seating ``p`` at table ``t`` costs; ``cost_a[b]``: what ``a`` and ``b``
+    at one table cost.
+    """
+    ta = where[a]
+    conf_a = conflict[a]
+    here = conf_a[ta]
+    best_delta, choices = None, []
+    for b in players:
+        tb = where[b]
+        if tb == ta:
+            continue
+        conf_b = conflict[b]
+        delta = conf_a[tb] + conf_b[ta] - here - conf_b[tb] - 2 * cost_a[b]
+        if best_delta is None or delta < best_delta:
+            best_delta, choices = delta, [b]
+        elif delta == best_delta:
+            choices.append(b)
+    return best_delta, choices
 
 
 def _greedy(cost: list[list[int]], sizes: tuple[int, ...], lot: _Lot) -> list[int]:
@@ -256,19 +666,8 @@ def _search(cost: list[list[int]], sizes: tuple[int, ...], lot: _Lot, steps: int
         troubled = [p for p in range(n) if conflict[p][where[p]]]
         a = troubled[lot.below(len(troubled))]
         ta = where[a]
-        conf_a, cost_a = conflict[a], cost[a]
-        here = conf_a[ta]
-        best_delta, choices = None, []
-        for b in range(n):
-            tb = where[b]
-            if tb == ta:
-                continue
-            conf_b = conflict[b]
-            delta = conf_b[ta] + conf_a[tb] - here - conf_b[tb] - 2 * cost_a[b]
-            if best_delta is None or delta < best_delta:
-                best_delta, choices = delta, [b]
-            elif delta == best_delta:
-                choices.append(b)
+        cost_a = cost[a]
+        best_delta, choices = _best_swaps(a, range(n), where, conflict, cost_a)
         if best_delta is None or (best_delta > 0 and lot.random() >= NOISE):
             continue
         b = choices[lot.below(len(choices))]

@@ -190,7 +190,7 @@ def test_draw_known_value_stays_the_same_on_every_machine_and_python():
     assert draw == KNOWN_DRAW
 
 
-KNOWN_DRAW = Draw(tables=((4, 2, 5, 6), (9, 8, 3, 7, 1)), byes=(), repeats=0)
+KNOWN_DRAW = Draw(tables=((4, 6, 8, 3), (2, 1, 9, 7, 5)), byes=(), repeats=0)
 
 
 def test_draw_with_another_seed_or_round_is_another_draw():

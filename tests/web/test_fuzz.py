@@ -243,10 +243,17 @@ WRITES: dict[str, Write] = {
     "api.delete_hand": Write((), api=True),
     "api.create_tournament": Write(TOURNAMENT_FIELDS, _api_tournament, api=True),
     "api.add_entrant": Write(("player_id", "guest"), lambda w, a: {"guest": "Gustl"}, api=True),
+    "api.keep_apart": Write(("first", "second", "apart"), lambda w, a: {"first": 1, "second": 2}, api=True),
     "api.draw_round": Write((), api=True),
     "tournaments.new": Write((*fields_of(tournament_forms.TournamentForm), "apply_preset"), _tournament_form),
     "tournaments.add_entrant": Write(fields_of(tournament_forms.EntrantForm), lambda w, a: {"guest": "Gustl"}),
     "tournaments.withdraw": Write(()),
+    "tournaments.keep_apart": Write(
+        fields_of(tournament_forms.KeepApartForm), lambda w, a: {"first": "1", "second": "2"}
+    ),
+    "tournaments.allow_together": Write(
+        fields_of(tournament_forms.KeepApartForm), lambda w, a: {"first": "1", "second": "2"}
+    ),
     "tournaments.draw": Write(("again",)),
     "tournaments.close": Write(()),
     "tournaments.paper": Write(

@@ -67,7 +67,7 @@ def test_the_document_is_served_to_anybody_as_openapi_3_1(anon):
 def test_the_document_has_every_route_of_the_api_and_no_other(app, anon):
     document = anon.get("/api/v1/openapi.json").get_json()
     assert documented(document) == api_routes(app)
-    assert len(api_routes(app)) == 14
+    assert len(api_routes(app)) == 15
 
 
 def test_the_path_parameters_of_the_document_are_the_routes(app, anon):

@@ -328,6 +328,11 @@ def _tournament_schemas() -> dict[str, Any]:
         "status": {"type": "string", "enum": ["open", "closed"]},
         "version": {"type": "integer", "minimum": 0, "description": "counts every change to the tournament"},
         "entrants": {"type": "array", "items": _ref("Entrant")},
+        "keep_apart": {
+            "type": "array",
+            "items": {"type": "array", "items": NUMBER_OF, "minItems": 2, "maxItems": 2},
+            "description": "pairs of start numbers (smaller first) the draw seats at different tables",
+        },
         "drawn": {"type": "array", "items": _ref("Round"), "description": "the rounds drawn so far"},
     }
     line = {
@@ -602,6 +607,24 @@ def _tournament_paths() -> dict[str, Any]:
                 [400, 401, 403, 404, 409, 413],
                 parameters=[TOURNAMENT_ID],
                 requestBody=_body(_ref("NewEntrant"), {"guest": "Gustl"}),
+            )
+        },
+        "/tournaments/{tournament_id}/apart": {
+            "post": _operation(
+                "keep_apart",
+                "Keep two participants (start numbers) at different tables from the next draw on, or with "
+                '"apart": false no longer; a drawn round not started that seats them together is drawn again '
+                "(scorer or admin).",
+                {200: tournament},
+                [400, 401, 403, 404, 409, 413],
+                parameters=[TOURNAMENT_ID],
+                requestBody=_body(
+                    _object(
+                        {"first": NUMBER_OF, "second": NUMBER_OF, "apart": {"type": "boolean", "default": True}},
+                        ["first", "second"],
+                    ),
+                    {"first": 3, "second": 7},
+                ),
             )
         },
         "/tournaments/{tournament_id}/rounds": {

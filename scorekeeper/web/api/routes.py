@@ -342,6 +342,7 @@ def _tournament_json(tournament_id: int) -> dict[str, Any]:
             }
             for e in view.entrants
         ],
+        "keep_apart": t.keep_apart,
         "drawn": [_round_json(r) for r in view.rounds],
     }
 
@@ -402,6 +403,24 @@ def add_entrant(tournament_id: int):
         "player_id": None if guest else entrant.player_id,
         "withdrawn_after": entrant.withdrawn_after,
     }, 201
+
+
+@bp.post("/tournaments/<int:tournament_id>/apart")
+@access(SCORER)
+def keep_apart(tournament_id: int):
+    """Keep two participants at different tables from the next draw on (``{"first": 3, "second": 7}``),
+    or no longer (``"apart": false``)."""
+    data = _fields({"first", "second", "apart"})
+    tm.get_tournament(db=get_db(), tournament_id=tournament_id)  # unknown: 404 before the body's checks
+    for key in ("first", "second"):
+        if type(data.get(key)) is not int:
+            raise ApiError(400, key, f"{key} must be a start number (a whole number)")
+    apart = data.get("apart", True)
+    if not isinstance(apart, bool):
+        raise ApiError(400, "apart", "apart must be true or false")
+    change = tm.keep_apart if apart else tm.allow_together
+    change(db=get_db(), tournament_id=tournament_id, first=data["first"], second=data["second"])
+    return _tournament_json(tournament_id)
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds")

@@ -84,6 +84,21 @@ class EntrantForm(Form):
     guest = StringField(_l("Or a guest"), validators=[Optional(), Length(max=40)])
 
 
+class KeepApartForm(Form):
+    """Two participants (start numbers) the draw seats at different tables."""
+
+    first = IntegerField(
+        _l("Start number"),
+        validators=[InputRequired(message=_l("Enter two start numbers."))],
+        render_kw={"inputmode": "numeric", "min": 1},
+    )
+    second = IntegerField(
+        _l("and start number"),
+        validators=[InputRequired(message=_l("Enter two start numbers."))],
+        render_kw={"inputmode": "numeric", "min": 1},
+    )
+
+
 class PaperForm(Form):
     """A table's points per player from its paper list."""
 

@@ -29,6 +29,7 @@ from scorekeeper.web.nights.forms import parse_cents, presets_json
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
     EntrantForm,
+    KeepApartForm,
     TournamentForm,
     paper_form,
     parse_prizes,
@@ -115,7 +116,12 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     return form
 
 
-def _show(view: tm.TournamentView, entrant_form: EntrantForm | None = None, status: int = 200):
+def _show(
+    view: tm.TournamentView,
+    entrant_form: EntrantForm | None = None,
+    status: int = 200,
+    apart_form: KeepApartForm | None = None,
+):
     deals_warning = None
     t = view.tournament
     if t.deals % 5 and view.current and any(len(table.entrants) == 5 for table in view.current.tables):
@@ -130,6 +136,7 @@ def _show(view: tm.TournamentView, entrant_form: EntrantForm | None = None, stat
             t=t,
             label=GAME_LABELS[t.game],
             entrant_form=entrant_form or _entrant_form(view),
+            apart_form=apart_form or KeepApartForm(formdata=None),
             action=ActionForm(),
             deals_warning=deals_warning,
         ),
@@ -196,6 +203,39 @@ def withdraw(tournament_id: int, number: int):
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
     flash(_("Start number %(n)s has withdrawn: not drawn again; the points so far stay.", n=number))
     return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+
+
+@bp.post("/<int:tournament_id>/apart")
+@access(SCORER)
+def keep_apart(tournament_id: int):
+    """Keep two participants at different tables from the next draw on (a couple, a family)."""
+    return _apart(tournament_id, tm.keep_apart, _("%(a)s and %(b)s are kept apart from the next draw on."))
+
+
+@bp.post("/<int:tournament_id>/apart/remove")
+@access(SCORER)
+def allow_together(tournament_id: int):
+    """No longer keep two participants apart."""
+    return _apart(tournament_id, tm.allow_together, _("%(a)s and %(b)s may sit together again."))
+
+
+def _apart(tournament_id: int, change, said: str):
+    view = _view(tournament_id)
+    form = KeepApartForm()
+    if not form.validate_on_submit():
+        return _show(view, status=400, apart_form=form)
+    try:
+        change(db=get_db(), tournament_id=tournament_id, first=form.first.data, second=form.second.data)
+    except InvalidInput as exc:
+        get_db().rollback()
+        field = form.first if exc.field == "first" else form.second
+        field.errors = [*list(field.errors), message(exc)]
+        return _show(_view(tournament_id), status=400, apart_form=form)
+    except Conflict as exc:
+        return _refused(tournament_id, exc)
+    a, b = sorted((form.first.data, form.second.data))
+    flash(said % {"a": a, "b": b})
+    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="apart"))
 
 
 @bp.post("/<int:tournament_id>/draw")
