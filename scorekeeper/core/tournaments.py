@@ -203,8 +203,8 @@ class TournamentView:
         return [e for e in self.entrants if e.withdrawn_after is None or e.withdrawn_after >= round_number]
 
     def can_take_back(self, entrant: Entrant) -> bool:
-        """Whether a withdrawal can be taken back: until the next round is drawn, or while the round
-        drawn again without them has not started (it is then drawn again with them)."""
+        """Whether a withdrawal can be taken back: until a round without them starts (a drawn round
+        that has not started is then drawn again with them)."""
         if entrant.withdrawn_after is None or not self.tournament.is_open:
             return False
         drawn = len(self.rounds)
@@ -309,7 +309,8 @@ def _ranked(
     by_number = {e.number: e for e in entrants}
     entries, known = [], {}
     for e in entrants:
-        counts = [solos[e.number].get(r) for r in rounds]
+        played = solos[e.number]  # round -> [won, lost], None where a paper list left them out
+        counts = [played[r] for r in rounds if r in played]  # a round not played has no solos, none unknown
         known[e.number] = all(c is not None for c in counts)
         entries.append(
             plan.Entry(

@@ -223,6 +223,7 @@ def test_start_numbers_never_move_and_a_replacement_keeps_the_number_and_the_poi
     numbers = {e.number: e.player_id for e in view.entrants}
     assert {n: p for n, p in numbers.items() if n not in (5, 9)} == {n: p for n, p in before.items() if n != 5}
     assert view.names[9] == "Spät Kommer" and view.names[5] == "Resi"
+    assert _line(view, 9).solos_known  # a round not played has no solos: none unknown
     assert _line(view, 5).standing.total == points and _line(view, 5).name == "Resi"
     assert "Spieler 5" in [n for table in view.rounds[0].tables for n in table.names]
     assert "in the place of Spieler 5 after round 1" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)

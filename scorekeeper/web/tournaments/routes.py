@@ -232,7 +232,7 @@ def withdraw(tournament_id: int, number: int):
 @bp.post("/<int:tournament_id>/entrants/<int:number>/take-back")
 @access(SCORER)
 def take_back(tournament_id: int, number: int):
-    """Take a withdrawal back (until the next round is drawn)."""
+    """Take a withdrawal back (until a round without them starts)."""
     view = _view(tournament_id)
     if not ActionForm().validate_on_submit():
         return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
