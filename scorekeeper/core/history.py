@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, distinct, func
 from sqlmodel import Session, col, select
 
-from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat
+from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat, TournamentTable
 from scorekeeper.core.players import get_player
 from scorekeeper.core.summary import PlayerStats, count_hand, money_lines, summarize
 from scorekeeper.core.table import (
@@ -148,8 +148,19 @@ def add_hand(*, db: Session, table: Table) -> Table:
     rewritten from the whole night.
     """
     night = table.night
-    if night.tournament_id is not None:
-        return table  # a tournament's table has no history rows (night_rows)
+    if night.tournament_id is not None:  # a tournament's table has no history rows (night_rows): its solos
+        stored = db.exec(select(TournamentTable.solos).where(TournamentTable.night_id == night.id)).first()
+        if stored is None or any(s is None for s in stored):
+            table = read_table(db=db, night=night)
+            write_solos(db=db, table=table)
+        else:
+            added = solo_counts(table, len(table.hands) - 1)
+            write_solos(
+                db=db,
+                table=table,
+                counts=[[a + b for a, b in zip(*pair, strict=True)] for pair in zip(stored, added, strict=True)],
+            )
+        return table
     db.flush()
     conn = db.connection()
     index = len(table.hands) - 1
@@ -189,9 +200,38 @@ def add_hand(*, db: Session, table: Table) -> Table:
     return table
 
 
+def solo_counts(table: Table, start: int = 0) -> list[list[int]]:
+    """Solos (the contracts the game counts as one) won and lost per table position in the
+    table's hands from index ``start`` on: a tournament's tie-break."""
+    game = GAMES[table.night.game]
+    stats = {p: PlayerStats(player.name) for p, player in table.players.items()}
+    for i in range(start, len(table.hands)):
+        count_hand(stats, table.positions[i], game.facts(table.settlement.hands[i], table.settlement.results[i]))
+    return [
+        [
+            sum(stats[p].won[c] for c in game.solo_contracts),
+            sum(stats[p].declared[c] - stats[p].won[c] for c in game.solo_contracts),
+        ]
+        for p in sorted(stats)
+    ]
+
+
+def write_solos(*, db: Session, table: Table, counts: list[list[int]] | None = None) -> None:
+    """Store a tournament table's solos per table position (all its hands counted unless ``counts``
+    are given); the standings read them instead of every hand (the caller commits)."""
+    db.flush()
+    db.exec(
+        TournamentTable.__table__.update()
+        .where(TournamentTable.__table__.c.evening_id == table.night.id, TournamentTable.__table__.c.paper.is_(None))
+        .values(solos=solo_counts(table) if counts is None else counts)
+    )
+
+
 def refresh_night(*, db: Session, table: Table) -> None:
     """Rewrite the night's result rows from its settled table (the caller commits)."""
     night_id = table.night.id
+    if table.night.tournament_id is not None:
+        write_solos(db=db, table=table)
     db.exec(delete(ContractResult).where(ContractResult.night_id == night_id))
     db.exec(delete(NightResult).where(NightResult.night_id == night_id))
     results, contracts = night_rows(table)
@@ -296,8 +336,12 @@ def refresh_missing(db: Session) -> int:
         Night.tournament_id == None,  # noqa: E711 (a tournament's tables have no rows)
         ~select(NightResult.night_id).where(NightResult.night_id == Night.id).exists(),
     )
+    uncounted = select(TournamentTable.night_id).where(
+        TournamentTable.solos == None,  # noqa: E711 (tables recorded before 0011: their solos)
+        TournamentTable.paper == None,  # noqa: E711
+    )
     done = 0
-    for night_id in list(db.exec(missing.order_by(Night.id))):
+    for night_id in sorted({*db.exec(missing), *db.exec(uncounted)}):
         refresh_night(db=db, table=load_table(db=db, night_id=night_id))
         done += 1
         if done % 50 == 0:

@@ -298,6 +298,9 @@ class Entrant(SQLModel, table=True):
     number: int  # the start number, 1, 2, ...
     player_id: int = Field(foreign_key="player.id")
     withdrawn_after: int | None = None  # the last round played; not drawn after it
+    # the people this start number had before (0011): each replacement, oldest first, as
+    # {"player_id", "name", "after_round", "at"}; the earlier tables' seats are theirs
+    former: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))
 
 
 class TournamentRound(SQLModel, table=True):
@@ -325,3 +328,6 @@ class TournamentTable(SQLModel, table=True):
     )
     # typed from a paper list by the organiser: points per table position (they sum to zero)
     paper: list[int] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))
+    # solos won and lost per table position (0011): counted as each hand is recorded
+    # (history.add_hand), or typed from the paper list; an entry null where the paper list left them out
+    solos: list[list[int] | None] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))

@@ -30,6 +30,7 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.exports import InvalidExport
 from scorekeeper.core.hands import add_imported_hands
+from scorekeeper.core.history import write_solos
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -107,10 +108,7 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
             "created_at": ex._timestamp(t.created_at),
             "closed_at": ex._timestamp(t.closed_at),
         },
-        "entrants": [
-            {"number": e.number, "name": p.name, "guest": p.guest, "withdrawn_after": e.withdrawn_after}
-            for e, p in entrants
-        ],
+        "entrants": [_entrant_json(db, e, p) for e, p in entrants],
         "rounds": [
             {"number": r.number, "byes": list(r.byes), "attempt": r.attempt, "drawn_at": ex._timestamp(r.drawn_at)}
             for r in rounds
@@ -120,11 +118,29 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
                 "round": tt.round,
                 "number": tt.number,
                 "paper": None if tt.paper is None else list(tt.paper),
+                # a paper list's solos (None: not given); a recorded table's are counted from its hands
+                **({"solos": copy.deepcopy(tt.solos)} if tt.paper is not None and tt.solos is not None else {}),
                 "night": ex.night_json(db=db, night_id=tt.night_id),
             }
             for tt in tables
         ],
     }
+
+
+def _entrant_json(db: Session, e: Entrant, p: Player) -> dict[str, Any]:
+    """An entrant; ``former``, only where someone was replaced: who, after which round, when."""
+    out = {"number": e.number, "name": p.name, "guest": p.guest, "withdrawn_after": e.withdrawn_after}
+    if e.former:
+        out["former"] = [
+            {
+                "name": f["name"],
+                "guest": db.get(Player, f["player_id"]).guest,
+                "after_round": f["after_round"],
+                "at": f["at"],
+            }
+            for f in e.former
+        ]
+    return out
 
 
 # --- reading a file: every check before anything is written -----------------------------------
@@ -149,6 +165,7 @@ _TOURNAMENT_KEYS = (
 _ENTRANT_KEYS = ("number", "name", "guest", "withdrawn_after")
 _ROUND_KEYS = ("number", "byes", "attempt", "drawn_at")
 _TABLE_KEYS = ("round", "number", "paper", "night")
+_FORMER_KEYS = ("name", "guest", "after_round", "at")
 
 
 @dataclass(frozen=True)
@@ -246,7 +263,7 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
     last = 0
     for i, item in enumerate(entrants):
         path = f"entrants[{i}]"
-        e = ex._object(item, path, _ENTRANT_KEYS, "an entrant")
+        e = ex._object(item, path, _keys(item, _ENTRANT_KEYS, "former"), "an entrant")
         number = ex._int(e["number"], f"{path}.number", 1, ID_MAX)
         if number <= last:
             raise InvalidExport(f"{path}.number", f"the entrants are listed by start number: expected more than {last}")
@@ -259,8 +276,29 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
         if withdrawn is not None:
             ex._int(withdrawn, f"{path}.withdrawn_after", 0, rounds)
         guest = ex._bool(e["guest"], f"{path}.guest")
-        out.append({"number": number, "name": name, "guest": guest, "withdrawn_after": withdrawn})
+        former = []
+        for j, f in enumerate(ex._list(e.get("former", []), f"{path}.former")):
+            fpath = f"{path}.former[{j}]"
+            f = ex._object(f, fpath, _FORMER_KEYS, "a replaced person")
+            fname = ex._name(f["name"], f"{fpath}.name")
+            if name_key(fname) in names:
+                raise InvalidExport(f"{fpath}.name", f"{fname!r} is an entrant already")
+            names[name_key(fname)] = i
+            former.append(
+                {
+                    "name": fname,
+                    "guest": ex._bool(f["guest"], f"{fpath}.guest"),
+                    "after_round": ex._int(f["after_round"], f"{fpath}.after_round", 0, rounds),
+                    "at": ex._text(f["at"], f"{fpath}.at"),
+                }
+            )
+        out.append({"number": number, "name": name, "guest": guest, "withdrawn_after": withdrawn, "former": former})
     return out
+
+
+def _keys(item: Any, keys: tuple[str, ...], optional: str) -> tuple[str, ...]:
+    """``keys``, and ``optional`` where the item has it (files written before it existed lack it)."""
+    return (*keys, optional) if isinstance(item, dict) and optional in item else keys
 
 
 def _list_at_most(value: Any, path: str, most: int) -> list[Any]:
@@ -300,13 +338,14 @@ def _read_tables(
     value: Any, columns: dict[str, Any], entrants: list[dict[str, Any]], rounds: list[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], ex.CheckedNight]]:
     by_name = {name_key(e["name"]): e["number"] for e in entrants}
+    by_name |= {name_key(f["name"]): e["number"] for e in entrants for f in e["former"]}
     seated: dict[int, dict[int, str]] = {r["number"]: {b: "a bye" for b in r["byes"]} for r in rounds}
     tables: list[tuple[dict[str, Any], ex.CheckedNight]] = []
     keys: dict[tuple[int, int], int] = {}
     uids: dict[str, int] = {}
     for i, item in enumerate(_list_at_most(value, "tables", tm.ENTRANTS_MAX * tm.ROUNDS_MAX)):
         path = f"tables[{i}]"
-        t = ex._object(item, path, _TABLE_KEYS, "a table")
+        t = ex._object(item, path, _keys(item, _TABLE_KEYS, "solos"), "a table")
         round_number = ex._int(t["round"], f"{path}.round", 1, columns["rounds"])
         if round_number not in seated:
             raise InvalidExport(f"{path}.round", f"round {round_number} is not in rounds")
@@ -350,7 +389,22 @@ def _read_tables(
             if night.hands or night.columns["status"] != CLOSED:
                 raise InvalidExport(f"{path}.paper", "a table typed from paper is closed and has no deals recorded")
             paper = list(paper)
-        tables.append(({"round": round_number, "number": number, "paper": paper}, night))
+        solos = t.get("solos")
+        if solos is not None:
+            if paper is None:
+                raise InvalidExport(f"{path}.solos", "only a table typed from paper gives its solos")
+            if len(ex._list(solos, f"{path}.solos")) != len(paper):
+                raise InvalidExport(f"{path}.solos", f"the solos of each of the {len(paper)} players, or null")
+            for j, pair in enumerate(solos):
+                if pair is not None:
+                    if len(ex._list(pair, f"{path}.solos[{j}]")) != 2:
+                        raise InvalidExport(f"{path}.solos[{j}]", "solos won and lost, or null")
+                    for k, count in enumerate(pair):
+                        ex._int(count, f"{path}.solos[{j}][{k}]", 0, columns["deals"])
+            solos = copy.deepcopy(solos)
+        elif paper is not None:
+            solos = [None] * len(paper)
+        tables.append(({"round": round_number, "number": number, "paper": paper, "solos": solos}, night))
     return tables
 
 
@@ -395,10 +449,22 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
     db.flush()
     # Entrants first, guests as guests: the tables' seats then find them by name.
     players = find_or_add_players(db=db, people=[{"name": e["name"], "guest": e["guest"]} for e in checked.entrants])
-    db.add_all(
-        Entrant(tournament_id=t.id, number=e["number"], player_id=player.id, withdrawn_after=e["withdrawn_after"])
-        for e, (player, _) in zip(checked.entrants, players, strict=True)
-    )
+    for e, (player, _) in zip(checked.entrants, players, strict=True):
+        people = [{"name": f["name"], "guest": f["guest"]} for f in e["former"]]
+        replaced = find_or_add_players(db=db, people=people) if people else []
+        former = [
+            {"player_id": p.id, "name": p.name, "after_round": f["after_round"], "at": f["at"]}
+            for f, (p, _) in zip(e["former"], replaced, strict=True)
+        ]
+        db.add(
+            Entrant(
+                tournament_id=t.id,
+                number=e["number"],
+                player_id=player.id,
+                withdrawn_after=e["withdrawn_after"],
+                former=former or None,
+            )
+        )
     db.add_all(TournamentRound(tournament_id=t.id, **copy.deepcopy(r)) for r in checked.rounds)
     for table, night in checked.tables:
         seated = find_or_add_players(db=db, people=[{"name": name} for name in night.names])
@@ -406,8 +472,12 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
         if columns["status"] == OPEN:
             columns["join_code"] = new_join_code(db)  # a phone joins the table with it
         added = add_imported_night(db=db, columns=columns, player_ids=[p.id for p, _ in seated])
-        add_imported_hands(db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit))
+        played = add_imported_hands(
+            db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit)
+        )
         db.add(TournamentTable(tournament_id=t.id, night_id=added.id, **copy.deepcopy(table)))
+        if table["paper"] is None:
+            write_solos(db=db, table=played)  # counted from its hands, as when they were recorded
     db.flush()
     return t, True
 

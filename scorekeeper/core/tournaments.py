@@ -15,7 +15,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, get_args
 
 from sqlalchemy import delete, func
 from sqlmodel import Session, select
@@ -41,7 +41,7 @@ from scorekeeper.core.nights import add_night, check_date, close_locked, lock_ni
 from scorekeeper.core.players import _name_taken
 from scorekeeper.core.table import deals_played, last_hand, read_table
 from scorekeeper.core.text import clean_name, has_control, is_id
-from scorekeeper.engine import GAMES, HandResult, get_game, ledger
+from scorekeeper.engine import GAMES, get_game
 from scorekeeper.engine import tournament as plan
 from scorekeeper.engine.rules import rules_to_json
 
@@ -59,8 +59,11 @@ __all__ = [
     "player_tournaments",
     "read_tournament",
     "redraw_round",
+    "replace_entrant",
     "set_rules",
     "table_of",
+    "take_back_withdrawal",
+    "ties",
     "withdraw_entrant",
 ]
 
@@ -135,11 +138,41 @@ class RoundView:
 
 @dataclass(frozen=True)
 class Line:
-    """A line of the standings: the participant and their place (``plan.Standing``)."""
+    """A line of the standings: the participant and their place (``plan.Standing``); ``solos_known``
+    False where a paper list left their solos out (they count as 0 for the tie-break)."""
 
     entrant: Entrant
     name: str
     standing: plan.Standing
+    solos_known: bool = True
+
+
+@dataclass(frozen=True)
+class Tie:
+    """Participants with equal points and the step of the tie-break that placed them (``decided_by``
+    of the lowest of them: ``solos_won``, ``solos_lost`` or ``lot``), and whose solos are unknown."""
+
+    total: int
+    lines: list[Line]
+    decided_by: str
+    unknown: list[Line]
+
+
+def ties(lines: list[Line]) -> list[Tie]:
+    """The groups of equal points in ``lines`` (standings in order), each with what decided it."""
+    out: list[Tie] = []
+    order = get_args(plan.DecidedBy)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j + 1 < len(lines) and lines[j + 1].standing.total == lines[i].standing.total:
+            j += 1
+        if j > i:
+            group = lines[i : j + 1]
+            step = max((ln.standing.decided_by or "points" for ln in group), key=order.index)
+            out.append(Tie(group[0].standing.total, group, step, [ln for ln in group if not ln.solos_known]))
+        i = j + 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -150,6 +183,8 @@ class TournamentView:
     guests: set[int]  # start numbers of guests
     rounds: list[RoundView]
     standings: list[Line] = field(default_factory=list)
+    #: each round's own standings: its points, its solos (those who played it or sat it out)
+    round_standings: dict[int, list[Line]] = field(default_factory=dict)
 
     @property
     def current(self) -> RoundView | None:
@@ -172,6 +207,16 @@ class TournamentView:
     def playing(self, round_number: int) -> list[Entrant]:
         """The entrants not withdrawn before round ``round_number``."""
         return [e for e in self.entrants if e.withdrawn_after is None or e.withdrawn_after >= round_number]
+
+    def can_take_back(self, entrant: Entrant) -> bool:
+        """Whether a withdrawal can be taken back: until a round without them starts (a drawn round
+        that has not started is then drawn again with them)."""
+        if entrant.withdrawn_after is None or not self.tournament.is_open:
+            return False
+        drawn = len(self.rounds)
+        return entrant.withdrawn_after >= drawn or (
+            entrant.withdrawn_after == drawn - 1 and self.current is not None and not self.current.started
+        )
 
 
 @dataclass(frozen=True)
@@ -214,8 +259,6 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
     guests = {e.number for e, p in rows if p.guest}
     by_player = {e.player_id: e for e in entrants}
     by_number = {e.number: e for e in entrants}
-    game = GAMES[t.game]
-    rules = game.parse_rules(t.rules)
     tables = db.exec(
         select(TournamentTable, Night)
         .join(Night, Night.id == TournamentTable.night_id)
@@ -223,30 +266,38 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
         .order_by(TournamentTable.round, TournamentTable.number)
     ).all()
     seats = _seats(db, [n.id for _, n in tables])
-    hands = _hands(db, [n.id for _, n in tables])
-    solos: dict[int, list[int]] = {e.number: [0, 0] for e in entrants}
+    hands = _hands(db, [n.id for tt, n in tables if tt.paper is None])
+    by_player |= _former(entrants)
     points: dict[int, dict[int, int]] = {e.number: {} for e in entrants}  # number -> round -> points
+    solos: dict[int, dict[int, list[int] | None]] = {e.number: {} for e in entrants}  # number -> round -> won, lost
     rounds: dict[int, list[TableView]] = {}
+    # who sat there: a table before a replacement is the earlier person's
+    sat = {e.player_id: names[e.number] for e in entrants} | {
+        f["player_id"]: f["name"] for e in entrants for f in e.former or ()
+    }
     for tt, night in tables:
         at = [by_player[p] for p in seats.get(night.id, [])]
-        rows_of = hands.get(night.id, [])
         if tt.paper is not None:
             units = list(tt.paper)
             played = 0
         else:
             units = _units(db, night)
-            played = deals_played(night=night, hands=[h.data for h in rows_of])
-            _count_solos(game, rules, night, rows_of, at, solos)
-        for entrant, u in zip(at, units, strict=True):
+            played = deals_played(night=night, hands=hands.get(night.id, []))
+        counted = tt.solos or [[0, 0]] * len(at)  # none stored: no hand yet (or before 0011, until the app starts)
+        for entrant, u, c in zip(at, units, counted, strict=True):
             points[entrant.number][tt.round] = u
+            solos[entrant.number][tt.round] = None if c is None else list(c)
         rounds.setdefault(tt.round, []).append(
-            TableView(tt.number, night, at, [names[e.number] for e in at], played, units, tt.paper is not None)
+            TableView(
+                tt.number, night, at, [sat[p] for p in seats.get(night.id, [])], played, units, tt.paper is not None
+            )
         )
     byes = {r.number: r.byes for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id))}
     views = []
     for number in sorted(byes):
         for b in byes[number]:
             points[b][number] = 0  # a bye scores 0: the average of a round, every table's list sums to zero
+            solos[b][number] = [0, 0]
         round_tables = rounds.get(number, [])
         table_of_number = {e.number: tv.number for tv in round_tables for e in tv.entrants}
         together = [
@@ -255,18 +306,33 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
         views.append(RoundView(number, round_tables, [by_number[b] for b in byes[number]], together))
     view = TournamentView(t, entrants, names, guests, views)
     drawn = len(views)
-    entries = [
-        plan.Entry(
-            e.number,
-            tuple(points[e.number].get(r) for r in range(1, drawn + 1)),
-            solos[e.number][0],
-            solos[e.number][1],
-        )
-        for e in entrants
-    ]
-    standings = plan.standings(entries, t.seed) if entries else []
-    view.standings.extend(Line(by_number[s.player], names[s.player], s) for s in standings)
+    view.standings.extend(_ranked(entrants, names, points, solos, range(1, drawn + 1), t.seed))
+    for number in range(1, drawn + 1):
+        played_it = [e for e in entrants if number in points[e.number]]
+        view.round_standings[number] = _ranked(played_it, names, points, solos, (number,), t.seed)
     return view
+
+
+def _ranked(
+    entrants: list[Entrant], names: dict[int, str], points: dict, solos: dict, rounds: Any, seed: str
+) -> list[Line]:
+    """The standings of ``entrants`` over ``rounds``: their points and solos there (unknown solos count 0)."""
+    by_number = {e.number: e for e in entrants}
+    entries, known = [], {}
+    for e in entrants:
+        played = solos[e.number]  # round -> [won, lost], None where a paper list left them out
+        counts = [played[r] for r in rounds if r in played]  # a round not played has no solos, none unknown
+        known[e.number] = all(c is not None for c in counts)
+        entries.append(
+            plan.Entry(
+                e.number,
+                tuple(points[e.number].get(r) for r in rounds),
+                sum(c[0] for c in counts if c),
+                sum(c[1] for c in counts if c),
+            )
+        )
+    ranked = plan.standings(entries, seed) if entries else []
+    return [Line(by_number[s.player], names[s.player], s, known[s.player]) for s in ranked]
 
 
 @dataclass(frozen=True)
@@ -310,13 +376,18 @@ def _seats(db: Session, night_ids: list[int]) -> dict[int, list[int]]:
 def _hands(db: Session, night_ids: list[int]) -> dict[int, list[Any]]:
     out: dict[int, list[Any]] = {}
     if night_ids:
-        for row in db.exec(
-            select(HandRecord.night_id, HandRecord.dealer, HandRecord.data, HandRecord.result)
+        for night_id, data in db.exec(
+            select(HandRecord.night_id, HandRecord.data)
             .where(HandRecord.night_id.in_(night_ids))
             .order_by(HandRecord.night_id, HandRecord.number)
         ):
-            out.setdefault(row.night_id, []).append(row)
+            out.setdefault(night_id, []).append(data)
     return out
+
+
+def _former(entrants: list[Entrant]) -> dict[int, Entrant]:
+    """The people start numbers had before a replacement: their earlier tables' seats are the entrant's."""
+    return {f["player_id"]: e for e in entrants for f in e.former or ()}
 
 
 def _units(db: Session, night: Night) -> list[int]:
@@ -327,20 +398,6 @@ def _units(db: Session, night: Night) -> list[int]:
     if last.running is None:  # not stored (cannot happen for a table recorded by this version)
         return list(read_table(db=db, night=night).balance)
     return list(last.running.units)
-
-
-def _count_solos(game: Any, rules: Any, night: Night, rows: list[Any], at: list[Entrant], solos: dict) -> None:
-    """Add each solo (a contract the game counts as one) won and lost to its declarer's count."""
-    for row in rows:
-        if row.result is None:
-            continue
-        facts = game.facts(game.parse_hand(row.data, None, rules), HandResult.from_json(row.result))
-        if facts.contract not in game.solo_contracts or not facts.declarers:
-            continue
-        positions = ledger.seat_positions(night.seat_count, game.seats, row.dealer)
-        for seat in facts.declarers:
-            entrant = at[positions[seat - 1] - 1]
-            solos[entrant.number][0 if facts.won else 1] += 1
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -488,11 +545,8 @@ def _round_started(db: Session, t: Tournament, number: int) -> bool:
     )
 
 
-def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest: Any = None) -> Entrant:
-    """Enter a player of the roster (``player_id``) or a guest (``guest``: a name; a start number,
-    never on the roster or in the club's history). The next start number is theirs; a player
-    entered after a round was drawn plays from the next round on."""
-    t = _open_tournament(db, tournament_id)
+def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) -> Player:
+    """The player of the roster or the new guest who enters (or takes a place); not entered yet."""
     if (player_id is None) == (guest is None or guest == ""):
         raise InvalidInput("player", "choose a player of the roster or type a guest's name")
     if player_id is not None:
@@ -508,8 +562,18 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
         player = Player(name=name, guest=True)
         db.add(player)
         db.flush()
-    if db.exec(select(Entrant.id).where(Entrant.tournament_id == t.id, Entrant.player_id == player.id)).first():
-        raise InvalidInput("player", "{name} is entered already", name=player.name)
+    for e in db.exec(select(Entrant).where(Entrant.tournament_id == t.id)):
+        if e.player_id == player.id or any(f["player_id"] == player.id for f in e.former or ()):
+            raise InvalidInput("player", "{name} is entered already", name=player.name)
+    return player
+
+
+def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest: Any = None) -> Entrant:
+    """Enter a player of the roster (``player_id``) or a guest (``guest``: a name; a start number,
+    never on the roster or in the club's history). The next start number is theirs; a player
+    entered after a round was drawn plays from the next round on."""
+    t = _open_tournament(db, tournament_id)
+    player = _new_entrant_player(db, t, player_id, guest)
     count = db.exec(select(func.count()).where(Entrant.tournament_id == t.id)).one()
     if count >= ENTRANTS_MAX:
         raise InvalidInput("player", "a tournament has at most {n} participants", n=ENTRANTS_MAX)
@@ -525,13 +589,7 @@ def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant
     """Withdraw a participant between rounds: not drawn again; their points so far stay. During a
     drawn round that has not started, the round is drawn again without them."""
     t = _open_tournament(db, tournament_id)
-    entrant = (
-        db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)).first()
-        if is_id(number)
-        else None
-    )
-    if entrant is None:
-        raise NotFound(f"no participant {number}")
+    entrant = _entrant(db, t, number)
     if entrant.withdrawn_after is not None:
         raise Conflict("this participant has withdrawn already")
     last = _last_round(db, t)
@@ -608,6 +666,84 @@ def _together(db: Session, t: Tournament, number: int, a: int, b: int) -> bool:
     return len(rows) == 2 and rows[0][0] == rows[1][0]
 
 
+def _entrant(db: Session, t: Tournament, number: Any) -> Entrant:
+    entrant = (
+        db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)).first()
+        if is_id(number)
+        else None
+    )
+    if entrant is None:
+        raise NotFound(f"no participant {number}")
+    return entrant
+
+
+def take_back_withdrawal(*, db: Session, tournament_id: Any, number: Any) -> Entrant:
+    """Take a withdrawal back until a round without them starts: before the next round is drawn,
+    or while it has not started (it is then drawn again with them, as a withdrawal draws it again
+    without them)."""
+    t = _open_tournament(db, tournament_id)
+    entrant = _entrant(db, t, number)
+    if entrant.withdrawn_after is None:
+        raise Conflict("this participant has not withdrawn")
+    last = _last_round(db, t)
+    redraw = entrant.withdrawn_after == last - 1 and not _round_started(db, t, last)
+    if entrant.withdrawn_after < last and not redraw:
+        raise Conflict(
+            "round {n} has started without them: the withdrawal can no longer be taken back",
+            n=entrant.withdrawn_after + 1,
+        )
+    entrant.withdrawn_after = None
+    db.add(entrant)
+    _bump(db, t)
+    if redraw:
+        attempt = _undraw(db, t, last)
+        db.flush()
+        _draw(db, t, last, attempt)
+    db.commit()
+    return entrant
+
+
+def replace_entrant(
+    *, db: Session, tournament_id: Any, number: Any, player_id: Any = None, guest: Any = None
+) -> Entrant:
+    """Another person takes a participant's place: the start number and the points so far stay, the
+    earlier tables stay the earlier person's (``Entrant.former`` keeps who and when). Between rounds,
+    or in a drawn round that has not started (the new person takes the seat); refused while a round
+    is being played and for a participant who has withdrawn."""
+    t = _open_tournament(db, tournament_id)
+    entrant = _entrant(db, t, number)
+    if entrant.withdrawn_after is not None:
+        raise Conflict("this participant has withdrawn: take the withdrawal back first")
+    last = _last_round(db, t)
+    running = bool(last) and not _round_done(db, t, last)
+    if running and _round_started(db, t, last):
+        raise Conflict("round {n} is being played: replace the participant when it is over", n=last)
+    player = _new_entrant_player(db, t, player_id, guest)
+    before = db.get(Player, entrant.player_id)
+    former = [
+        *(entrant.former or ()),
+        {
+            "player_id": before.id,
+            "name": before.name,
+            "after_round": last - 1 if running else last,
+            "at": utcnow().isoformat(timespec="seconds"),
+        },
+    ]
+    entrant.former = former
+    entrant.player_id = player.id
+    db.add(entrant)
+    if running:  # the drawn round's seat is the new person's
+        nights = select(TournamentTable.night_id).where(
+            TournamentTable.tournament_id == t.id, TournamentTable.round == last
+        )
+        for seat in db.exec(select(Seat).where(Seat.night_id.in_(nights), Seat.player_id == before.id)):
+            seat.player_id = player.id
+            db.add(seat)
+    _bump(db, t)
+    db.commit()
+    return entrant
+
+
 def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
     """Draw the next round: its tables (each a night for one phone) and who sits out."""
     t = _open_tournament(db, tournament_id)
@@ -670,7 +806,7 @@ def _draw(db: Session, t: Tournament, number: int, attempt: int = 0) -> Tourname
         .order_by(TournamentTable.round, TournamentTable.number)
     ).all()
     seats = _seats(db, [night_id for _, night_id in tables])
-    by_player = {e.player_id: e.number for e in entrants}
+    by_player = {e.player_id: e.number for e in entrants} | {p: e.number for p, e in _former(entrants).items()}
     for round_number, night_id in tables:
         while len(history) < round_number:
             history.append([])
@@ -697,16 +833,27 @@ def _draw(db: Session, t: Tournament, number: int, attempt: int = 0) -> Tourname
             tournament_id=t.id,
             deals=t.deals,
         )
-        db.add(TournamentTable(tournament_id=t.id, round=number, number=table_number, night_id=night.id))
+        db.add(
+            TournamentTable(
+                tournament_id=t.id,
+                round=number,
+                number=table_number,
+                night_id=night.id,
+                solos=[[0, 0] for _ in table],
+            )
+        )
     round_row = TournamentRound(tournament_id=t.id, number=number, byes=list(drawn.byes), attempt=attempt)
     db.add(round_row)
     return round_row
 
 
-def enter_paper(*, db: Session, tournament_id: Any, round_number: Any, table: Any, points: Any) -> TournamentTable:
+def enter_paper(
+    *, db: Session, tournament_id: Any, round_number: Any, table: Any, points: Any, solos: Any = None
+) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
-    The table is then done."""
+    ``solos``: each player's solos won and lost, ``[won, lost]`` or None where the list does not say
+    (the standings then call them unknown). The table is then done."""
     t = _open_tournament(db, tournament_id)
     row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
     if row is None:
@@ -721,7 +868,20 @@ def enter_paper(*, db: Session, tournament_id: Any, round_number: Any, table: An
             raise InvalidInput("points", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
     if sum(points) != 0:
         raise InvalidInput("points", "a table's points must add up to zero: these add up to {total}", total=sum(points))
+    if solos is None:
+        solos = [None] * night.seat_count
+    if not isinstance(solos, list | tuple) or len(solos) != night.seat_count:
+        raise InvalidInput("solos", "give the solos of each of the {n} players", n=night.seat_count)
+    for pair in solos:
+        if pair is not None and (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
+            or sum(pair) > t.deals
+        ):
+            raise InvalidInput("solos", "solos won and lost are whole numbers from 0 to {n} deals", n=t.deals)
     row.paper = list(points)
+    row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)
     if night.is_open:
         close_locked(db=db, night=night, why="paper")

@@ -226,3 +226,34 @@ def test_a_file_whose_table_night_is_already_a_loose_night_is_refused_and_nothin
     assert err.value.path == "tables[2].night.evening.uid"
     assert snapshot(other_db) == before
     assert len(other_db.exec(select(Night)).all()) == 1
+
+
+def test_a_replacement_and_a_paper_lists_solos_travel_with_the_tournament(db, other_db):
+    """Issue 25: who was replaced (their earlier tables) and the solos a paper list gave survive the round trip,
+    and a recorded table's solos are counted again on import."""
+    t = played_tournament(db)
+    first = tm.read_tournament(db=db, tournament_id=t.id).rounds[0]
+    paper = next(table for table in first.tables if table.paper)
+    replaced = next(table for table in first.tables if not table.paper).entrants[0].number
+    table_row = db.get(tm.TournamentTable, (t.id, 1, paper.number))
+    table_row.solos = [[1, 0], None, [0, 2], [0, 0]]
+    db.add(table_row)
+    db.commit()
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[1].tables:  # round 2 over
+        for _ in range(3 - table.deals):
+            record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    tm.replace_entrant(db=db, tournament_id=t.id, number=replaced, guest="Resi Ersatz")
+    data = tx.tournament_json(db, t.id)
+    entrant = data["entrants"][replaced - 1]
+    assert entrant["name"] == "Resi Ersatz" and [f["name"] for f in entrant["former"]] == [f"Spieler {replaced}"]
+    imported, _ = tx.import_tournament(other_db, copy.deepcopy(data))
+    assert tx.tournament_json(other_db, imported.id) == data
+
+    def lines(session, tournament_id):
+        view = tm.read_tournament(db=session, tournament_id=tournament_id)
+        names = [table.names for r in view.rounds for table in r.tables]
+        solos = [(ln.name, ln.standing.solos_won, ln.standing.solos_lost, ln.solos_known) for ln in view.standings]
+        return names, solos, standings(session, tournament_id)
+
+    assert lines(other_db, imported.id) == lines(db, t.id)
+    assert any(not known for *_, known in lines(db, t.id)[1])

@@ -247,17 +247,20 @@ WRITES: dict[str, Write] = {
     "api.draw_round": Write((), api=True),
     "tournaments.new": Write((*fields_of(tournament_forms.TournamentForm), "apply_preset"), _tournament_form),
     "tournaments.add_entrant": Write(fields_of(tournament_forms.EntrantForm), lambda w, a: {"guest": "Gustl"}),
-    "tournaments.withdraw": Write(()),
     "tournaments.keep_apart": Write(
         fields_of(tournament_forms.KeepApartForm), lambda w, a: {"first": "1", "second": "2"}
     ),
     "tournaments.allow_together": Write(
         fields_of(tournament_forms.KeepApartForm), lambda w, a: {"first": "1", "second": "2"}
     ),
+    "tournaments.withdraw": Write(("confirm",), lambda w, a: {"confirm": a.get("number", "")}),
+    "tournaments.take_back": Write(()),
+    "tournaments.replace": Write(fields_of(tournament_forms.EntrantForm), lambda w, a: {"guest": "Resi"}),
     "tournaments.draw": Write(("again",)),
     "tournaments.close": Write(()),
     "tournaments.paper": Write(
-        ("p1", "p2", "p3", "p4", "p5"), lambda w, a: {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"}
+        ("p1", "p2", "p3", "p4", "p5", "w1", "l1", "w2", "l2", "w3", "l3", "w4", "l4", "w5", "l5"),
+        lambda w, a: {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"},
     ),
     "tournaments.rules": Write(TOURNAMENT_RULE_FIELDS, lambda w, a: {"game": "schafkopf"}),
 }
@@ -293,7 +296,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "nights.export_json": (),
     "signin.login": ("next",),
     "signin.setup": (),
-    "signin.join_night": (),
+    "signin.join_night": ("table",),
     "nights.join_qr": (),
     "signin.account": (),
     "accounts.users": (),
@@ -307,8 +310,11 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "tournaments.index": (),
     "tournaments.new": (),
     "tournaments.show": (),
-    "tournaments.standings": ("board",),
+    "tournaments.standings": ("board", "round"),
     "tournaments.cards": (),
+    "tournaments.sheets": ("table",),
+    "tournaments.withdraw": (),
+    "tournaments.replace": (),
     "tournaments.results": (),
     "tournaments.paper": (),
     "tournaments.rules": (),

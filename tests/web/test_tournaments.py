@@ -183,7 +183,7 @@ def test_the_standings_answer_304_until_a_table_changes(client, db):
 
 def test_withdrawing_and_closing(client, db):
     t = _tournament(db, n=9, deals=1)
-    assert client.post(f"/tournaments/{t.id}/entrants/9/withdraw").status_code == 302
+    assert client.post(f"/tournaments/{t.id}/entrants/9/withdraw", data={"confirm": "9"}).status_code == 302
     assert client.post(f"/tournaments/{t.id}/entrants/99/withdraw").status_code == 400
     answer = client.post(f"/tournaments/{t.id}/close")
     assert answer.status_code == 409 and "not over" in answer.get_data(as_text=True)

@@ -10,6 +10,7 @@ from flask_login import logout_user
 from scorekeeper import config
 from scorekeeper.core import accounts
 from scorekeeper.core.errors import Conflict, InvalidInput
+from scorekeeper.core.tournaments import table_of
 from scorekeeper.web.access import PUBLIC, VIEWER, access, identity, join, leave_nights, safe_next, sign_in
 from scorekeeper.web.context import get_db, read_db
 from scorekeeper.web.forms import ConfirmForm
@@ -132,6 +133,7 @@ def join_night():
 
     The code never travels in a URL, where access logs would keep it: it is posted. The QR code
     opens ``/join#CODE``; a browser never sends the part after ``#``, and static/join.js fills it in.
+    A tournament's table cards open ``/join?table=1#CODE``: the page then speaks of a table.
     """
     form = JoinForm()
     if request.method == "GET":  # tells nothing about a code: only a counted POST does
@@ -147,7 +149,19 @@ def join_night():
     if night is None:
         return _join_refused(form, _("No open night has this code. Closed nights can't be joined."))
     join(night)
-    flash(_("You have joined this night: you can record its hands until it is closed."))
+    table = table_of(db=read_db(), night_id=night.id)
+    if table is None:
+        flash(_("You have joined this night: you can record its hands until it is closed."))
+    else:  # a tournament's table is no night to its players
+        flash(
+            _(
+                "You have joined table %(n)s of %(tournament)s (round %(r)s): "
+                "you can record its deals until it is done.",
+                n=table.number,
+                tournament=table.tournament.name,
+                r=table.round,
+            )
+        )
     return redirect(url_for("nights.show", night_id=night.id))
 
 

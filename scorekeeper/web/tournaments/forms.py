@@ -100,26 +100,52 @@ class KeepApartForm(Form):
 
 
 class PaperForm(Form):
-    """A table's points per player from its paper list."""
+    """A table's points per player from its paper list, and each player's solos won and lost
+    (optional: both left empty, the player's solos are unknown)."""
+
+    def _seats(self) -> range:
+        return range(1, sum(1 for name in self._fields if name[0] == "p" and name[1:].isdigit()) + 1)
 
     def points(self) -> list[Any]:
-        return [getattr(self, f"p{i}").data for i in range(1, 6) if hasattr(self, f"p{i}")]
+        return [getattr(self, f"p{i}").data for i in self._seats()]
+
+    def solos(self) -> list[list[int] | None]:
+        return [self._solos(i) for i in self._seats()]
+
+    def _solos(self, i: int) -> list[int] | None:
+        won, lost = getattr(self, f"w{i}").data, getattr(self, f"l{i}").data
+        return None if won is None and lost is None else [won or 0, lost or 0]
+
+    def rows(self) -> list[tuple[Field, Field, Field]]:
+        """Per player: points, solos won, solos lost (the form's order: one player's line after another)."""
+        return [(getattr(self, f"p{i}"), getattr(self, f"w{i}"), getattr(self, f"l{i}")) for i in self._seats()]
 
 
-def paper_form(names: list[str]) -> PaperForm:
-    """The paper form of a table with these players (by table position)."""
-    attrs = {
-        f"p{i}": IntegerField(
+def paper_form(names: list[str], deals: int) -> PaperForm:
+    """The paper form of a table with these players (by table position); solos at most ``deals``."""
+    attrs: dict[str, Any] = {}
+    for i, name in enumerate(names, start=1):
+        attrs[f"p{i}"] = IntegerField(
             name,
             validators=[
                 InputRequired(message=_l("Enter the points of each player.")),
                 NumberRange(min=-100_000, max=100_000),
             ],
-            render_kw={"inputmode": "numeric"},
+            render_kw={"inputmode": "numeric", "enterkeyhint": "next"},
         )
-        for i, name in enumerate(names, start=1)
-    }
+        for key, label in (("w", _l("Solos won")), ("l", _l("Solos lost"))):
+            attrs[f"{key}{i}"] = IntegerField(
+                label,
+                validators=[Optional(), NumberRange(min=0, max=deals)],
+                render_kw={"inputmode": "numeric", "min": 0, "max": deals, "enterkeyhint": "next"},
+            )
     return type("TablePaperForm", (PaperForm,), attrs)()
+
+
+class WithdrawForm(Form):
+    """The confirmation of a withdrawal: the start number typed back by the confirm page."""
+
+    confirm = HiddenField()
 
 
 class ActionForm(Form):

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import base64
 import io
+from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -16,8 +17,8 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.players import list_players
 from scorekeeper.core.text import parse_int
-from scorekeeper.engine import GAMES, InvalidHand
-from scorekeeper.web import printing
+from scorekeeper.engine import GAMES, InvalidHand, ledger
+from scorekeeper.web import options, printing
 from scorekeeper.web.access import SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
@@ -31,6 +32,7 @@ from scorekeeper.web.tournaments.forms import (
     EntrantForm,
     KeepApartForm,
     TournamentForm,
+    WithdrawForm,
     paper_form,
     parse_prizes,
     rules_form,
@@ -40,6 +42,12 @@ bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
 #: How often the standings board asks whether anything changed (seconds).
 BOARD_SECONDS = 10
+
+
+@bp.context_processor
+def _tournament_words() -> dict:
+    """What every tournament page and PDF uses: the club's currency (as every page), the ties' notes."""
+    return {"currency": current_app.config["CURRENCY"], "ties": tm.ties}
 
 
 def _view(tournament_id: int) -> tm.TournamentView:
@@ -185,23 +193,64 @@ def add_entrant(tournament_id: int):
         form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
         return _show(view, form, 400)
     flash(_("Start number %(n)s is entered.", n=entrant.number))
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+    # the next one is typed at once: the roster's field has the focus (the organiser at the door)
+    return redirect(url_for(".show", tournament_id=tournament_id, entered=entrant.number, _anchor="entrants"))
 
 
-@bp.post("/<int:tournament_id>/entrants/<int:number>/withdraw")
+def _entrant(view: tm.TournamentView, number: int):
+    entrant = next((e for e in view.entrants if e.number == number), None)
+    if entrant is None:
+        abort(404, _("There is no such participant."))
+    return entrant
+
+
+@bp.route("/<int:tournament_id>/entrants/<int:number>/withdraw", methods=["GET", "POST"])
 @access(SCORER)
 def withdraw(tournament_id: int, number: int):
-    """Withdraw a participant between rounds."""
-    _view(tournament_id)
+    """Withdraw a participant between rounds, after a page that names them asks (no script needed)."""
+    view = _view(tournament_id)
+    if request.method == "POST" and not any(e.number == number for e in view.entrants):
+        return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
+    entrant = _entrant(view, number)
+    form = WithdrawForm()
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if not form.validate_on_submit():
+            form.form_errors.append(_("The form has expired: try again."))
+        elif form.confirm.data != str(number):
+            form.form_errors.append(_("Confirm the withdrawal on this page."))
+        else:
+            try:
+                tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
+            except (Conflict, InvalidInput) as exc:
+                return _refused(tournament_id, exc)
+            flash(
+                _(
+                    "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
+                    name=view.names[number],
+                    n=number,
+                )
+            )
+            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+    page = render_template("tournaments/withdraw.html", view=view, t=view.tournament, entrant=entrant, form=form)
+    return page, status
+
+
+@bp.post("/<int:tournament_id>/entrants/<int:number>/take-back")
+@access(SCORER)
+def take_back(tournament_id: int, number: int):
+    """Take a withdrawal back (until a round without them starts)."""
+    view = _view(tournament_id)
     if not ActionForm().validate_on_submit():
         return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
     try:
-        tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
+        tm.take_back_withdrawal(db=get_db(), tournament_id=tournament_id, number=number)
     except (Conflict, InvalidInput) as exc:
         return _refused(tournament_id, exc)
     except NotFound:
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
-    flash(_("Start number %(n)s has withdrawn: not drawn again; the points so far stay.", n=number))
+    flash(_("%(name)s (start number %(n)s) plays again.", name=view.names[number], n=number))
     return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
 
 
@@ -236,6 +285,51 @@ def _apart(tournament_id: int, change, said: str):
     a, b = sorted((form.first.data, form.second.data))
     flash(said % {"a": a, "b": b})
     return redirect(url_for(".show", tournament_id=tournament_id, _anchor="apart"))
+
+
+@bp.route("/<int:tournament_id>/entrants/<int:number>/replace", methods=["GET", "POST"])
+@access(SCORER)
+def replace(tournament_id: int, number: int):
+    """Another person takes a participant's place: the start number and the points so far stay."""
+    view = _view(tournament_id)
+    entrant = _entrant(view, number)
+    form = _entrant_form(view)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.validate_on_submit():
+            player_id = parse_int(form.player.data) if form.player.data else None
+            guest = (form.guest.data or "").strip() or None
+            try:
+                if form.player.data and player_id is None:
+                    raise NotFound(form.player.data)
+                tm.replace_entrant(
+                    db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+                )
+            except InvalidInput as exc:
+                get_db().rollback()
+                target = form.guest if exc.field == "guest" or guest else form.player
+                target.errors = [*list(target.errors), message(exc)]
+            except Conflict as exc:
+                get_db().rollback()
+                form.form_errors.append(message(exc))
+                status = 409
+            except NotFound:
+                get_db().rollback()
+                form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
+            else:
+                name = tm.read_tournament(db=get_db(), tournament_id=tournament_id).names[number]
+                flash(
+                    _(
+                        "%(name)s takes the place of %(before)s: start number %(n)s, the points so far stay.",
+                        name=name,
+                        before=view.names[number],
+                        n=number,
+                    )
+                )
+                return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+    page = render_template("tournaments/replace.html", view=view, t=view.tournament, entrant=entrant, form=form)
+    return page, status
 
 
 @bp.post("/<int:tournament_id>/draw")
@@ -286,7 +380,7 @@ def paper(tournament_id: int, round_number: int, table: int):
     """A table's final points typed from its paper list."""
     view = _view(tournament_id)
     at = _table(view, round_number, table)
-    form = paper_form(at.names)
+    form = paper_form(at.names, view.tournament.deals)
     status = 200
     if request.method == "POST":
         status = 400
@@ -298,6 +392,7 @@ def paper(tournament_id: int, round_number: int, table: int):
                     round_number=round_number,
                     table=table,
                     points=form.points(),
+                    solos=form.solos(),
                 )
             except InvalidInput as exc:
                 get_db().rollback()
@@ -320,7 +415,14 @@ def paper(tournament_id: int, round_number: int, table: int):
 def _standings_context(view: tm.TournamentView) -> dict:
     t = view.tournament
     prizes = dict(enumerate(t.prizes, start=1))
-    return {"view": view, "t": t, "label": GAME_LABELS[t.game], "prizes": prizes, "board_seconds": BOARD_SECONDS}
+    return {
+        "view": view,
+        "t": t,
+        "label": GAME_LABELS[t.game],
+        "prizes": prizes,
+        "board_seconds": BOARD_SECONDS,
+        "round_no": 0,
+    }
 
 
 @bp.get("/<int:tournament_id>/standings")
@@ -329,15 +431,23 @@ def standings(tournament_id: int):
     """The standings: on a phone, or (``?board=1``) large on a big screen that refreshes itself.
     The board asks with its tag and gets 304 while no table has changed."""
     board = request.args.get("board") == "1"
+    asked = request.args.get("round")
+    round_no = 0 if asked is None else parse_int(asked) or -1  # a round's own list; 0: overall
     # the page says who is signed in and is in their language: the tag says both
     who = current_user.get_id() if current_user.is_authenticated else "-"
     version = tm.version(db=get_db(), tournament_id=tournament_id)
-    tag = f"t{tournament_id}-{version}-{get_locale() or 'de'}-{who}-{int(board)}"
+    tag = f"t{tournament_id}-{version}-{get_locale() or 'de'}-{who}-{int(board)}-{round_no}"
     unchanged = not_modified(tag)
     if unchanged is not None:
         return unchanged
     view = _view(tournament_id)
-    page = render_template("tournaments/standings.html", board=board, **_standings_context(view))
+    if round_no and round_no not in view.round_standings:  # no such round (or no number)
+        abort(404, _("There is no such round."))
+    lines = view.round_standings[round_no] if round_no else view.standings
+    page = render_template(
+        "tournaments/standings.html",
+        **(_standings_context(view) | {"board": board, "round_no": round_no, "lines": lines}),
+    )
     return tagged(make_response(page), tag)
 
 
@@ -353,7 +463,8 @@ def _pdf(template: str, filename: str, **context) -> object:
     """A tournament's PDF, laid out once per version of the tournament (web/printing.py)."""
     lang = str(get_locale() or "de")
     t = context["t"]
-    key = ("tournament", template, t.id, tm.version(db=get_db(), tournament_id=t.id), lang, context.get("join"))
+    version = tm.version(db=get_db(), tournament_id=t.id)
+    key = ("tournament", template, t.id, version, lang, context.get("join"), request.query_string)
     body = printing.pdf(key, lambda: render_template(template, lang=lang, **context))
     if body is None:
         return printing.busy()
@@ -371,7 +482,7 @@ def cards(tournament_id: int):
     view = _view(tournament_id)
     if view.current is None:
         return _refused(tournament_id, Conflict("no round is drawn yet"))
-    join, join_note = reach_url("signin.join_night")
+    join, join_note = reach_url("signin.join_night", table=1)  # the page then speaks of a table
     codes = {
         table.number: _qr_data(f"{join}#{table.night.join_code}")
         for table in view.current.tables
@@ -392,6 +503,58 @@ def cards(tournament_id: int):
         join=join,
         join_note=join_note,
         seating=seating,
+    )
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """A line of a score sheet: the deal's number, its dealer (table position) and who plays it."""
+
+    number: int
+    dealer: int
+    playing: tuple[int, ...]
+
+
+def _sheet_lines(t_deals: int, game: str, table: tm.TableView) -> list[SheetLine]:
+    size = len(table.entrants)
+    lines = []
+    for k in range(1, t_deals + 1):
+        # a hand dealt again has the same dealer and does not count: deal k's dealer never moves
+        dealer = ledger.dealer_of(table.night.first_dealer, size, k - 1)
+        lines.append(SheetLine(k, dealer, ledger.seat_positions(size, GAMES[game].seats, dealer)))
+    return lines
+
+
+@bp.get("/<int:tournament_id>/sheets.pdf")
+@access(SCORER)
+def sheets(tournament_id: int):
+    """The current round's score sheets, one per table (``?table=n``: that one): what a table on
+    paper fills in, deal by deal, and the organiser types into Points from paper."""
+    view = _view(tournament_id)
+    if view.current is None:
+        return _refused(tournament_id, Conflict("no round is drawn yet"))
+    t = view.tournament
+    tables = view.current.tables
+    if "table" in request.args:
+        tables = [table for table in tables if str(table.number) == request.args["table"]]
+        if not tables:
+            abort(404, _("There is no such table."))
+    game = GAMES[t.game]
+    rules = game.parse_rules(t.rules)
+    tariff = [
+        (str(options.option(t.game, f.name).label), options.value_text(t.game, f.name, getattr(rules, f.name)))
+        for f in game.options()
+    ]
+    return _pdf(
+        "tournaments/sheets_pdf.html",
+        f"tournament-{tournament_id}-round-{view.current.number}-sheets.pdf",
+        view=view,
+        t=t,
+        label=GAME_LABELS[t.game],
+        round=view.current,
+        tables=[(table, _sheet_lines(t.deals, t.game, table)) for table in tables],
+        spare=max(2, t.deals // 8),
+        tariff=tariff,
     )
 
 
