@@ -191,6 +191,8 @@ def version(*, db: Session, tournament_id: int) -> str:
     """A tag that changes with every change to the tournament or any of its tables (the standings
     board asks with it and gets 304 while nothing changed)."""
     t = db.exec(select(Tournament.version).where(Tournament.id == tournament_id)).first()
+    if t is None:
+        raise NotFound(f"no tournament {tournament_id}")
     tables = db.exec(
         select(func.count(), func.coalesce(func.sum(Night.version), 0)).where(Night.tournament_id == tournament_id)
     ).one()

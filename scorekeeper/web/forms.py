@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import g
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField
@@ -21,6 +22,12 @@ class Form(FlaskForm):
     class Meta:
         def get_translations(self, form: Any) -> Any:
             return FORM_TRANSLATIONS
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = super().validate(extra_validators)
+        if g.get("csrf_refused") and "csrf_token" in self:
+            self.csrf_token.errors = []  # the page says it once, in its words, above the form (web/app.py)
+        return valid
 
 
 class GetForm(Form):

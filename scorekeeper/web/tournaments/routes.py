@@ -289,7 +289,7 @@ def standings(tournament_id: int):
     board = request.args.get("board") == "1"
     # the page says who is signed in and is in their language: the tag says both
     who = current_user.get_id() if current_user.is_authenticated else "-"
-    version = tm.version(db=get_db(), tournament_id=tournament_id)
+    version = found(tm.version, _("There is no such tournament."), tournament_id=tournament_id)
     tag = f"t{tournament_id}-{version}-{get_locale() or 'de'}-{who}-{int(board)}"
     unchanged = not_modified(tag)
     if unchanged is not None:
