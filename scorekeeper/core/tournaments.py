@@ -38,7 +38,7 @@ from scorekeeper.core.models import (
     utcnow,
 )
 from scorekeeper.core.nights import add_night, check_date, close_locked, lock_night
-from scorekeeper.core.players import _name_taken
+from scorekeeper.core.players import player_named
 from scorekeeper.core.table import deals_played, last_hand, read_table
 from scorekeeper.core.text import clean_name, has_control, is_id
 from scorekeeper.engine import GAMES, HandResult, get_game, ledger
@@ -486,19 +486,21 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
     t = _open_tournament(db, tournament_id)
     if (player_id is None) == (guest is None or guest == ""):
         raise InvalidInput("player", "choose a player of the roster or type a guest's name")
-    if player_id is not None:
+    if player_id is not None:  # a member, or a guest of an earlier tournament entered again
         player = db.get(Player, player_id) if is_id(player_id) else None
-        if player is None or player.guest:
+        if player is None:
             raise InvalidInput("player", "there is no player {id}", id=player_id)
     else:
         name = clean_name(guest)
-        if _name_taken(db, name):
+        player = player_named(db, name)  # a guest who comes back is the same guest (their name, as it looks)
+        if player is not None and not player.guest:
             raise InvalidInput(
                 "guest", "there is already a player called {name}: choose them from the roster", name=name
             )
-        player = Player(name=name, guest=True)
-        db.add(player)
-        db.flush()
+        if player is None:
+            player = Player(name=name, guest=True)
+            db.add(player)
+            db.flush()
     if db.exec(select(Entrant.id).where(Entrant.tournament_id == t.id, Entrant.player_id == player.id)).first():
         raise InvalidInput("player", "{name} is entered already", name=player.name)
     count = db.exec(select(func.count()).where(Entrant.tournament_id == t.id)).one()

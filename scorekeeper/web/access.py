@@ -26,7 +26,8 @@ from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.core import accounts
 from scorekeeper.core.models import Night, User
-from scorekeeper.core.text import is_id, parse_int
+from scorekeeper.core.numbers import parse_int
+from scorekeeper.core.text import is_id
 from scorekeeper.web.context import SAFE_METHODS, get_db, is_api, read_db
 from scorekeeper.web.extensions import login_manager
 

@@ -14,8 +14,8 @@ from flask_login import current_user
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.players import list_players
-from scorekeeper.core.text import parse_int
+from scorekeeper.core.numbers import parse_cents, parse_int
+from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web.access import SCORER, VIEWER, access
 from scorekeeper.web.context import found, get_db
@@ -23,7 +23,7 @@ from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
-from scorekeeper.web.nights.forms import parse_cents, presets_json
+from scorekeeper.web.nights.forms import presets_json
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
     EntrantForm,
@@ -109,7 +109,10 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     form = EntrantForm()
     entered = {e.player_id for e in view.entrants}
     roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
-    form.player.choices = choices([("", "—"), *((p.id, p.name) for p in roster)])
+    guests = [p for p in list_guests(db=get_db()) if p.id not in entered]  # a guest who comes back
+    form.player.choices = choices(
+        [("", "—"), *((p.id, p.name) for p in roster), *((p.id, _("%(name)s (guest)", name=p.name)) for p in guests)]
+    )
     return form
 
 
