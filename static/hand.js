@@ -82,10 +82,25 @@
       data.set("action", "preview");
       var mine = ++seq;
       fetch(form.dataset.previewUrl, { method: "POST", body: data, credentials: "same-origin" })
-        .then(function (r) { return r.text().then(function (html) { return { ok: r.ok, html: html }; }); })
+        .then(function (r) {
+          // a refusal of the request itself (a form too old, a night gone) comes as JSON: one line in the box
+          if ((r.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
+            return r.json().then(function (body) { return { line: (body.error && body.error.message) || String(r.status) }; });
+          }
+          return r.text().then(function (html) { return { ok: r.ok, html: html }; });
+        })
         .then(function (a) {
           if (mine !== seq) return;
-          document.getElementById("preview").innerHTML = a.html;
+          var box = document.getElementById("preview");
+          if (a.line !== undefined) {
+            var line = document.createElement("p");
+            line.className = "errors preview-refused";
+            line.setAttribute("role", "alert");
+            line.textContent = a.line;
+            box.replaceChildren(line);
+            return;
+          }
+          box.innerHTML = a.html;
           if (a.ok) clearRefusal();
         })
         .catch(function () {

@@ -29,7 +29,8 @@ from scorekeeper.core.db import SQLITE_BEGIN
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import ApiToken, LoginFailure, Night, User, utcnow
 from scorekeeper.core.nights import JOIN_ALPHABET, JOIN_LENGTH, lock_night, new_join_code
-from scorekeeper.core.text import ID_MAX, clean_name, has_control, is_id, name_key, parse_int
+from scorekeeper.core.numbers import parse_int
+from scorekeeper.core.text import ID_MAX, clean_name, has_control, is_id, name_key
 
 ROLES = ("viewer", "scorer", "admin")  # each may do what the ones before it may
 PASSWORD_MIN = 8

@@ -13,20 +13,27 @@ from scorekeeper.core.models import ContractResult, Entrant, NightResult, Player
 from scorekeeper.core.text import clean_name, is_id, name_key
 
 
-def _name_taken(db: Session, name: str, except_id: int | None = None) -> bool:
-    """Whether another player has this name, ignoring case in every alphabet (Ölfa = ölfa).
+def player_named(db: Session, name: str, except_id: int | None = None) -> Player | None:
+    """The player (a member or a tournament's guest) whose name looks like ``name``: the same
+    ignoring case in every alphabet (Ölfa = ölfa) and letters that only look alike (a Cyrillic
+    Сilli is Cilli): core/text.py ``name_key``.
 
     Compared in Python: SQLite's lower() knows only ASCII, and a club's roster is small.
     """
     key = name_key(name)
-    return any(name_key(p.name) == key and p.id != except_id for p in db.exec(select(Player)))
+    return next((p for p in db.exec(select(Player)) if p.id != except_id and name_key(p.name) == key), None)
+
+
+def _refuse_taken(db: Session, name: str, except_id: int | None = None) -> None:
+    """:raises InvalidInput: when another player (member or guest) has a name that looks like this one."""
+    if player_named(db, name, except_id) is not None:
+        raise InvalidInput("name", "there is already a player called {name}", name=name)
 
 
 def create_player(*, db: Session, name: Any) -> Player:
     """Add a player to the roster; names are unique (ignoring case)."""
     name = clean_name(name)
-    if _name_taken(db, name):
-        raise InvalidInput("name", "there is already a player called {name}", name=name)
+    _refuse_taken(db, name)
     player = Player(name=name)
     db.add(player)
     try:
@@ -49,8 +56,7 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     """Give a player a new name (history follows: it is the same record); audited."""
     player = get_player(db=db, player_id=player_id)
     name = clean_name(name)
-    if _name_taken(db, name, except_id=player_id):
-        raise InvalidInput("name", "there is already a player called {name}", name=name)
+    _refuse_taken(db, name, except_id=player_id)
     if name != player.name:
         db.add(RosterChange(action="rename", player_id=player.id, detail={"before": player.name, "after": name}))
     player.name = name
@@ -83,6 +89,13 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     merged = get_player(db=db, player_id=merge_id)
     if keep.id == merged.id:
         raise InvalidInput("other", "choose another player: a record cannot be merged with itself")
+    if keep.guest != merged.guest:  # a member's club results never go to a guest, nor a guest's into the roster
+        raise InvalidInput(
+            "other",
+            "{guest} is a tournament's guest and {member} a member of the club: they are kept apart",
+            guest=(keep if keep.guest else merged).name,
+            member=(merged if keep.guest else keep).name,
+        )
     nights_of = select(Seat.night_id).where(Seat.player_id == keep.id)
     shared = db.exec(select(Seat.night_id).where(Seat.player_id == merged.id, Seat.night_id.in_(nights_of))).first()
     if shared is not None:
@@ -124,6 +137,11 @@ def roster_changes(*, db: Session, player_id: int | None = None) -> list[RosterC
     if player_id is not None:
         query = query.where(RosterChange.player_id == player_id)
     return list(db.exec(query.order_by(RosterChange.id)))
+
+
+def list_guests(*, db: Session) -> list[Player]:
+    """The guests of earlier tournaments, by name: who may be entered again as that same guest."""
+    return sorted(db.exec(select(Player).where(Player.guest == True)), key=lambda p: name_key(p.name))  # noqa: E712
 
 
 def list_players(*, db: Session, active: bool = False) -> list[Player]:

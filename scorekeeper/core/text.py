@@ -1,15 +1,17 @@
-"""The rules for text, numbers and ids a person or a file sends: one place for each.
+"""The rules for text and ids a person or a file sends: one place for each (numbers: core/numbers.py).
 
 >>> name_key("STRASSE") == name_key("Straße"), name_key("Ａｎｎａ") == name_key("anna")
 (True, True)
->>> parse_int("12"), parse_int("²"), parse_int("-3"), parse_int(" 7")
-(12, None, None, None)
 """
 
 from __future__ import annotations
 
+import functools
+import string
 import unicodedata
 from typing import Any
+
+from confusable_homoglyphs.confusables import confusables_data as _HOMOGLYPHS
 
 from scorekeeper.core.errors import InvalidInput
 
@@ -27,17 +29,6 @@ ID_MAX = 2**31 - 1  # ids beyond what every database's integer holds are simply 
 def is_id(value: Any) -> bool:
     """Whether ``value`` can be a stored row's id (a whole number every database's integer holds)."""
     return type(value) is int and 0 < value <= ID_MAX
-
-
-def parse_int(value: Any, *, digits: int = 18) -> int | None:
-    """A whole number written in ASCII digits only (at most ``digits`` of them), else None.
-
-    Forms and the API read every number through here: ``"²"`` passes ``str.isdigit()`` but is no
-    number a person typed, and ``int()`` of it fails.
-    """
-    if isinstance(value, str) and 0 < len(value) <= digits and value.isascii() and value.isdigit():
-        return int(value)
-    return None
 
 
 def has_control(text: str) -> bool:
@@ -98,6 +89,35 @@ def clean_name(name: Any) -> str:
 def name_key(name: str) -> str:
     """What makes two names the same person's: they look the same. Equal ignoring case in every
     alphabet, whatever Unicode form they were typed in (``STRASSE`` finds ``Straße``, full-width
-    ``Ａｎｎａ`` finds ``Anna``), ignoring invisible characters and runs of spaces."""
+    ``Ａｎｎａ`` finds ``Anna``), ignoring invisible characters and runs of spaces, and letters of
+    other alphabets that look like Latin ones (a Cyrillic ``С`` finds ``C``: :func:`skeleton`)."""
     visible = "".join(c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c) != "Cf")
-    return " ".join(visible.casefold().split())
+    return " ".join(skeleton(visible.casefold()).split())
+
+
+def skeleton(text: str) -> str:
+    """``text`` with every character that looks like a small Latin letter or a digit written as that
+    one (Unicode TS #39's confusables, as the kept library ``confusable-homoglyphs`` has them): its
+    confusable skeleton, of a text already folded to small letters. Accents stay (``ü`` is no ``u``).
+
+    >>> skeleton("сilli") == skeleton("cilli"), skeleton("аnni") == "anni", skeleton("ki11i"), skeleton("müller")
+    (True, True, 'killi', 'müller')
+    """
+    return unicodedata.normalize("NFC", "".join(_prototype(c) for c in unicodedata.normalize("NFD", text)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _prototype(c: str) -> str:
+    """The small Latin letter (else the digit) ``c`` looks like; ``c`` itself when it looks like none."""
+    if c in _LATIN:
+        return c
+    looks = {alias["c"].strip("\u200e\u200f") for alias in _HOMOGLYPHS.get(c, ())}
+    for kind in (_LATIN, _DIGITS):
+        alike = sorted(x for x in looks if x in kind)
+        if alike:
+            return _prototype(alike[0]) if kind is _DIGITS else alike[0]
+    return c
+
+
+_LATIN = frozenset(string.ascii_lowercase)
+_DIGITS = frozenset(string.digits)

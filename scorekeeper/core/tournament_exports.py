@@ -43,7 +43,7 @@ from scorekeeper.core.models import (
     TournamentTable,
 )
 from scorekeeper.core.nights import add_imported_night, check_date, new_join_code
-from scorekeeper.core.players import find_or_add_players
+from scorekeeper.core.players import find_or_add_players, player_named
 from scorekeeper.core.table import deals_played
 from scorekeeper.core.text import ID_MAX, has_control, name_key
 from scorekeeper.engine import GAMES, InvalidHand
@@ -420,7 +420,27 @@ def read_tournament_file(data: Any) -> CheckedTournament:
     entrants = _read_entrants(top["entrants"], columns["rounds"])
     rounds = _read_rounds(top["rounds"], columns["rounds"], {e["number"] for e in entrants})
     tables = _read_tables(top["tables"], columns, entrants, rounds)
+    if columns["status"] == CLOSED:
+        _check_over(columns["rounds"], rounds, tables)
     return CheckedTournament(columns, entrants, rounds, tables)
+
+
+def _check_over(planned: int, rounds: list[dict[str, Any]], tables: list[tuple[dict[str, Any], Any]]) -> None:
+    """A closed tournament played every round it planned, each at its tables, and every table is over.
+
+    :raises InvalidExport: naming what is missing.
+    """
+    if len(rounds) < planned:
+        missing = len(rounds) + 1
+        raise InvalidExport("rounds", f"a closed tournament played its {planned} rounds: round {missing} is missing")
+    played = {table["round"] for table, _ in tables}
+    for i, r in enumerate(rounds):
+        if r["number"] not in played:
+            said = f"a closed tournament played round {r['number']} at its tables: none is listed"
+            raise InvalidExport(f"rounds[{i}]", said)
+    for i, (_, night) in enumerate(tables):
+        if night.columns["status"] != CLOSED:
+            raise InvalidExport(f"tables[{i}].night.evening.status", "the tables of a closed tournament are closed")
 
 
 # --- writing it ------------------------------------------------------------------------------
@@ -444,6 +464,11 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
             raise InvalidExport(
                 f"tables[{i}].night.evening.uid", "this night is in the database already, but not as this table"
             )
+    for i, e in enumerate(checked.entrants):  # a guest is never a member of the club, nor a member a guest
+        other = player_named(db, e["name"])
+        if other is not None and other.guest != e["guest"]:
+            said = "a member of the club, not a guest" if e["guest"] else "a guest of a tournament, not a member"
+            raise InvalidExport(f"entrants[{i}].guest", f"{e['name']!r} is {other.name!r} here, {said}")
     t = Tournament(**copy.deepcopy(checked.columns))
     db.add(t)
     db.flush()

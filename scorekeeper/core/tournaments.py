@@ -38,7 +38,7 @@ from scorekeeper.core.models import (
     utcnow,
 )
 from scorekeeper.core.nights import add_night, check_date, close_locked, lock_night
-from scorekeeper.core.players import _name_taken
+from scorekeeper.core.players import player_named
 from scorekeeper.core.table import deals_played, last_hand, read_table
 from scorekeeper.core.text import clean_name, has_control, is_id
 from scorekeeper.engine import GAMES, get_game
@@ -242,6 +242,8 @@ def version(*, db: Session, tournament_id: int) -> str:
     """A tag that changes with every change to the tournament or any of its tables (the standings
     board asks with it and gets 304 while nothing changed)."""
     t = db.exec(select(Tournament.version).where(Tournament.id == tournament_id)).first()
+    if t is None:
+        raise NotFound(f"no tournament {tournament_id}")
     tables = db.exec(
         select(func.count(), func.coalesce(func.sum(Night.version), 0)).where(Night.tournament_id == tournament_id)
     ).one()
@@ -549,19 +551,21 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
     """The player of the roster or the new guest who enters (or takes a place); not entered yet."""
     if (player_id is None) == (guest is None or guest == ""):
         raise InvalidInput("player", "choose a player of the roster or type a guest's name")
-    if player_id is not None:
+    if player_id is not None:  # a member, or a guest of an earlier tournament entered again
         player = db.get(Player, player_id) if is_id(player_id) else None
-        if player is None or player.guest:
+        if player is None:
             raise InvalidInput("player", "there is no player {id}", id=player_id)
     else:
         name = clean_name(guest)
-        if _name_taken(db, name):
+        player = player_named(db, name)  # a guest who comes back is the same guest (their name, as it looks)
+        if player is not None and not player.guest:
             raise InvalidInput(
                 "guest", "there is already a player called {name}: choose them from the roster", name=name
             )
-        player = Player(name=name, guest=True)
-        db.add(player)
-        db.flush()
+        if player is None:
+            player = Player(name=name, guest=True)
+            db.add(player)
+            db.flush()
     for e in db.exec(select(Entrant).where(Entrant.tournament_id == t.id)):
         if e.player_id == player.id or any(f["player_id"] == player.id for f in e.former or ()):
             raise InvalidInput("player", "{name} is entered already", name=player.name)
@@ -569,9 +573,9 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
 
 
 def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest: Any = None) -> Entrant:
-    """Enter a player of the roster (``player_id``) or a guest (``guest``: a name; a start number,
-    never on the roster or in the club's history). The next start number is theirs; a player
-    entered after a round was drawn plays from the next round on."""
+    """Enter a player of the roster (``player_id``), a guest of an earlier tournament again (``player_id``),
+    or a new guest (``guest``: a name; a start number, never on the roster or in the club's history). The
+    next start number is theirs; a player entered after a round was drawn plays from the next round on."""
     t = _open_tournament(db, tournament_id)
     player = _new_entrant_player(db, t, player_id, guest)
     count = db.exec(select(func.count()).where(Entrant.tournament_id == t.id)).one()

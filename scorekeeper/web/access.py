@@ -22,10 +22,12 @@ from flask import Flask, abort, current_app, g, redirect, request, session, url_
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_login import current_user, login_user
+from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.core import accounts
 from scorekeeper.core.models import Night, User
-from scorekeeper.core.text import is_id, parse_int
+from scorekeeper.core.numbers import parse_int
+from scorekeeper.core.text import is_id
 from scorekeeper.web.context import SAFE_METHODS, get_db, is_api, read_db
 from scorekeeper.web.extensions import login_manager
 
@@ -244,3 +246,8 @@ def sign_in(user) -> None:
         session[GUESTS] = guests
     login_user(user)
     session.permanent = True
+    # the new session's form token, in its first cookie: every answer of a permanent session sends
+    # the cookie again, and a poll that left before the first form made a token would otherwise
+    # answer after it with a cookie without one (the first preview of a fresh session was refused)
+    g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)  # the old session's, if made
+    generate_csrf()

@@ -9,8 +9,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf.csrf import CSRFError
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -49,6 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL=settings.database(instance),
         SECRET_KEY=test_config.get("SECRET_KEY") or settings.key(instance),
         WTF_CSRF_TIME_LIMIT=None,  # a form may stay open on a phone through a long hand
+        WTF_CSRF_CHECK_DEFAULT=False,  # checked after access, refused in the page's words: _csrf_check
         WTF_I18N_ENABLED=True,
         BABEL_DEFAULT_LOCALE="de",
         POLL_SECONDS=2,
@@ -170,11 +174,53 @@ def _keep_gc_out_of_requests(threshold: tuple[int, int, int] | None) -> None:
     gc.set_threshold(*threshold)
 
 
+#: Each error page's heading and, where the code that refused said nothing of its own, its sentence:
+#: in the page's language (Werkzeug's own names and descriptions are English).
+ERROR_WORDS: dict[int, tuple[Any, Any]] = {
+    400: (_l("The request could not be read"), _l("What was sent is not what this page expects.")),
+    401: (_l("Sign in first"), _l("Sign in first (or join the night with its code).")),
+    403: (_l("Not allowed"), _l("Your account may not do this. Ask an admin of the club.")),
+    404: (_l("Not found"), _l("There is no such page.")),
+    405: (_l("Not possible here"), _l("This address does not take this kind of request.")),
+    409: (_l("Changed in the meantime"), _l("Somebody changed this in the meantime: look again and try again.")),
+    411: (_l("The request could not be read"), _l("Send this form from its page.")),
+    413: (_l("Too large"), _l("What was sent is too large.")),
+    429: (_l("Too many attempts"), _l("Wait a moment and try again.")),
+    500: (_l("Something went wrong"), ""),
+}
+
+#: A form posted with a token its session does not know (expired, missing, another session's).
+FORM_TOO_OLD = _l("The form was too old, please save again.")
+
+
+def _error_words(exc: HTTPException) -> tuple[str, str]:
+    """The page's heading and sentence of an error: the refusing code's own sentence (it is in the
+    page's language already), else the code's."""
+    title, default = ERROR_WORDS.get(exc.code or 500, (None, ""))
+    if isinstance(exc, CSRFError):
+        return str(title or exc.name), str(FORM_TOO_OLD)
+    own = exc.description if exc.description != type(exc).description else None
+    return str(title or exc.name), str(own or default)
+
+
+def _in_a_line() -> bool:
+    """Whether the request is the hand form's live preview (static/hand.js), whose box shows an error
+    as one line of JSON's ``error.message``, never a whole page nested in it."""
+    return bool(request.args.get("fragment"))
+
+
 def _http_error(exc: HTTPException):
-    """Error pages in the user's language; JSON for the API."""
+    """Error pages in the user's language, in the app's layout; JSON for the API (in English, as the
+    API speaks) and for the preview (in the page's language). The headers the error carries stay
+    (a 405's ``Allow``, a 401's ``WWW-Authenticate``)."""
+    headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     if is_api():
-        return {"error": {"field": "", "message": exc.description or exc.name}}, exc.code
-    return render_template("errors/error.html", code=exc.code, title=exc.name, message=exc.description), exc.code
+        return {"error": {"field": "", "message": exc.description or exc.name}}, exc.code, headers
+    title, message = _error_words(exc)
+    if _in_a_line():
+        return {"error": {"field": "", "message": message or title}}, exc.code, headers
+    page = render_template("errors/error.html", code=exc.code, title=title, message=message)
+    return page, exc.code, headers
 
 
 def _server_error(exc: Exception):
@@ -190,7 +236,9 @@ def _server_error(exc: Exception):
     current_app.logger.exception("unhandled error")
     if is_api():
         return {"error": {"field": "", "message": "internal error"}}, 500
-    return render_template("errors/error.html", code=500, title=_("Something went wrong"), message=""), 500
+    if _in_a_line():
+        return {"error": {"field": "", "message": str(ERROR_WORDS[500][0])}}, 500
+    return render_template("errors/error.html", code=500, title=str(ERROR_WORDS[500][0]), message=""), 500
 
 
 #: Sent with every answer. The pages load scripts and styles only from ``/static`` (no inline
@@ -224,6 +272,40 @@ def _forms_only():
     if request.files:
         abort(400, _("This form takes no files."))
     return None
+
+
+def _csrf_check():
+    """Every page form's token (Flask-WTF's check, run here after web/access.py has said who may post).
+
+    A token its session does not know (a form left open across a sign-in, a cookie that lost it)
+    is refused in the page's language: the preview gets its one line; a page's form is shown again
+    by its own view, filled in as it was posted and with a new token, and says so above it. The
+    posted token is taken out first, so every form of the view fails on it and nothing is changed
+    (a view that would answer anything but a refusal is answered with the error page instead:
+    :func:`_csrf_refused`).
+    """
+    if not current_app.config["WTF_CSRF_ENABLED"]:
+        return None
+    try:
+        csrf.protect(apply_exemptions=True)
+    except CSRFError:
+        if _in_a_line():
+            return {"error": {"field": "csrf_token", "message": str(FORM_TOO_OLD)}}, 400
+        g.csrf_refused = True
+        posted = request.form.copy()
+        posted.poplist(current_app.config["WTF_CSRF_FIELD_NAME"])
+        request.form = ImmutableMultiDict(posted)
+        flash(str(FORM_TOO_OLD), "error")
+    return None
+
+
+def _csrf_refused(response):
+    """A form refused for its token is never answered as done: a view's redirect or success becomes
+    the error page (the message is flashed already)."""
+    if g.get("csrf_refused") and response.status_code < 400:
+        page = render_template("errors/error.html", code=400, title=str(ERROR_WORDS[400][0]), message="")
+        return _security_headers(current_app.response_class(page, status=400))
+    return response
 
 
 def _security_headers(response):
@@ -278,6 +360,8 @@ def _register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     access.init_app(app)
     app.before_request(_forms_only)
+    app.before_request(_csrf_check)
+    app.after_request(_csrf_refused)
     app.jinja_env.globals.update(
         money=money,
         day=day,

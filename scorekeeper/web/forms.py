@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import g
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SelectField
+from wtforms import IntegerField, PasswordField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import EqualTo, InputRequired, ValidationError
 
+from scorekeeper.core.numbers import parse_int
 from scorekeeper.engine import GAMES
 from scorekeeper.web.i18n import FORM_TRANSLATIONS
 from scorekeeper.web.labels import GAME_LABELS
@@ -21,6 +23,26 @@ class Form(FlaskForm):
     class Meta:
         def get_translations(self, form: Any) -> Any:
             return FORM_TRANSLATIONS
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = super().validate(extra_validators)
+        if g.get("csrf_refused") and "csrf_token" in self:
+            self.csrf_token.errors = []  # the page says it once, in its words, above the form (web/app.py)
+        return valid
+
+
+class WholeNumberField(IntegerField):
+    """A whole number as a person types it, read by the one reader (core/numbers.py): ASCII digits, a
+    leading minus (the field's range says whether it may be below 0), spaces around it let go.
+    ``"١٠"``, ``"1_0"`` or ``"+1"`` are refused with WTForms' own message in the page's language
+    (``int()`` would read them as 10, 10 and 1)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        self.data = parse_int(str(valuelist[0]).strip(" \t"), digits=64, signed=True)  # too large: its range says so
+        if self.data is None:
+            raise ValueError(self.gettext("Not a valid integer value."))
 
 
 class GetForm(Form):

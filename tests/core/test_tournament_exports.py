@@ -257,3 +257,58 @@ def test_a_replacement_and_a_paper_lists_solos_travel_with_the_tournament(db, ot
 
     assert lines(other_db, imported.id) == lines(db, t.id)
     assert any(not known for *_, known in lines(db, t.id)[1])
+
+
+# --- issue 22.5: guests stay guests, a closed tournament is complete -------------------------------
+
+
+def _index_of(data, name):
+    return next(i for i, e in enumerate(data["entrants"]) if e["name"] == name)
+
+
+@pytest.mark.parametrize("member", ["Gast Gustl", "GAST GUSTL", "Gаst Gustl"])  # the last with a Cyrillic а
+def test_an_entrant_marked_guest_whose_name_is_a_members_is_refused_naming_the_entry(db, other_db, member):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    create_player(db=other_db, name=member)
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == f"entrants[{_index_of(data, 'Gast Gustl')}].guest"
+    assert "a member of the club, not a guest" in err.value.message and member in err.value.message
+    assert snapshot(other_db) == before
+
+
+def test_a_member_entrant_whose_name_is_an_earlier_guests_is_refused(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    earlier = tm.create_tournament(db=other_db, name="Vorher", game="schafkopf", rules={"preset": "turnier"}, seed="v")
+    tm.add_entrant(db=other_db, tournament_id=earlier.id, guest="Spieler 1")
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == f"entrants[{_index_of(data, 'Spieler 1')}].guest"
+    assert snapshot(other_db) == before
+
+
+def _closed(data):
+    data["tournament"]["status"] = "closed"
+    data["tournament"]["closed_at"] = data["tournament"]["created_at"]
+
+
+def test_a_closed_tournament_with_rounds_missing_is_refused_naming_the_round(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)  # 3 rounds planned, 2 drawn
+    _closed(data)
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == "rounds"
+    assert "round 3 is missing" in err.value.message
+    assert snapshot(other_db) == before
+
+
+def test_a_closed_tournament_with_a_table_still_open_is_refused(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    data["tournament"]["rounds"] = 2
+    _closed(data)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path.startswith("tables[") and err.value.path.endswith(".night.evening.status")

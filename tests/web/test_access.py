@@ -239,7 +239,10 @@ def test_every_form_post_without_its_csrf_token_is_refused_and_changes_nothing(a
         client = clients["admin" if level != NIGHT_WRITE else "own guest"]
         before = snapshot(db)
         answer = client.post(path, data={"name": "Neu", "reason": "x", "code": values["code"]})
-        if answer.status_code != 400:
+        # refused as a form too old (shown again, web/app.py _csrf_check); a setup address whose token is
+        # wrong is not there at all, token or not
+        refused = 404 if endpoint == "signin.setup" else 400
+        if answer.status_code != refused:
             missing.append(f"POST {path}: {answer.status_code}")
         assert snapshot(db) == before, f"POST {path} without a CSRF token changed the database"
     assert missing == []

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import Player
 from scorekeeper.core.players import create_player
 from scorekeeper.core.tournament_exports import import_tournament
 from tests.support import snapshot
@@ -65,11 +67,12 @@ def test_reading_a_tournament_shows_its_entrants_and_each_tables_night_code_play
     client.post(f"/api/v1/tournaments/{entered['id']}/rounds")
     t = client.get(f"/api/v1/tournaments/{entered['id']}").get_json()
     assert [e["number"] for e in t["entrants"]] == list(range(1, 10))
+    guest_id = db.exec(select(Player.id).where(Player.name == "Gast Gustl")).one()
     assert t["entrants"][-1] == {
         "number": 9,
         "name": "Gast Gustl",
         "guest": True,
-        "player_id": None,
+        "player_id": guest_id,  # the guest's own record: entered again by it in a later tournament
         "withdrawn_after": None,
     }
     (r1,) = t["drawn"]
@@ -146,7 +149,8 @@ def test_entering_a_player_and_a_guest_gives_the_next_start_numbers(client, db, 
         "withdrawn_after": None,
     }
     guest = client.post(f"/api/v1/tournaments/{t['id']}/entrants", json={"guest": "Gast Gustl"}).get_json()
-    assert (guest["number"], guest["guest"], guest["player_id"]) == (2, True, None)
+    assert (guest["number"], guest["guest"]) == (2, True)
+    assert guest["player_id"] not in {p.id for p in roster}  # the guest's own record: entered again by it
     roster_names = [p["name"] for p in client.get("/api/v1/players").get_json()["players"]]
     assert "Gast Gustl" not in roster_names  # a guest is never on the roster
 

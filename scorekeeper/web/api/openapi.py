@@ -284,7 +284,7 @@ def _tournament_schemas() -> dict[str, Any]:
         "number": NUMBER_OF,
         "name": TEXT,
         "guest": {"type": "boolean", "description": "a guest: a start number, not on the roster"},
-        "player_id": {"type": ["integer", "null"], "description": "the roster's player (null for a guest)"},
+        "player_id": {"type": ["integer", "null"], "description": "the player: of the roster, or the guest's own"},
         "withdrawn_after": {
             "type": ["integer", "null"],
             "minimum": 0,
@@ -384,11 +384,11 @@ def _tournament_schemas() -> dict[str, Any]:
         ),
         "NewEntrant": {
             "oneOf": [
-                _object({"player_id": ID}, ["player_id"], description="a player of the roster"),
+                _object({"player_id": ID}, ["player_id"], description="a player of the roster, or an earlier guest"),
                 _object(
                     {"guest": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}},
                     ["guest"],
-                    description="a guest: not on the roster, a name no player has",
+                    description="a guest: not on the roster; a name no member has (an earlier guest's: them again)",
                 ),
             ]
         },

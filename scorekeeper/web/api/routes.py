@@ -337,7 +337,7 @@ def _tournament_json(tournament_id: int) -> dict[str, Any]:
                 "number": e.number,
                 "name": view.names[e.number],
                 "guest": e.number in view.guests,
-                "player_id": None if e.number in view.guests else e.player_id,
+                "player_id": e.player_id,  # a guest's too: to enter them again in a later tournament
                 "withdrawn_after": e.withdrawn_after,
             }
             for e in view.entrants
@@ -377,7 +377,8 @@ def get_tournament(tournament_id: int):
 @bp.post("/tournaments/<int:tournament_id>/entrants")
 @access(SCORER)
 def add_entrant(tournament_id: int):
-    """Enter a player of the roster (``{"player_id": n}``) or a guest (``{"guest": "Name"}``)."""
+    """Enter a player of the roster or a guest of an earlier tournament (``{"player_id": n}``), or a
+    guest by name (``{"guest": "Name"}``: a guest of an earlier tournament by that name comes back)."""
     data = _fields({"player_id", "guest"})
     if len(data) != 1:
         raise ApiError(400, "player_id", 'give either "player_id" (a player of the roster) or "guest" (a name)')
@@ -400,7 +401,7 @@ def add_entrant(tournament_id: int):
         "number": entrant.number,
         "name": view.names[entrant.number],
         "guest": guest,
-        "player_id": None if guest else entrant.player_id,
+        "player_id": entrant.player_id,
         "withdrawn_after": entrant.withdrawn_after,
     }, 201
 

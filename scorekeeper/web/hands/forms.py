@@ -9,15 +9,15 @@ import uuid
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField
+from wtforms import BooleanField, HiddenField, RadioField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
 
-from scorekeeper.core.text import parse_int
+from scorekeeper.core.numbers import parse_int
 from scorekeeper.engine import GAMES, InvalidHand, konter_a_matt, matzlfangen, schafkopf
 from scorekeeper.engine.matt import CARD_VALUES
-from scorekeeper.web.forms import Form, choices
+from scorekeeper.web.forms import Form, WholeNumberField, choices
 from scorekeeper.web.labels import CARD_LABELS, CONTRACT_LABELS, SUIT_LABELS
 from scorekeeper.web.messages import message
 
@@ -62,9 +62,9 @@ def Segmented(label: Any, pairs: Any = (), default: str | None = None, required:
     return RadioField(label, choices=choices(pairs), default=default, validate_choice=False, validators=checks)
 
 
-def Points(label: Any, total: int, required: bool = True) -> IntegerField:
+def Points(label: Any, total: int, required: bool = True) -> WholeNumberField:
     """Card points, 0 to the game's ``total`` (required where shown, but for a Ramsch's rows: blank is 0)."""
-    return IntegerField(
+    return WholeNumberField(
         label,
         validators=[Optional(), Engine(required=required, lo=0, hi=total)],
         widget=NumberInput(),

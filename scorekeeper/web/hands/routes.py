@@ -10,8 +10,8 @@ from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
+from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.table import Table, load_table
-from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import found, get_db

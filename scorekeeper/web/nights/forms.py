@@ -8,36 +8,22 @@ The option fields are made from the engine's rule-set declarations
 from __future__ import annotations
 
 import json
-import re
 from datetime import date
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, DateField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import BooleanField, DateField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.core.nights import STAKE_MAX_CENTS
+from scorekeeper.core.numbers import parse_cents
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import options
-from scorekeeper.web.forms import Form, GetForm, checked_choice, choices
+from scorekeeper.web.forms import Form, GetForm, WholeNumberField, checked_choice, choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.messages import message
 
 MAX_SEATS = max(size for game in GAMES.values() for size in game.table_sizes)
-_MONEY = re.compile(r"^\s*(\d{1,4})(?:[.,](\d{1,2}))?\s*$")
-
-
-def parse_cents(text: Any) -> int | None:
-    """``"0,10"``, ``"0.1"`` or ``"2"`` (a currency amount) as integer cents; None if it is not one.
-
-    >>> parse_cents("0,10"), parse_cents("1.5"), parse_cents("2"), parse_cents("-1"), parse_cents("1,234")
-    (10, 150, 200, None, None)
-    """
-    match = _MONEY.match(text or "") if isinstance(text, str) else None
-    if match is None:
-        return None
-    whole, part = match.groups()
-    return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 
 
 def option_field_name(game: str, option: str) -> str:
@@ -55,7 +41,7 @@ def _option_field(game: str, f: Any, preset: dict[str, Any] | None = None) -> Fi
         return SelectField(label, choices=choices(pairs), default=default, description=description)
     if isinstance(f.default, bool):
         return BooleanField(label, default=default, description=description)
-    return IntegerField(
+    return WholeNumberField(
         label,
         default=default,
         validators=[Optional()],
@@ -97,7 +83,7 @@ class RulesForm(Form):
         for f in GAMES[game].options():
             field = getattr(self, option_field_name(game, f.name))
             value = field.data
-            if isinstance(field, IntegerField) and value is None and not f.metadata["nullable"]:
+            if isinstance(field, WholeNumberField) and value is None and not f.metadata["nullable"]:
                 value = f.default
             rules[f.name] = value
         return rules
@@ -199,7 +185,7 @@ class NightFilterForm(GetForm):
     season = SelectField(_l("Season"), validate_choice=False, validators=[checked_choice])
     since = DateField(_l("From"), validators=[Optional()])
     until = DateField(_l("To"), validators=[Optional()])
-    page = IntegerField(_l("Page"), validators=[Optional(), NumberRange(min=1, max=10**6)])
+    page = WholeNumberField(_l("Page"), validators=[Optional(), NumberRange(min=1, max=10**6)])
 
     def validate_until(self, field: DateField) -> None:
         if field.data and self.since.data and field.data < self.since.data:

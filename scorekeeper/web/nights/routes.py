@@ -9,9 +9,9 @@ from scorekeeper.core import history
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
+from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import list_players
 from scorekeeper.core.table import Table, audit_trail, deals_played, get_night, hand_data, load_table
-from scorekeeper.core.text import parse_int
 from scorekeeper.core.tournaments import list_tournaments, table_of
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import options

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from scorekeeper.core import history
 from scorekeeper.core.errors import InvalidInput, NotFound
 from scorekeeper.core.models import Player
+from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import (
     create_player,
     get_player,
@@ -17,7 +18,6 @@ from scorekeeper.core.players import (
     retire_player,
     roster_changes,
 )
-from scorekeeper.core.text import parse_int
 from scorekeeper.core.tournaments import player_tournaments
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.charts import chart_svg

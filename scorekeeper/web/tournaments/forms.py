@@ -8,13 +8,14 @@ from datetime import date
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import DateField, Field, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import DateField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from scorekeeper.core.numbers import parse_cents
 from scorekeeper.core.tournaments import DEALS_MAX, FEE_MAX_CENTS, NAME_MAX, PRIZES_MAX, ROUNDS_MAX, TOURNAMENT_GAMES
-from scorekeeper.web.forms import Form, choices
+from scorekeeper.web.forms import Form, WholeNumberField, choices
 from scorekeeper.web.labels import GAME_LABELS
-from scorekeeper.web.nights.forms import RulesForm, parse_cents, rule_fields
+from scorekeeper.web.nights.forms import RulesForm, rule_fields
 
 #: The preset a new tournament starts from (RULES.md: a common Bavarian tournament scheme).
 PRESET = "turnier"
@@ -43,13 +44,13 @@ class TournamentFormBase(RulesForm):
     )
     played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=NAME_MAX)])
-    rounds = IntegerField(
+    rounds = WholeNumberField(
         _l("Rounds"),
         default=2,
         validators=[InputRequired(), NumberRange(min=1, max=ROUNDS_MAX)],
         render_kw={"inputmode": "numeric", "min": 1, "max": ROUNDS_MAX},
     )
-    deals = IntegerField(
+    deals = WholeNumberField(
         _l("Deals per round"),
         default=32,
         validators=[InputRequired(), NumberRange(min=1, max=DEALS_MAX)],
@@ -87,12 +88,12 @@ class EntrantForm(Form):
 class KeepApartForm(Form):
     """Two participants (start numbers) the draw seats at different tables."""
 
-    first = IntegerField(
+    first = WholeNumberField(
         _l("Start number"),
         validators=[InputRequired(message=_l("Enter two start numbers."))],
         render_kw={"inputmode": "numeric", "min": 1},
     )
-    second = IntegerField(
+    second = WholeNumberField(
         _l("and start number"),
         validators=[InputRequired(message=_l("Enter two start numbers."))],
         render_kw={"inputmode": "numeric", "min": 1},
@@ -125,7 +126,7 @@ def paper_form(names: list[str], deals: int) -> PaperForm:
     """The paper form of a table with these players (by table position); solos at most ``deals``."""
     attrs: dict[str, Any] = {}
     for i, name in enumerate(names, start=1):
-        attrs[f"p{i}"] = IntegerField(
+        attrs[f"p{i}"] = WholeNumberField(
             name,
             validators=[
                 InputRequired(message=_l("Enter the points of each player.")),
@@ -134,7 +135,7 @@ def paper_form(names: list[str], deals: int) -> PaperForm:
             render_kw={"inputmode": "numeric", "enterkeyhint": "next"},
         )
         for key, label in (("w", _l("Solos won")), ("l", _l("Solos lost"))):
-            attrs[f"{key}{i}"] = IntegerField(
+            attrs[f"{key}{i}"] = WholeNumberField(
                 label,
                 validators=[Optional(), NumberRange(min=0, max=deals)],
                 render_kw={"inputmode": "numeric", "min": 0, "max": deals, "enterkeyhint": "next"},

@@ -15,8 +15,8 @@ from flask_login import current_user
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.players import list_players
-from scorekeeper.core.text import parse_int
+from scorekeeper.core.numbers import parse_cents, parse_int
+from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web import options, printing
 from scorekeeper.web.access import SCORER, VIEWER, access
@@ -26,7 +26,7 @@ from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
-from scorekeeper.web.nights.forms import parse_cents, presets_json
+from scorekeeper.web.nights.forms import presets_json
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
     EntrantForm,
@@ -120,7 +120,10 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     form = EntrantForm()
     entered = {e.player_id for e in view.entrants}
     roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
-    form.player.choices = choices([("", "—"), *((p.id, p.name) for p in roster)])
+    guests = [p for p in list_guests(db=get_db()) if p.id not in entered]  # a guest who comes back
+    form.player.choices = choices(
+        [("", "—"), *((p.id, p.name) for p in roster), *((p.id, _("%(name)s (guest)", name=p.name)) for p in guests)]
+    )
     return form
 
 
@@ -435,7 +438,7 @@ def standings(tournament_id: int):
     round_no = 0 if asked is None else parse_int(asked) or -1  # a round's own list; 0: overall
     # the page says who is signed in and is in their language: the tag says both
     who = current_user.get_id() if current_user.is_authenticated else "-"
-    version = tm.version(db=get_db(), tournament_id=tournament_id)
+    version = found(tm.version, _("There is no such tournament."), tournament_id=tournament_id)
     tag = f"t{tournament_id}-{version}-{get_locale() or 'de'}-{who}-{int(board)}-{round_no}"
     unchanged = not_modified(tag)
     if unchanged is not None:
