@@ -11,13 +11,27 @@ import hashlib
 
 from flask import Blueprint, make_response, render_template, request
 
-from scorekeeper.web.access import PUBLIC, access
+from scorekeeper.web.access import PUBLIC, access, account_key
 from scorekeeper.web.assets import static_urls
+from scorekeeper.web.context import is_api
 
 bp = Blueprint("offline", __name__)
 
 #: Bump when templates/offline/sw.js changes in a way the static files' hashes do not show.
-WORKER_VERSION = 1
+WORKER_VERSION = 2
+
+#: The header that tells the worker whose answer this is (:func:`access.account_key`; ``-``: nobody's).
+ACCOUNT_HEADER = "Scorekeeper-Account"
+
+
+@bp.after_app_request
+def tell_the_worker(answer):
+    """Every page and every request of the pages' scripts says whose it is: the worker keeps a page for
+    that account only, and forgets the pages it kept when the answer is nobody's (the session ended
+    here or elsewhere: a sign-in page after a redirect, a 401). The API's answers are no page's."""
+    if not is_api():
+        answer.headers[ACCOUNT_HEADER] = account_key()
+    return answer
 
 
 def worker_version(urls: list[str]) -> str:
