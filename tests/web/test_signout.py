@@ -70,6 +70,12 @@ def test_nobodys_answers_say_so_a_redirect_to_sign_in_and_a_401(app, anon, night
     assert whose(anon.get("/offline")) == "-"
 
 
+def test_the_offline_page_the_worker_keeps_at_install_names_nobody(client, admin):
+    page = client.get("/offline")
+    assert whose(page) == "-"
+    assert admin.name not in page.get_data(as_text=True) and signout_form(page.get_data(as_text=True)) is None
+
+
 def test_the_api_says_nothing_to_the_worker(client):
     answer = client.get("/api/v1/players")
     assert answer.status_code == 200 and ACCOUNT_HEADER not in answer.headers

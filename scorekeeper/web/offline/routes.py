@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, g, make_response, render_template, request
 
-from scorekeeper.web.access import PUBLIC, access, account_key
+from scorekeeper.web.access import PUBLIC, Identity, access, account_key
 from scorekeeper.web.assets import static_urls
 from scorekeeper.web.context import is_api
 
@@ -56,5 +56,9 @@ def service_worker():
 @access(PUBLIC)
 def page():
     """What the worker shows for a page it has no copy of while there is no connection
-    (``?unsaved=1``: after a form was sent without a connection: nothing was saved)."""
+    (``?unsaved=1``: after a form was sent without a connection: nothing was saved).
+
+    It is nobody's: the worker keeps the copy it fetched at install for every later account, so it
+    names nobody (no account's name in its menu, no sign-out, ``-`` to the worker)."""
+    g.identity = Identity()
     return render_template("offline/offline.html", unsaved=request.args.get("unsaved") == "1")
