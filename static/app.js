@@ -1,5 +1,6 @@
 // Every page: the screen stays on at an open night (the Screen Wake Lock API, where the browser has
-// it), and the settlement page's Share button (the Web Share API, else the clipboard).
+// it), signing out (asking first about hands not sent), and the settlement page's Share button (the
+// Web Share API, else the clipboard).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -30,6 +31,64 @@
   // Browsers allow one only over HTTPS or on localhost; elsewhere the pages work as before, online.
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("/sw.js").catch(function () { /* unsupported or refused: online only */ });
+  }
+
+  // --- signing out: form[data-signout] (templates/signin/_signout.html), a plain post without JavaScript.
+  // First the hands this account saved on the phone that have not reached the server (static/outbox-store.js)
+  // are sent now, or discarded after a confirmation (#signout-ask, templates/base.html: never left for
+  // whoever signs in next); then the pages kept for offline use are forgotten, and the form is sent.
+  var outbox = self.skOutbox, ask = document.getElementById("signout-ask"), leaving = null;
+  var account = root.dataset.account;
+  function mine() {
+    return outbox && window.indexedDB ? outbox.waiting(null, account).catch(function () { return []; }) : Promise.resolve([]);
+  }
+  function leave() {
+    var forgotten = outbox ? outbox.forgetPages().catch(function () {}) : Promise.resolve();
+    forgotten.then(function () { HTMLFormElement.prototype.submit.call(leaving); });
+  }
+  function discard() {
+    return mine().then(function (hands) {
+      return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
+    });
+  }
+  function tell(words, count) {
+    ask.querySelector("[data-text]").textContent = words.replace("__N__", String(count));
+  }
+  document.querySelectorAll("form[data-signout]").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      leaving = form;
+      mine().then(function (hands) {
+        if (!hands.length) return leave();
+        if (!ask || !ask.showModal) {  // no dialog here: discard (confirmed), or stay signed in
+          if (window.confirm(ask ? ask.dataset.confirm : "")) discard().then(leave);
+          return;
+        }
+        tell(ask.dataset.say, hands.length);
+        ask.showModal();
+      });
+    });
+  });
+  if (ask) {
+    var buttons = ask.querySelectorAll("button");
+    ask.querySelector("[data-cancel]").addEventListener("click", function () { ask.close(); });
+    ask.querySelector("[data-discard]").addEventListener("click", function () {
+      if (!window.confirm(ask.dataset.confirm)) return;
+      discard().then(function () { ask.close(); leave(); });
+    });
+    ask.querySelector("[data-send]").addEventListener("click", function () {
+      buttons.forEach(function (b) { b.disabled = true; });
+      mine().then(function (hands) {  // night by night, in the order they were saved
+        var nights = hands.map(function (h) { return h.night; }).filter(function (n, i, all) { return all.indexOf(n) === i; });
+        return nights.reduce(function (sent, night) {
+          return sent.then(function () { return outbox.send(night, account, ask.dataset); });
+        }, Promise.resolve());
+      }).then(mine).then(function (left) {
+        buttons.forEach(function (b) { b.disabled = false; });
+        if (!left.length) { ask.close(); leave(); return; }
+        tell(ask.dataset.left, left.length);
+      });
+    });
   }
 
   // --- Share: the text the server wrote into #share-text (templates/nights/summary.html) ---------

@@ -1,9 +1,12 @@
 // The outbox's store (IndexedDB "scorekeeper", object store "outbox", a record per waiting hand keyed
-// by its idempotency key): shared by the pages (static/outbox.js) and the service worker
-// (templates/offline/sw.js), which both add to it. A record: {key, night, expected, fields, summary,
-// at, conflict}; ``fields`` are the hand form's [name, value] pairs without its token, key and count.
+// by its idempotency key): shared by the pages (static/outbox.js, static/app.js) and the service worker
+// (templates/offline/sw.js), which both add to it. A record: {key, night, account, expected, fields,
+// summary, at, conflict}; ``fields`` are the hand form's [name, value] pairs without its token, key and
+// count; ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
+// for that account only, never under another one's session.
 (function (scope) {
   "use strict";
+  if (scope.skOutbox) return;  // loaded by the page's layout and by a night's pages: once is enough
   var opened = null;
   function db() {
     opened = opened || new Promise(function (resolve, reject) {
@@ -24,17 +27,76 @@
       });
     });
   }
-  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary"];
-  scope.skOutbox = {
-    // a night's waiting hands, in the order they were saved
-    waiting: function (night) {
-      return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
-        return (all || []).filter(function (h) { return h.night === String(night); })
-          .sort(function (a, b) { return a.at - b.at; });
+  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account"];
+  // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
+  var ACCOUNT = "Scorekeeper-Account";
+  // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
+  var PAGES = "sk-pages";
+
+  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved
+  function waiting(night, account) {
+    return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
+      return (all || []).filter(function (h) {
+        return (night === null || h.night === String(night)) && h.account === account;
+      }).sort(function (a, b) { return a.at - b.at; });
+    });
+  }
+
+  // whether an answer says the phone's session is gone: nobody's, a 401, or a sign-in page after a redirect
+  function signedOut(r) {
+    return r.status === 401 || r.headers.get(ACCOUNT) === "-";
+  }
+
+  // Forget the pages kept for offline use, but those of ``account`` (none: every one)
+  function forgetPages(account) {
+    if (!scope.caches) return Promise.resolve();
+    return caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) {
+        return name.indexOf(PAGES) === 0 && (!account || name !== PAGES + "-" + account);
+      }).map(function (name) { return caches.delete(name); }));
+    });
+  }
+
+  // The hand form as the server makes it now: its token, its count of hands, and whose it is
+  function freshForm(night) {
+    return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
+      if (!r.ok) throw new Error("no form");
+      var account = r.headers.get(ACCOUNT);
+      return r.text().then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var token = page.querySelector('#hand-form input[name="csrf_token"]');
+        var count = page.querySelector('#hand-form input[name="expected_hands"]');
+        if (!token || !count) throw new Error("no form");
+        return { token: token.value, count: parseInt(count.value, 10), account: account };
       });
-    },
+    });
+  }
+  function reasons(html) {  // the server's words for a refused hand (the form's summary of what is wrong)
+    var box = new DOMParser().parseFromString(html, "text/html").getElementById("error-summary");
+    if (!box) return "";
+    return Array.prototype.map.call(box.querySelectorAll("p, li"), function (el) {
+      return el.textContent.replace(/\s+/g, " ").trim();
+    }).join(" ");
+  }
+  function post(hand, token) {
+    var body = new URLSearchParams();
+    hand.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    body.set("csrf_token", token);
+    body.set("idempotency_key", hand.key);
+    body.set("expected_hands", String(hand.expected));
+    body.set("action", "save");
+    return fetch("/nights/" + hand.night + "/hands/new", { method: "POST", body: body, credentials: "same-origin", redirect: "manual" });
+  }
+
+  scope.skOutbox = {
+    waiting: waiting,
     keep: function (hand) { return store("readwrite", function (s) { return s.put(hand); }); },
     drop: function (key) { return store("readwrite", function (s) { return s.delete(key); }); },
+    forgetPages: forgetPages,
+    signedOut: signedOut,
+    ACCOUNT: ACCOUNT,
+    PAGES: PAGES,
     // a key of its own for a hand kept here (the form's may be that of a page kept offline)
     newKey: function () {
       var bytes = new Uint8Array(16);
@@ -42,14 +104,49 @@
       return "q" + Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
     },
     // a record of the hand a form sends (FormData), for night ``night``, expecting ``expected`` hands
-    // before it; its key: ``key``, else a new one
+    // before it; its key: ``key``, else a new one; whose it is: the form's outbox_account
     record: function (data, night, expected, key) {
       var fields = [];
       data.forEach(function (value, name) { if (SKIPPED.indexOf(name) < 0) fields.push([name, value]); });
       return {
-        key: key || scope.skOutbox.newKey(), night: String(night), expected: expected, fields: fields,
-        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: ""
+        key: key || scope.skOutbox.newKey(), night: String(night), account: String(data.get("outbox_account") || ""),
+        expected: expected, fields: fields, summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: ""
       };
+    },
+    // Send ``account``'s waiting hands of the night, in order. Each goes with a fresh form token (the
+    // hand form fetched again first), its own key (a hand the server stored before its answer was lost
+    // is answered as that hand, not stored twice) and the count it expects: when another phone recorded
+    // a hand meanwhile, the server refuses it, and it waits, marked (words.conflict, words.refused), for
+    // the player; so do those after it. Nothing is sent when the server's answer is another account's
+    // or nobody's. Resolves to {landed, failed}: how many landed, and whether the sending stopped for
+    // want of a connection (or of the account's session).
+    send: function (night, account, words) {
+      var landed = 0;
+      function next(hands) {
+        var hand = hands.shift();
+        if (!hand || hand.conflict) return null;
+        return freshForm(night).then(function (fresh) {
+          if (fresh.account !== account) throw new Error("another account");
+          return post(hand, fresh.token).then(function (r) {
+            if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
+              landed++;
+              return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
+            }
+            if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
+            hand.now = fresh.count;
+            hand.refused = r.status === 400;  // the hand refused, in the server's words: sending it again would not help
+            return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
+              hand.conflict = r.status === 409 ? words.conflict : words.refused + (why ? " " + why : "");
+              return scope.skOutbox.keep(hand);
+            });
+          });
+        });
+      }
+      return waiting(night, account).then(next).then(function () {
+        return { landed: landed, failed: false };
+      }, function () {
+        return { landed: landed, failed: true };
+      });
     }
   };
 })(self);

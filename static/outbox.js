@@ -13,6 +13,10 @@
 //   stored before its answer was lost is answered as that hand, not stored twice) and the count it
 //   expects: when another phone recorded a hand meanwhile, the server refuses it, and the phone shows
 //   both and asks: add it as the next hand, or discard it. Nothing is ever dropped without a tap.
+//   (The sending itself is the store's, static/outbox-store.js: signing out sends the same way, app.js.)
+// - A hand is the account's that saved it (the page's data-account, templates/base.html): a page lists
+//   and sends its own account's hands only, and a hand goes only when the server's answer is that
+//   account's: never under another member's (or a guest's) session on the same phone.
 (function () {
   "use strict";
   if (!window.indexedDB || !window.fetch || !self.skOutbox) return;
@@ -24,7 +28,9 @@
   var text = box.dataset;  // the page's words: data-waiting, data-conflict, data-add, data-discard, ...
 
   var store = self.skOutbox;
-  function waiting() { return store.waiting(night); }
+  // whose the page is (templates/base.html): only this account's hands are listed, kept and sent here
+  var account = document.documentElement.dataset.account || "-";
+  function waiting() { return store.waiting(night, account); }
   var keep = store.keep, drop = store.drop;
   var count = 0;  // how many of the night's hands are waiting (known synchronously at Save)
 
@@ -98,66 +104,16 @@
     timer = setTimeout(send, delay);
     delay = Math.min(Math.max(delay * 2, 2000), 60000);
   }
-  function freshForm() {  // the hand form as the server makes it now: its token and its count of hands
-    return fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
-      if (!r.ok || r.redirected) throw new Error("signed out");
-      return r.text();
-    }).then(function (html) {
-      var page = new DOMParser().parseFromString(html, "text/html");
-      var token = page.querySelector('#hand-form input[name="csrf_token"]');
-      var count = page.querySelector('#hand-form input[name="expected_hands"]');
-      if (!token || !count) throw new Error("no form");
-      return { token: token.value, count: parseInt(count.value, 10) };
-    });
-  }
-  function reasons(html) {  // the server's words for a refused hand (the form's summary of what is wrong)
-    var box = new DOMParser().parseFromString(html, "text/html").getElementById("error-summary");
-    if (!box) return "";
-    return Array.prototype.map.call(box.querySelectorAll("p, li"), function (el) {
-      return el.textContent.replace(/\s+/g, " ").trim();
-    }).join(" ");
-  }
-  function post(hand, token) {
-    var body = new URLSearchParams();
-    hand.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
-    body.set("csrf_token", token);
-    body.set("idempotency_key", hand.key);
-    body.set("expected_hands", String(hand.expected));
-    body.set("action", "save");
-    return fetch(formUrl, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" });
-  }
   function send() {
     if (busy) return;
     busy = true;
-    var landed = 0;
-    function next(hands) {
-      var hand = hands.shift();
-      if (!hand || hand.conflict) return null;  // a hand in conflict waits for the player; so do those after it
-      return freshForm().then(function (fresh) {
-        return post(hand, fresh.token).then(function (r) {
-          if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
-            landed++;
-            return drop(hand.key).then(function () { return next(hands); });
-          }
-          hand.now = fresh.count;
-          hand.refused = r.status === 400;  // the hand refused, in the server's words: sending it again would not help
-          return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
-            hand.conflict = r.status === 409 ? text.conflict : text.refused + (why ? " " + why : "");
-            return keep(hand);
-          });
-        });
-      });
-    }
-    waiting().then(next).then(function () {
-      delay = 2000;
-    }, function () {
-      later();  // no connection yet (or signed out): again in a while
-    }).then(function () {
+    store.send(night, account, text).then(function (done) {
+      if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
       busy = false;
-      return show();
-    }).then(function (hands) {
-      if (landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
-      if (hands.some(function (h) { return !h.conflict; })) later();
+      return show().then(function (hands) {
+        if (done.landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
+        if (hands.some(function (h) { return !h.conflict; })) later();
+      });
     });
   }
 
@@ -171,6 +127,14 @@
       said.name = "outbox_summary";  // what the service worker shows of a hand it keeps (the server ignores it)
       form.appendChild(said);
     }
+    var whose = form.querySelector('input[name="outbox_account"]');
+    if (!whose) {
+      whose = document.createElement("input");
+      whose.type = "hidden";
+      whose.name = "outbox_account";  // whose a hand the service worker keeps is (the server ignores it too)
+      form.appendChild(whose);
+    }
+    whose.value = account;
     // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
     // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)
     var key = form.querySelector('input[name="idempotency_key"]');

@@ -14,6 +14,7 @@ Who is asking:
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -71,12 +72,13 @@ class Identity:
     guest_nights: frozenset[int] = frozenset()
     role: str | None = None  # the user's, kept apart from the record (which a failed request lets go)
     name: str = ""
+    user_id: int | None = None
 
     @classmethod
     def of(cls, user: User | None, guest_nights: frozenset[int] = frozenset()) -> Identity:
         if user is None:
             return cls(guest_nights=guest_nights)
-        return cls(user=user, guest_nights=guest_nights, role=user.role, name=user.name)
+        return cls(user=user, guest_nights=guest_nights, role=user.role, name=user.name, user_id=user.id)
 
     def at_least(self, role: str) -> bool:
         return accounts.at_least(role=self.role, needed=role)
@@ -127,6 +129,24 @@ def identity() -> Identity:
             user = current_user._get_current_object() if current_user.is_authenticated else None
             g.identity = Identity.of(user, _guest_nights())
     return g.identity
+
+
+GUEST_ID = "guest"  # the session key: this browser's guest, a random id kept until it signs out
+
+
+def account_key() -> str:
+    """Whose this browser's pages are, as the service worker and the outbox tell them apart (a hand kept
+    offline is sent only for the account that saved it): ``user:<id>``; a guest, ``guest:<id>`` (a random id
+    of this browser's guest session, the same when the guest joins again after the night's code changed);
+    ``-``: nobody (signed out, or the session ended elsewhere)."""
+    who = identity()
+    if who.user_id is not None:
+        return f"user:{who.user_id}"
+    if who.guest_nights:
+        if not isinstance(session.get(GUEST_ID), str):
+            session[GUEST_ID] = secrets.token_urlsafe(12)
+        return f"guest:{session[GUEST_ID]}"
+    return "-"
 
 
 def join(night: Night) -> None:
@@ -234,6 +254,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         can=can,
         identity=identity,
+        account_key=account_key,
         role_label=lambda role: ROLE_NAMES.get(role, role),
     )
 

@@ -2,15 +2,24 @@
 // - Static files (fingerprinted, never changing): from the cache, fetched once at install.
 // - A night's table page and hand form: from the network first; the last copy is kept, and shown
 //   when there is no network (or when the network has not answered in PATIENCE ms: the page's own
-//   polling then brings the live part up to date once the server answers).
+//   polling then brings the live part up to date once the server answers). A page is kept by its
+//   path (its query string makes no other copy), at most KEEP pages, the oldest out first.
+// - The pages kept are one account's: every answer of the app says whose it is (the Scorekeeper-Account
+//   header). An answer of another account forgets the pages kept for the one before; an answer of
+//   nobody's (the sign-in page a redirect led to, a 401: the session ended, here or on another device)
+//   forgets them all, so nobody holding the phone sees them offline afterwards.
 // - Any other page without a network: the offline page, in the language the phone uses here.
 // - A form sent without a network: the offline page saying nothing was saved.
-// Nothing else is touched: the API, the live part's polling and every write go to the network.
+// The pages' scripts' requests (polling, previews, the outbox) go to the network as they are, the
+// worker only listening for whose the answer is; the API is not touched at all.
 "use strict";
 importScripts({{ url_for("static", filename="outbox-store.js")|tojson }});  // self.skOutbox: the outbox's store
 var VERSION = {{ version|tojson }};
 var STATIC = "sk-static-" + VERSION;
-var PAGES = "sk-pages";
+var PAGES = self.skOutbox.PAGES;  // + "-" + the account: the pages kept for it
+var ACCOUNT = self.skOutbox.ACCOUNT;
+var KEEP = 16;  // pages kept at most (a table page and a hand form each for 8 nights)
+var known = null;  // whose pages are kept, as the last answer said (null: not heard since the worker started)
 var ASSETS = {{ assets|tojson }};
 var OFFLINE = "/offline", UNSAVED = "/offline?unsaved=1";
 var PATIENCE = 8000;
@@ -48,21 +57,55 @@ function kept(request) {
   return KEPT.test(url.pathname) ? url : null;
 }
 
-function fromNetworkFirst(request) {
+// An answer of the app says whose it is: the pages kept for anyone else are forgotten (all of them when
+// it is nobody's). Whose they are is asked of the caches only when the answer names someone new.
+function heard(response) {
+  if (self.skOutbox.signedOut(response)) {
+    known = "-";
+    return self.skOutbox.forgetPages();
+  }
+  var who = response.headers.get(ACCOUNT);
+  if (!who || who === known) return Promise.resolve();
+  known = who;
+  return self.skOutbox.forgetPages(who);
+}
+
+// the key of a kept page: its path (``/nights/5?x=1`` is ``/nights/5``)
+function pageKey(url) {
+  return url.origin + url.pathname;
+}
+
+// Keep a copy of the page for its account, as the newest; the oldest beyond KEEP go.
+function keep(url, response) {
+  var who = response.headers.get(ACCOUNT);
+  if (!who || who === "-") return Promise.resolve();
+  var key = pageKey(url);
+  return caches.open(PAGES + "-" + who).then(function (c) {
+    return c.delete(key).then(function () { return c.put(key, response); }).then(function () {
+      return c.keys();
+    }).then(function (keys) {  // in the order they were put
+      return Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP)).map(function (k) { return c.delete(k); }));
+    });
+  });
+}
+
+function fromNetworkFirst(event, request, url) {
+  var network = fetch(request);
+  event.waitUntil(network.then(function (response) {  // (first: the copy is taken before the page reads it)
+    if (unreachable(response)) return null;
+    var copy = response.ok && !response.redirected && response.type === "basic" ? response.clone() : null;
+    return heard(response).then(function () { return copy && keep(url, copy); });
+  }, function () {}));
   return new Promise(function (resolve) {
     var settled = false;
     function answer(response) { if (!settled && response) { settled = true; resolve(response); } }
-    function cached() { return caches.open(PAGES).then(function (c) { return c.match(request); }); }
+    function cached() { return caches.match(pageKey(url)); }
     var timer = setTimeout(function () { cached().then(answer); }, PATIENCE);
-    fetch(request).then(function (response) {
+    network.then(function (response) {
       clearTimeout(timer);
       if (unreachable(response)) {
         cached().then(function (hit) { answer(hit || response); });
         return;
-      }
-      if (response.ok && !response.redirected && response.type === "basic") {
-        var copy = response.clone();
-        caches.open(PAGES).then(function (c) { return c.put(request, copy); });
       }
       answer(response);
     }, function () {
@@ -84,13 +127,13 @@ function postOrKeep(request, night) {
     var timer = setTimeout(function () { reject(new Error("no answer")); }, SEND_WAIT);
     fetch(request).then(function (r) {
       clearTimeout(timer);
-      if (unreachable(r)) reject(new Error("the app is down")); else resolve(r);
+      if (unreachable(r)) reject(new Error("the app is down")); else heard(r).then(function () { resolve(r); });
     }, function (e) { clearTimeout(timer); reject(e); });
   });
   return answered.catch(function () {
     return copy.formData().then(function (data) {
       if (data.get("action") !== "save") throw new Error("not a save");
-      return self.skOutbox.waiting(night).then(function (hands) {
+      return self.skOutbox.waiting(night, String(data.get("outbox_account") || "")).then(function (hands) {
         var expected = parseInt(data.get("expected_hands"), 10);
         if (hands.length) expected = hands[hands.length - 1].expected + 1;  // behind those waiting
         return self.skOutbox.keep(self.skOutbox.record(data, night, expected, String(data.get("idempotency_key") || "")));
@@ -101,31 +144,41 @@ function postOrKeep(request, night) {
   });
 }
 
+// the app's answer, and the worker listening to whose it is (kept alive until it has heard)
+function fromNetwork(event, request) {
+  var answer = fetch(request);
+  event.waitUntil(answer.then(heard, function () {}));
+  return answer;
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin || url.pathname.indexOf("/api/") === 0) return;
   if (request.method === "GET" && url.pathname.indexOf("/static/") === 0) {
     event.respondWith(caches.match(request).then(function (hit) { return hit || fetch(request); }));
     return;
   }
-  if (request.mode !== "navigate") return;  // the API, polling and scripts' requests: the network's
+  if (request.mode !== "navigate") {  // polling, previews, the outbox: the network's, as they are
+    event.respondWith(fromNetwork(event, request));
+    return;
+  }
   if (request.method !== "GET") {
-    // signing out forgets the kept pages: the next person on this phone sees none of them offline
     var hand = HAND_FORM.exec(url.pathname);
     if (hand && !url.search) {
       event.respondWith(postOrKeep(request, hand[1]));
       return;
     }
-    var forget = url.pathname === "/logout" ? caches.delete(PAGES) : Promise.resolve();
-    event.respondWith(forget.then(function () { return fetch(request); }).catch(function () {
+    // signing out forgets the kept pages: the next person on this phone sees none of them offline
+    var forget = url.pathname === "/logout" ? self.skOutbox.forgetPages() : Promise.resolve();
+    event.respondWith(forget.then(function () { return fromNetwork(event, request); }).catch(function () {
       return caches.match(UNSAVED);
     }));
     return;
   }
   if (kept(request)) {
-    event.respondWith(fromNetworkFirst(request));
+    event.respondWith(fromNetworkFirst(event, request, url));
     return;
   }
-  event.respondWith(fetch(request).catch(function () { return caches.match(OFFLINE); }));
+  event.respondWith(fromNetwork(event, request).catch(function () { return caches.match(OFFLINE); }));
 });

@@ -114,3 +114,15 @@ def matzlfangen_night(live, roster) -> int:
     _, app = live
     with database.session(app.extensions["sk_engine"], write=True) as db:
         return start_night(db, list(db.exec(select(Player).order_by(Player.id)))).id
+
+
+@pytest.fixture
+def night_with_a_hand(live, matzlfangen_night) -> int:
+    """The Matzlfangen night with one hand recorded (a Durch won by Anna): its id."""
+    from scorekeeper.core.hands import record_hand
+    from tests.support import DURCH
+
+    _, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        record_hand(db=db, night_id=matzlfangen_night, hand=DURCH)
+    return matzlfangen_night

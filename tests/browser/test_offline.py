@@ -14,12 +14,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def night(live, matzlfangen_night):
+def night(night_with_a_hand):
     """The night, with one hand recorded."""
-    _, app = live
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        record_hand(db=db, night_id=matzlfangen_night, hand=DURCH)
-    return matzlfangen_night
+    return night_with_a_hand
 
 
 def test_a_nights_table_page_and_hand_form_open_without_a_connection(page, live, night):

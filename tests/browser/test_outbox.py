@@ -209,7 +209,9 @@ def test_a_hand_entered_without_a_connection_says_its_value_waits_for_the_server
 
 
 def waiting_count(page, night) -> int:
-    return page.evaluate("n => self.skOutbox.waiting(n).then(h => h.length)", str(night))
+    return page.evaluate(
+        "n => self.skOutbox.waiting(n, document.documentElement.dataset.account).then(h => h.length)", str(night)
+    )
 
 
 def test_offline_a_hand_without_partner_or_with_points_out_of_range_is_not_kept(page, live, night):
@@ -360,7 +362,12 @@ def test_at_a_table_of_five_a_hand_added_next_is_refused_and_kept_when_others_wo
         assert "andere Spieler" in refused.inner_text()
         assert refused.locator("button", has_text="Als nächstes Spiel anhängen").count() == 0  # discard only
         assert refused.locator("button", has_text="Verwerfen").count() == 1
-        assert other.evaluate("n => self.skOutbox.waiting(n).then(h => h.length)", str(five)) == 1  # kept
+        assert (
+            other.evaluate(
+                "n => self.skOutbox.waiting(n, document.documentElement.dataset.account).then(h => h.length)", str(five)
+            )
+            == 1
+        )  # kept
     finally:
         other.context.close()
     hands = table(live, five).hands

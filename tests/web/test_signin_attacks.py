@@ -224,7 +224,7 @@ def test_a_guest_who_signs_out_ends_the_guest_session_also_in_a_copy_of_its_cook
     copy = app.test_client()
     copy.set_cookie("session", guest.get_cookie("session").value)
     assert copy.get(f"/nights/{night.id}").status_code == 200
-    assert guest.post("/logout").headers["Location"] == "/login"
+    assert guest.post("/logout").headers["Location"] == "/join"  # a guest leaves the table: back to joining one
     assert guest.get(f"/nights/{night.id}").status_code == 302
     assert copy.get(f"/nights/{night.id}").status_code == 302  # the copy is refused: asked to sign in
     assert copy.post(f"/nights/{night.id}/hands/new", data={"contract": "rufen"}).status_code == 401

@@ -9,15 +9,29 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, g, make_response, render_template, request
 
-from scorekeeper.web.access import PUBLIC, access
+from scorekeeper.web.access import PUBLIC, Identity, access, account_key
 from scorekeeper.web.assets import static_urls
+from scorekeeper.web.context import is_api
 
 bp = Blueprint("offline", __name__)
 
 #: Bump when templates/offline/sw.js changes in a way the static files' hashes do not show.
-WORKER_VERSION = 1
+WORKER_VERSION = 2
+
+#: The header that tells the worker whose answer this is (:func:`access.account_key`; ``-``: nobody's).
+ACCOUNT_HEADER = "Scorekeeper-Account"
+
+
+@bp.after_app_request
+def tell_the_worker(answer):
+    """Every page and every request of the pages' scripts says whose it is: the worker keeps a page for
+    that account only, and forgets the pages it kept when the answer is nobody's (the session ended
+    here or elsewhere: a sign-in page after a redirect, a 401). The API's answers are no page's."""
+    if not is_api():
+        answer.headers[ACCOUNT_HEADER] = account_key()
+    return answer
 
 
 def worker_version(urls: list[str]) -> str:
@@ -42,5 +56,9 @@ def service_worker():
 @access(PUBLIC)
 def page():
     """What the worker shows for a page it has no copy of while there is no connection
-    (``?unsaved=1``: after a form was sent without a connection: nothing was saved)."""
+    (``?unsaved=1``: after a form was sent without a connection: nothing was saved).
+
+    It is nobody's: the worker keeps the copy it fetched at install for every later account, so it
+    names nobody (no account's name in its menu, no sign-out, ``-`` to the worker)."""
+    g.identity = Identity()
     return render_template("offline/offline.html", unsaved=request.args.get("unsaved") == "1")

@@ -3,7 +3,7 @@ and your own account's password."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import logout_user
 
@@ -73,15 +73,22 @@ def login():
 @access(PUBLIC)
 def logout():
     """Sign out, everywhere: the account's sessions end (also a copy of this cookie), and so do the
-    guest sessions of the nights this browser joined (they get new codes)."""
+    guest sessions of the nights this browser joined (they get new codes). A guest (no account) leaves
+    the table: back to joining a night. The page's script has asked first what to do with the hands
+    waiting on the phone and forgotten the pages kept offline (static/app.js); without it, the answers
+    that follow say nobody is signed in, and the service worker forgets the pages then."""
     if not ConfirmForm().validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
-    user = identity().user
-    if user is not None:
-        accounts.end_sessions(db=get_db(), user_id=user.id)  # also a copy of this cookie stops working
+    who = identity()
+    if who.user_id is not None:
+        accounts.end_sessions(db=get_db(), user_id=who.user_id)  # also a copy of this cookie stops working
     leave_nights()
     logout_user()
     session.clear()
+    g.pop("identity", None)  # nobody now: this answer says so to the service worker
+    if who.user_id is None and who.guest_nights:
+        flash(_("You have left the table."))
+        return redirect(url_for(".join_night"))
     flash(_("You are signed out."))
     return redirect(url_for(".login"))
 
@@ -192,4 +199,4 @@ def account():
                 return redirect(url_for(".account"))
     if request.method == "POST":
         status = 400
-    return render_template("signin/account.html", form=form, user=user, logout_form=ConfirmForm()), status
+    return render_template("signin/account.html", form=form, user=user), status
