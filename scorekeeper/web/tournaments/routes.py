@@ -17,6 +17,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.players import list_players
 from scorekeeper.core.text import parse_int
 from scorekeeper.engine import GAMES, InvalidHand
+from scorekeeper.web import life
 from scorekeeper.web.access import SCORER, VIEWER, access
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices
@@ -256,6 +257,7 @@ def paper(tournament_id: int, round_number: int, table: int):
                     round_number=round_number,
                     table=table,
                     points=form.points(),
+                    who=life.who(None),
                 )
             except InvalidInput as exc:
                 get_db().rollback()
