@@ -21,7 +21,7 @@
           tag = r.headers.get("ETag") || null;
           live.innerHTML = html;
           var count = live.querySelector("[data-hands]");
-          if (record && count) record.textContent = record.dataset.label.replace("__N__", String(+count.dataset.hands + 1));
+          if (record && count) record.textContent = record.dataset.label.replace("__N__", count.dataset.next || String(+count.dataset.hands + 1));
         });
       })
       .catch(function () { /* offline for a moment: try again next time */ })

@@ -18,10 +18,10 @@ from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from scorekeeper.core import history
+from scorekeeper.core import history, lifecycle
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
-from scorekeeper.core.nights import check_open, close_locked, lock_night, touch
+from scorekeeper.core.nights import close_locked, lock_night, touch
 from scorekeeper.core.table import (
     HandRow,
     Last,
@@ -31,7 +31,6 @@ from scorekeeper.core.table import (
     build_table,
     dealer_after,
     deals_played,
-    hand_data,
     hand_record,
     hand_rows,
     last_hand,
@@ -134,16 +133,21 @@ def record_hand(
     hand: Any,
     idempotency_key: str | None = None,
     expected_hands: int | None = None,
+    night_uid: str | None = None,
+    who: str | None = lifecycle.SYSTEM,
 ) -> tuple[HandRecord, bool, Table | None]:
     """Record the next hand. Returns the hand, whether it was new, and the table after it (when new).
 
     A repeat of an ``idempotency_key`` returns the hand first recorded with it.
     ``expected_hands`` is how many hands the form saw: if another phone recorded
-    one since, the hand is refused with :class:`Conflict`.
+    one since, the hand is refused with :class:`Conflict`. ``night_uid`` is the uid of the night
+    the form was made for (another night's is refused); ``who`` asks (:mod:`~scorekeeper.core.lifecycle`).
 
     :raises InvalidHand: when the engine refuses the hand (nothing is saved).
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...).
     """
     night = lock_night(db=db, night_id=night_id)
+    lifecycle.check_form(night, night_uid)
     if idempotency_key is not None:
         if (
             not isinstance(idempotency_key, str)
@@ -156,7 +160,8 @@ def record_hand(
         ).first()
         if earlier is not None:
             return earlier, False, None
-    check_open(night)
+    life = lifecycle.life_of(db=db, night=night)
+    lifecycle.check(life, lifecycle.RECORD, who)
     last = last_hand(db=db, night_id=night_id)
     count = 0 if last is None else last.number
     if expected_hands is not None and expected_hands != count:
@@ -175,7 +180,8 @@ def record_hand(
         state, sums = game.initial_state(rules, night.pot_start or None), Running.start(game.seats, night.seat_count)
     else:
         state, sums = game.state_from_json(last.state), last.running
-    _, (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; the hand is a JSON object
+    (parsed,), (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; a JSON object
+    deals_after = life.deals_played + (0 if game.is_redeal(rules, parsed) else 1)
     (sums,) = running_sums(game=night.game, seat_count=night.seat_count, start=sums, results=[result], dealers=[dealer])
     stored = dict(data)
     record = HandRecord(
@@ -200,10 +206,7 @@ def record_hand(
     try:
         db.flush()
         history.add_hand(db=db, table=table)
-        if (
-            night.deals is not None
-            and deals_played(night=night, hands=hand_data(db=db, night_id=night_id)) >= night.deals
-        ):
+        if night.deals is not None and deals_after >= night.deals:
             close_locked(db=db, night=night, why="last deal")  # a tournament's table closes itself
         db.commit()
     except IntegrityError:
@@ -226,7 +229,8 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     :raises InvalidHand: naming the first bad hand (by its index in the whole night); nothing is saved.
     """
     night = lock_night(db=db, night_id=night_id)
-    check_open(night)
+    life = lifecycle.life_of(db=db, night=night)
+    lifecycle.check(life, lifecycle.RECORD)
     last = _last_stored(db=db, night=night)
     count = 0 if last is None else last.number
     game = GAMES[night.game]
@@ -239,6 +243,7 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
         dealer = dealer_after(game=night.game, rules=rules, seat_count=night.seat_count, dealer=dealer, data=data)
     state = _state_before(db=db, night=night, game=game, rules=rules, number=count + 1)
     _, results, states = game.settle_from(rules, [d for _, d in datas], state, count)
+    lifecycle.check_deals(life, life.deals_played + deals_played(night=night, hands=[d for _, d in datas]))
     sums = running_sums(
         game=night.game,
         seat_count=night.seat_count,
@@ -267,10 +272,24 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     return count + len(datas)
 
 
-def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_version: int | None = None) -> HandRecord:
-    """Replace hand ``number``; everything after it is recomputed (and must stay valid)."""
+def edit_hand(
+    *,
+    db: Session,
+    night_id: int,
+    number: int,
+    hand: Any,
+    expected_version: int | None = None,
+    night_uid: str | None = None,
+    who: str | None = lifecycle.SYSTEM,
+) -> HandRecord:
+    """Replace hand ``number``; everything after it is recomputed (and must stay valid).
+
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...).
+    """
     night = lock_night(db=db, night_id=night_id)
-    check_open(night)
+    lifecycle.check_form(night, night_uid)
+    life = lifecycle.life_of(db=db, night=night)
+    lifecycle.check(life, lifecycle.EDIT, who)
     if expected_version is not None and expected_version != night.version:
         raise Conflict("the night changed while you were editing: check the hand and edit it again")
     hands = hand_rows(db=db, night_id=night_id)
@@ -284,11 +303,13 @@ def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_ve
     state = _state_before(db=db, night=night, game=game, rules=rules, number=number)
     later = [h.data for h in hands[number:]]  # every later hand is settled again, and must stay valid
     parsed, results, states = game.settle_from(rules, [data, *later], state, number - 1)
-    if later and game.is_redeal(rules, parsed[0]) != game.is_redeal(rules, game.parse_hand(record.data, None, rules)):
+    was, now = game.is_redeal(rules, game.parse_hand(record.data, None, rules)), game.is_redeal(rules, parsed[0])
+    if later and was != now:
         raise Conflict(
             "a hand dealt again keeps its dealer, so every later hand has another dealer: "
             "a hand can become or stop being dealt again only as the last hand (undo the hands after it first)"
         )
+    lifecycle.check_deals(life, life.deals_played + int(was) - int(now))
     sums = running_sums(
         game=night.game,
         seat_count=night.seat_count,
@@ -325,13 +346,16 @@ def edit_hand(*, db: Session, night_id: int, number: int, hand: Any, expected_ve
     return record
 
 
-def undo_last(*, db: Session, night_id: int, expected_hands: int | None = None) -> HandRecord:
-    """Take back the last hand (kept in the audit trail)."""
+def undo_last(
+    *, db: Session, night_id: int, expected_hands: int | None = None, who: str | None = lifecycle.SYSTEM
+) -> HandRecord:
+    """Take back the last hand (kept in the audit trail).
+
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, no hand, ...).
+    """
     night = lock_night(db=db, night_id=night_id)
-    check_open(night)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.UNDO, who)
     hands = hand_rows(db=db, night_id=night_id)
-    if not hands:
-        raise Conflict("there is no hand to undo")
     if expected_hands is not None and expected_hands != len(hands):
         raise Conflict("another phone changed the night meanwhile: check the table before you undo")
     last = hand_record(db=db, night_id=night_id, number=len(hands))

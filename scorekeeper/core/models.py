@@ -44,8 +44,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+#: SQLite never gives a deleted row's id to a new row of these tables (0012): a night, a hand, a
+#: tournament and a player keep their id for good (PostgreSQL's sequences do so anyway).
+NEVER_REUSED = {"sqlite_autoincrement": True}
+
+
 class Player(SQLModel, table=True):
     """A person of the club's roster."""
+
+    __table_args__ = NEVER_REUSED
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=40, unique=True, index=True)
@@ -58,6 +65,7 @@ class Night(SQLModel, table=True):
     """A night at the table: one game under one complete, frozen rule set."""
 
     __tablename__ = NIGHT_TABLE
+    __table_args__ = NEVER_REUSED
 
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(max_length=20, index=True)
@@ -115,6 +123,7 @@ class HandRecord(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("evening_id", "number"),
         UniqueConstraint("evening_id", "idempotency_key"),
+        NEVER_REUSED,
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -259,6 +268,8 @@ class LoginFailure(SQLModel, table=True):
 
 class Tournament(SQLModel, table=True):
     """A tournament: rounds of a fixed number of deals at tables drawn anew each round, for points."""
+
+    __table_args__ = NEVER_REUSED
 
     id: int | None = Field(default=None, primary_key=True)
     uid: str = Field(default_factory=new_uid, max_length=32, unique=True)  # stable across export and import

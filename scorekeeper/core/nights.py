@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
-from scorekeeper.core import history
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core import history, lifecycle
+from scorekeeper.core.errors import InvalidInput, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -221,25 +221,23 @@ def lock_night(*, db: Session, night_id: int) -> Night:
     return night
 
 
-def check_open(night: Night) -> None:
-    if night.status != OPEN:
-        raise Conflict("this night is closed: no hand can be recorded, changed or undone")
-
-
 def touch(*, db: Session, night: Night, action: str, number: int, before: Any, after: Any) -> None:
     night.version += 1
     db.add(night)
     db.add(AuditEntry(night_id=night.id, hand_number=number, action=action, before=before, after=after))
 
 
-def close_night(*, db: Session, night_id: int) -> Night:
-    """Close a night: it is locked (no record, edit or undo) until it is reopened.
+def close_night(*, db: Session, night_id: int, who: str | None = lifecycle.SYSTEM) -> Night:
+    """Close a night: it is locked (no record, edit or undo) until it is reopened. ``who`` asks
+    (:mod:`scorekeeper.core.lifecycle`: a tournament's table is closed by the organiser, never by its phone).
 
     Its join code expires: guests who joined with it can't come back, also not after a reopening.
+
+    :raises Conflict: when the night's life does not allow it now, or not to ``who``.
     """
     night = lock_night(db=db, night_id=night_id)
-    check_open(night)
-    close_locked(db=db, night=night)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.CLOSE, who)
+    close_locked(db=db, night=night, why=None if night.tournament_id is None else "organiser")
     db.commit()
     return night
 
@@ -254,18 +252,20 @@ def close_locked(*, db: Session, night: Night, why: str | None = None) -> None:
     touch(db=db, night=night, action="close", number=None, before=None, after=None if why is None else {"why": why})
 
 
-def reopen_night(*, db: Session, night_id: int, reason: Any) -> Night:
-    """Open a closed night again; the reason is kept in the audit trail.
+def reopen_night(*, db: Session, night_id: int, reason: Any, who: str | None = lifecycle.SYSTEM) -> Night:
+    """Open a closed night again; the reason is kept in the audit trail. A table of a closed
+    tournament stays closed (:mod:`scorekeeper.core.lifecycle`).
 
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    :raises Conflict: when the night's life does not allow it now, or not to ``who``.
     """
     night = lock_night(db=db, night_id=night_id)
-    if night.status != CLOSED:
-        raise Conflict("this night is open already")
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.REOPEN, who)
     reason = _clean_reason(reason)
     night.status = OPEN
     night.closed_at = None
-    night.join_code = new_join_code(db)  # a new one: the guests of before join again
+    if night.tournament_id is None or night.join_code is None:  # a table's code is on its printed card
+        night.join_code = new_join_code(db)  # a new one: the guests of before join again
     touch(db=db, night=night, action="reopen", number=None, before=None, after={"reason": reason})
     db.commit()
     return night
@@ -321,7 +321,9 @@ def change_night(*, db: Session, night_id: int, played_on: Any, place: Any) -> N
     return night
 
 
-def delete_night(*, db: Session, night_id: int, reason: Any, export: dict[str, Any]) -> DeletedNight:
+def delete_night(
+    *, db: Session, night_id: int, reason: Any, export: dict[str, Any], who: str | None = lifecycle.SYSTEM
+) -> DeletedNight:
     """Delete a night started by mistake (an admin's job): its seats, hands, audit trail and history
     rows go with it. The deletion is kept with the reason and the night's whole export (``export``:
     :func:`scorekeeper.core.exports.night_json`), so importing that brings the night back.
@@ -329,8 +331,7 @@ def delete_night(*, db: Session, night_id: int, reason: Any, export: dict[str, A
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
     """
     night = lock_night(db=db, night_id=night_id)
-    if night.tournament_id is not None:
-        raise Conflict("this night is a table of a tournament: it goes with its round (draw the round again)")
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.DELETE, who)
     reason = _clean_reason(reason)
     record = DeletedNight(uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export)
     for model in (ContractResult, NightResult, AuditEntry, HandRecord, Seat):

@@ -20,6 +20,7 @@ from typing import Any, get_args
 from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
+from scorekeeper.core import lifecycle
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import (
     CLOSED,
@@ -852,7 +853,14 @@ def _draw(db: Session, t: Tournament, number: int, attempt: int = 0) -> Tourname
 
 
 def enter_paper(
-    *, db: Session, tournament_id: Any, round_number: Any, table: Any, points: Any, solos: Any = None
+    *,
+    db: Session,
+    tournament_id: Any,
+    round_number: Any,
+    table: Any,
+    points: Any,
+    solos: Any = None,
+    who: str | None = lifecycle.SYSTEM,
 ) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
@@ -863,8 +871,7 @@ def enter_paper(
     if row is None:
         raise NotFound(f"no table {table} in round {round_number}")
     night = lock_night(db=db, night_id=row.night_id)
-    if db.exec(select(HandRecord.id).where(HandRecord.night_id == night.id).limit(1)).first() is not None:
-        raise Conflict("this table has deals recorded: its points come from them")
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput("points", "give the points of each of the {n} players", n=night.seat_count)
     for p in points:

@@ -21,12 +21,14 @@ from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
 from scorekeeper.core.tournament_exports import tournament_json
-from scorekeeper.engine import InvalidHand, ledger
+from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.fields import shown
+from scorekeeper.web import life
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, PUBLIC, SCORER, VIEWER, access, identity
 from scorekeeper.web.api import limits, openapi
 from scorekeeper.web.context import get_db
 from scorekeeper.web.extensions import csrf
+from scorekeeper.web.tournaments.forms import PRESET as TOURNAMENT_PRESET
 from scorekeeper.web.view import HandView, hand_view, hand_views
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -235,7 +237,9 @@ def add_hand(night_id: int):
     """Record the next hand (a hand as in docs/rules.md); an ``Idempotency-Key`` repeat returns the first result."""
     data = _body()
     key = request.headers.get("Idempotency-Key")
-    record, created, table = record_hand(db=get_db(), night_id=night_id, hand=data, idempotency_key=key)
+    record, created, table = record_hand(
+        db=get_db(), night_id=night_id, hand=data, idempotency_key=key, who=life.who(night_id)
+    )
     return _hand_answer(night_id, record.number, 201 if created else 200, table)
 
 
@@ -244,7 +248,7 @@ def add_hand(night_id: int):
 def put_hand(night_id: int, number: int):
     """Replace hand ``number``; later hands are recomputed."""
     data = _body()
-    edit_hand(db=get_db(), night_id=night_id, number=number, hand=data)
+    edit_hand(db=get_db(), night_id=night_id, number=number, hand=data, who=life.who(night_id))
     return _hand_answer(night_id, number, 200)
 
 
@@ -257,7 +261,7 @@ def delete_hand(night_id: int, number: int):
         raise NotFound(f"no hand {number}")
     if number != len(table.hands):
         raise ApiError(409, "number", f"only the last hand ({len(table.hands)}) can be deleted; edit earlier hands")
-    undo_last(db=get_db(), night_id=night_id, expected_hands=number)
+    undo_last(db=get_db(), night_id=night_id, expected_hands=number, who=life.who(night_id))
     table = load_table(db=get_db(), night_id=night_id, newest=1)
     return {"deleted": number, "totals": _totals_json(table), "version": table.night.version}, 200
 
@@ -356,11 +360,15 @@ def create_tournament():
         if key not in data:
             raise ApiError(400, key, f"{key} is required")
     optional = {key: data[key] for key in ("rounds", "deals", "place", "entry_fee_cents", "prizes") if key in data}
+    rules = data.get("rules")
+    game = GAMES.get(data["game"]) if isinstance(data["game"], str) else None
+    if rules is None and game is not None and TOURNAMENT_PRESET in game.presets:
+        rules = {"preset": TOURNAMENT_PRESET}  # as the form does (README, docs/api.md)
     t = tm.create_tournament(
         db=get_db(),
         name=data["name"],
         game=data["game"],
-        rules=data.get("rules"),
+        rules=rules,
         played_on=_day(data, "played_on"),
         **optional,
     )

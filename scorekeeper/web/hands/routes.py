@@ -11,8 +11,9 @@ from flask_babel import gettext as _
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.numbers import parse_int
-from scorekeeper.core.table import Table, load_table
+from scorekeeper.core.table import Table, deals_played, load_table
 from scorekeeper.engine import GAMES, InvalidHand, ledger
+from scorekeeper.web import life
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm
@@ -86,6 +87,14 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
     template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
     names = seat_names(table, positions)
     dealer = table.dealer_for(number)
+    now = life.life(table.night)
+    deal = number  # a tournament's table counts its deals: a hand dealt again is no deal
+    if now.tournament:
+        deal = (
+            deals_played(night=table.night, hands=[h.data for h in table.hands[: number - 1]]) + 1
+            if edit
+            else now.next_deal
+        )
     return (
         render_template(
             template,
@@ -96,6 +105,7 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
             saving=request.form.get("action") == "save",
             sits_out=table.players[dealer].name if table.size > len(names) else None,
             number=number,
+            deal=deal,
             dealer=table.players[dealer].name,
             forehand=table.players[table.forehand_for(number)].name,
             preview=preview,
@@ -149,6 +159,13 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
         except Conflict as exc:
             get_db().rollback()
             form.form_errors.append(message(exc))
+            if not edit and form.expected() not in (None, number - 1) and life.refusal(table.night, "record") is None:
+                # a stale form (another phone was quicker): the page shows the next hand's deal and names;
+                # once checked with the table, saved again it is that hand
+                form.expected_hands.data, form.dealt_by.data = str(number - 1), str(table.dealer_for(number))
+                form.form_errors.append(
+                    _("Saved again, it is recorded as %(hand)s.", hand=hand_word(table.night.game, number, lower=True))
+                )
             return _form_page(table, form, positions, number, None, 409, edit)
     return _form_page(table, form, positions, number, preview, edit=edit)
 
@@ -185,8 +202,10 @@ def _same_players(table: Table, form: HandForm, number: int) -> None:
 @bp.route("/new", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
 def new(night_id: int):
-    """Record the next hand."""
+    """Record the next hand (the form opens only while the night takes one: core/lifecycle.py)."""
     table = _table(night_id, newest=1)  # the next hand is settled from the stored state after the last
+    if (away := life.not_now(table.night, "record")) is not None:
+        return away
     form = FORMS[table.night.game]()
     positions = table.next_positions()
     form.prepare(
@@ -206,6 +225,8 @@ def new(night_id: int):
             hand=data,
             idempotency_key=form.idempotency_key.data or None,
             expected_hands=form.expected(),
+            night_uid=request.form.get("night_uid"),
+            who=life.who(night_id),
         )
 
     answer = _handle(table, form, len(table.hands) + 1, positions, save)
@@ -241,6 +262,8 @@ def edit(night_id: int, number: int):
     table = _table(night_id)
     if not 1 <= number <= len(table.hands):
         abort(404, _("There is no such hand."))
+    if (away := life.not_now(table.night, "edit")) is not None:
+        return away
     record = table.hands[number - 1]
     positions = table.positions[number - 1]
     form_cls = FORMS[table.night.game]
@@ -252,7 +275,15 @@ def edit(night_id: int, number: int):
         form.expected_hands.data = str(table.night.version)
 
     def save(data, form):
-        edit_hand(db=get_db(), night_id=night_id, number=number, hand=data, expected_version=form.expected())
+        edit_hand(
+            db=get_db(),
+            night_id=night_id,
+            number=number,
+            hand=data,
+            expected_version=form.expected(),
+            night_uid=request.form.get("night_uid"),
+            who=life.who(night_id),
+        )
 
     answer = _handle(table, form, number, positions, save, edit=True)
     if answer is not None:
@@ -271,10 +302,12 @@ def undo(night_id: int):
     if not table.hands:
         flash(_("There is no hand to undo."), "error")
         return redirect(url_for("nights.show", night_id=night_id))
+    if (away := life.not_now(table.night, "undo")) is not None:
+        return away
     if request.method == "POST" and form.validate():
         expected = request.form.get("expected_hands", "")
         try:
-            undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected))
+            undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected), who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")

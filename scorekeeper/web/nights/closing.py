@@ -15,13 +15,13 @@ from scorekeeper.core import exports
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
-from scorekeeper.web import printing
+from scorekeeper.web import life, printing
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm, Form
 from scorekeeper.web.messages import field_error, message
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
-from scorekeeper.web.nights.routes import bp
+from scorekeeper.web.nights.routes import bp, show
 from scorekeeper.web.pdf import context, summary_html
 from scorekeeper.web.steps import step_text
 from scorekeeper.web.view import hand_word, seat_names
@@ -41,7 +41,9 @@ def summary(night_id: int):
     """Who pays whom, the statistics and the chart (the same as the PDF)."""
     table = _table(night_id)
     show_bank = request.args.get("bank") == "1"
-    return render_template("nights/summary.html", **context(table), show_bank=show_bank)
+    return render_template(
+        "nights/summary.html", **context(table), show_bank=show_bank, allowed=life.allowed(table.night)
+    )
 
 
 def _file(table: Table, body, suffix: str, mimetype: str, disposition: str = "attachment") -> Response:
@@ -67,13 +69,16 @@ def pdf(night_id: int):
 def close(night_id: int):
     """Close the night after a confirmation: it is locked, the settlement is final."""
     table = _table(night_id)
+    if (away := life.not_now(table.night, "close")) is not None:
+        return away
     form = ConfirmForm()
     if request.method == "POST" and form.validate():
         try:
-            close_night(db=get_db(), night_id=night_id)
+            close_night(db=get_db(), night_id=night_id, who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")
+            return show(night_id), 409  # the table page, which says why
         if not identity().at_least(VIEWER):  # a guest: the closed night's code lets nobody in, so show it now
             return summary(night_id)
         return redirect(url_for(".summary", night_id=night_id))
@@ -86,10 +91,12 @@ def close(night_id: int):
 def reopen(night_id: int):
     """Open a closed night again, with a reason for the audit trail."""
     table = _table(night_id)
+    if (away := life.not_now(table.night, "reopen")) is not None:
+        return away
     form = ReopenForm()
     if form.validate_on_submit():
         try:
-            reopen_night(db=get_db(), night_id=night_id, reason=form.reason.data)
+            reopen_night(db=get_db(), night_id=night_id, reason=form.reason.data, who=life.who(night_id))
         except InvalidInput as exc:
             get_db().rollback()
             form.reason.errors = [message(exc)]
@@ -165,12 +172,19 @@ def change(night_id: int):
 def delete(night_id: int):
     """Delete a night started by mistake, after a confirmation (kept, with its export, as deleted)."""
     table = _table(night_id)
+    if (away := life.not_now(table.night, "delete")) is not None:
+        return away
     form = DeleteNightForm()
+    status = 400 if request.method == "POST" else 200
     if form.validate_on_submit():
         db = get_db()
         try:
             delete_night(
-                db=db, night_id=night_id, reason=form.reason.data, export=exports.night_json(db=db, night_id=night_id)
+                db=db,
+                night_id=night_id,
+                reason=form.reason.data,
+                export=exports.night_json(db=db, night_id=night_id),
+                who=life.who(night_id),
             )
         except InvalidInput as exc:
             db.rollback()
@@ -178,8 +192,8 @@ def delete(night_id: int):
         except Conflict as exc:
             db.rollback()
             form.form_errors.append(message(exc))
+            status = 409
         else:
             flash(_("The night is deleted. Its export is kept with the reason."), "ok")
             return redirect(url_for("nights.index"))
-    status = 400 if request.method == "POST" else 200
     return render_template("nights/delete.html", table=table, night=table.night, form=form), status

@@ -5,16 +5,16 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.core import history
+from scorekeeper.core import history, lifecycle
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import list_players
-from scorekeeper.core.table import Table, audit_trail, deals_played, get_night, hand_data, load_table
+from scorekeeper.core.table import Table, audit_trail, get_night, load_table
 from scorekeeper.core.tournaments import list_tournaments, table_of
 from scorekeeper.engine import GAMES, InvalidHand
-from scorekeeper.web import options
+from scorekeeper.web import life, options
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
@@ -139,6 +139,7 @@ def _context(table: Table) -> dict:
     numbers = [h.number for h in hands]
     for entry in audit_trail(db=get_db(), night_id=night.id, hand_numbers=numbers):
         audit.setdefault(entry.hand_number, []).append(entry)
+    now = life.life(night)
     return {
         "table": table,
         "night": night,
@@ -149,21 +150,30 @@ def _context(table: Table) -> dict:
         "audit": audit,
         "audit_text": audit_text,
         "poll_seconds": current_app.config["POLL_SECONDS"],
-        **_tournament_table(night),
+        "allowed": life.allowed(night, now),  # what the page offers (core/lifecycle.py)
+        "next_deal": now.next_deal,  # the counter, the button and the list: one numbering
+        **_tournament_table(night, now, hands),
     }
 
 
-def _tournament_table(night: Night) -> dict:
-    """A tournament's table: which it is, how many of its deals are played and how many hands were
-    dealt again (they do not count)."""
-    if night.tournament_id is None:
-        return {"deals_played": None, "redeals": 0, "at_table": None}
-    hands = hand_data(db=get_db(), night_id=night.id)
-    played = deals_played(night=night, hands=hands)
+def _tournament_table(night: Night, now: lifecycle.Life, hands: list) -> dict:
+    """A tournament's table: which it is, how many of its deals are played, how many hands were
+    dealt again (they do not count), and each row's counted deal (None: dealt again)."""
+    if not now.tournament:
+        return {"deals_played": None, "redeals": 0, "at_table": None, "deal_of": {}}
+    game = GAMES[night.game]
+    rules = game.parse_rules(night.rules)
+    deal_of, deal = {}, now.deals_played
+    for h in hands:  # newest first
+        if game.is_redeal(rules, game.parse_hand(h.data, None, rules)):
+            deal_of[h.number] = None
+        else:
+            deal_of[h.number], deal = deal, deal - 1
     return {
-        "deals_played": played,
-        "redeals": len(hands) - played,
+        "deals_played": now.deals_played,
+        "redeals": now.hands - now.deals_played,
         "at_table": table_of(db=get_db(), night_id=night.id),
+        "deal_of": deal_of,
     }
 
 

@@ -18,7 +18,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand, ledger
-from scorekeeper.web import options, printing
+from scorekeeper.web import life, options, printing
 from scorekeeper.web.access import SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
@@ -396,6 +396,7 @@ def paper(tournament_id: int, round_number: int, table: int):
                     table=table,
                     points=form.points(),
                     solos=form.solos(),
+                    who=life.who(None),
                 )
             except InvalidInput as exc:
                 get_db().rollback()
