@@ -5,6 +5,7 @@ pages compressed, and the garbage collector kept out of the requests (docs/produ
 from __future__ import annotations
 
 import gc
+import weakref
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # static files: fingerprinted, compressed, a year in the cache; their copies in instance/static/
     assets.init_app(app, instance / "static", SECURITY_HEADERS)
     app.extensions["sk_engine"] = engine
+    # the engine's pooled connections are closed when the app is let go, or at the latest at exit
+    # (an app made for one command, or a test's): none is left to the garbage collector
+    weakref.finalize(app, engine.dispose)
     csrf.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)
