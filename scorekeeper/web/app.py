@@ -80,6 +80,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(test_config)
     app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
     engine = db.make_engine(app.config["DATABASE_URL"])
+    # the engine's pooled connections are closed when the app is let go (also one whose start failed
+    # below), or at the latest at exit: none is left to the garbage collector (a ResourceWarning)
+    weakref.finalize(app, engine.dispose)
     if app.config["MIGRATE_ON_START"]:
         db.upgrade(engine)
     with db.session(engine, write=True) as session:
@@ -93,9 +96,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # static files: fingerprinted, compressed, a year in the cache; their copies in instance/static/
     assets.init_app(app, instance / "static", SECURITY_HEADERS)
     app.extensions["sk_engine"] = engine
-    # the engine's pooled connections are closed when the app is let go, or at the latest at exit
-    # (an app made for one command, or a test's): none is left to the garbage collector
-    weakref.finalize(app, engine.dispose)
     csrf.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)
