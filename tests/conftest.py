@@ -1,5 +1,8 @@
 """Fixtures: an app with a fresh database per test (SQLite; PostgreSQL too when CI gives one).
 
+The fresh database is migrated once per test run (per pytest-xdist worker), then copied or emptied
+for each test: tests/support.py (databases).
+
 Helpers and constants the tests share are in tests/support.py, not here: no test imports a conftest.py.
 """
 
@@ -12,19 +15,54 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
-from tests.support import BACKENDS, fresh_postgres, make_user, signed_in, start_night
+from tests.support import (
+    BACKENDS,
+    drop_postgres,
+    empty_postgres,
+    make_user,
+    migrate_postgres,
+    migrate_sqlite_template,
+    signed_in,
+    sqlite_copy,
+    start_night,
+)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    """A SQLite database migrated once per test run (per pytest-xdist worker): the tests get copies."""
+    return migrate_sqlite_template(tmp_path_factory.mktemp("template") / "template.db")
+
+
+@pytest.fixture(scope="session")
+def postgres_migrated():
+    """A PostgreSQL database migrated once per test run (per pytest-xdist worker): emptied for each test."""
+    server = os.environ["SCOREKEEPER_TEST_POSTGRES_URL"]
+    url = migrate_postgres(server)
+    yield url
+    drop_postgres(server, url)
 
 
 @pytest.fixture(params=BACKENDS)
 def app(request, tmp_path, monkeypatch):
-    """The app on a new, migrated database, with CSRF off (tests/web/test_access.py turns it on)."""
+    """The app on a new, migrated database, with CSRF off (tests/web/test_access.py turns it on).
+
+    The database is migrated once per run (asked for here, so that a run on SQLite alone never
+    connects to PostgreSQL), and the app is told not to migrate it again (tests/support.py, databases)."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'test.db'}"
+        url = sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path / "test.db")
     else:
-        url = fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+        url = empty_postgres(request.getfixturevalue("postgres_migrated"))
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     app = create_app(
-        {"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "POLL_SECONDS": 1}
+        {
+            "TESTING": True,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "POLL_SECONDS": 1,
+            "MIGRATE_ON_START": False,  # at the newest schema already
+        }
     )
     yield app
     app.extensions["sk_engine"].dispose()
@@ -83,10 +121,9 @@ def night(db, players):
 
 
 @pytest.fixture
-def other_db(tmp_path):
+def other_db(tmp_path, sqlite_template):
     """A second, empty SQLite database migrated like the app's: where an export is imported."""
-    engine = database.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
-    database.upgrade(engine)
+    engine = database.make_engine(sqlite_copy(sqlite_template, tmp_path / "other.db"))
     session = database.session(engine)
     yield session
     session.close()

@@ -11,12 +11,14 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Connection, make_url, text
 from sqlmodel import SQLModel
 from werkzeug.security import generate_password_hash
 
@@ -35,6 +37,31 @@ BACKENDS = ["sqlite"]
 if os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL"):
     BACKENDS.append("postgresql")
 
+# Migrating a new database runs the whole Alembic chain (half a second on SQLite, more on
+# PostgreSQL): longer than most tests. So each test run (each pytest-xdist worker) migrates once per
+# backend, and the ``app`` fixture hands every test an app told not to migrate (``MIGRATE_ON_START``)
+# on a database at the newest schema with nothing in it: on SQLite a copy of a migrated template
+# file; on PostgreSQL the worker's migrated database with its rows deleted and its ids starting
+# at 1 again (CREATE DATABASE ... TEMPLATE takes longer than the migrations). What must start from
+# an empty or an old schema (the migrations, servers starting at once on a new database, backup and
+# restore) makes its own database, as before (:func:`fresh_postgres`).
+
+
+def migrate_sqlite_template(path: Path) -> Path:
+    """A new SQLite database at ``path``, migrated to the newest schema and closed: a template to copy."""
+    engine = database.make_engine(f"sqlite:///{path}")
+    database.upgrade(engine)
+    engine.dispose()  # the last connection closed writes the WAL back: the file alone is the database
+    if Path(f"{path}-wal").exists():
+        raise RuntimeError(f"{path}-wal is left behind: a copy of {path} alone would miss what it holds")
+    return path
+
+
+def sqlite_copy(template: Path, path: Path) -> str:
+    """The URL of a new SQLite database at ``path``, a copy of ``template`` (a millisecond)."""
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
 
 def fresh_postgres(url: str) -> str:
     """Drop everything in the test database's public schema so that migrations run from scratch.
@@ -43,33 +70,80 @@ def fresh_postgres(url: str) -> str:
     first time: two workers never drop each other's schema."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:
-        url = _worker_database(url, worker)
+        url = _database_beside(url, worker)
+    _drop_schema(url)
+    return url
+
+
+def migrate_postgres(url: str) -> str:
+    """The URL of this worker's database for the ``app`` fixture beside ``url``'s (``<name>_gw0_app``,
+    ``<name>_main_app`` without xdist), its schema made anew and migrated (once per run)."""
+    app_url = _database_beside(url, f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_app")
+    _drop_schema(app_url)
+    engine = database.make_engine(app_url)
+    database.upgrade(engine)
+    engine.dispose()
+    return app_url
+
+
+def empty_postgres(url: str) -> str:
+    """The migrated database at ``url`` with every row deleted and every id counting from 1 again, as a
+    new one: ``url``. A connection a test left open is ended first (its locks would block the deletes)."""
+    tables = [table.name for table in reversed(SQLModel.metadata.sorted_tables)]  # who refers before whom
+    engine = database.make_engine(url)
+    try:
+        with engine.begin() as conn:
+            others = "datname = current_database() AND pid <> pg_backend_pid()"
+            conn.execute(text(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {others}"))
+            sequences = conn.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"))
+            statements = [f'DELETE FROM "{name}"' for name in tables]
+            statements += [f"SELECT setval('\"{name}\"', 1, false)" for (name,) in sequences]
+            conn.exec_driver_sql("; ".join(statements))
+    finally:
+        engine.dispose()
+    return url
+
+
+def drop_postgres(server: str, url: str) -> None:
+    """Drop the database at ``url`` (the ``app`` fixture's, at the end of the run), asking ``server``'s."""
+    with _server(server) as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+
+
+def _drop_schema(url: str) -> None:
     engine = database.make_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()
-    return url
 
 
 _MADE: dict[str, str] = {}
 
 
-def _worker_database(url: str, worker: str) -> str:
-    """The URL of this worker's own test database beside ``url``'s (created when missing)."""
-    if worker in _MADE:
-        return _MADE[worker]
-    from sqlalchemy.engine import make_url
-
+def _database_beside(url: str, suffix: str) -> str:
+    """The URL of the database ``<name>_<suffix>`` beside ``url``'s (created when missing)."""
+    key = f"{url} {suffix}"
+    if key in _MADE:
+        return _MADE[key]
     base = make_url(url)
-    name = f"{base.database}_{worker}"
+    name = f"{base.database}_{suffix}"
+    with _server(url) as server:
+        if server.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first() is None:
+            server.execute(text(f'CREATE DATABASE "{name}"'))
+    _MADE[key] = base.set(database=name).render_as_string(hide_password=False)
+    return _MADE[key]
+
+
+@contextmanager
+def _server(url: str) -> Iterator[Connection]:
+    """A connection to ``url``'s database outside any transaction: for CREATE and DROP DATABASE."""
     engine = database.make_engine(url).execution_options(isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first() is None:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    engine.dispose()
-    _MADE[worker] = base.set(database=name).render_as_string(hide_password=False)
-    return _MADE[worker]
+    try:
+        with engine.connect() as connection:
+            yield connection
+    finally:
+        engine.dispose()
 
 
 COUNTED_TABLES = {"login_failure"}  # failed sign-ins and joins are counted on purpose, even when refused

@@ -5,6 +5,7 @@ pages compressed, and the garbage collector kept out of the requests (docs/produ
 from __future__ import annotations
 
 import gc
+import weakref
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -77,11 +78,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         COMPRESS_MIN_SIZE=1024,
         COMPRESS_STREAMS=False,
         GC_THRESHOLD=settings.gc_threshold,  # None: the interpreter's, nothing frozen
+        # False: the database is at the newest migration already, start without asking Alembic. The
+        # tests' hook only: they hand each app a copy of one database migrated per run (tests/conftest.py).
+        MIGRATE_ON_START=True,
     )
     app.config.update(test_config)
     app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
     engine = db.make_engine(app.config["DATABASE_URL"])
-    db.upgrade(engine)
+    # the engine's pooled connections are closed when the app is let go (also one whose start failed
+    # below), or at the latest at exit: none is left to the garbage collector (a ResourceWarning)
+    weakref.finalize(app, engine.dispose)
+    if app.config["MIGRATE_ON_START"]:
+        db.upgrade(engine)
     with db.session(engine, write=True) as session:
         history.refresh_missing(session)  # nights recorded before the history tables existed
         if not accounts.has_admin(session):

@@ -164,14 +164,18 @@ def test_unicode_digits_in_a_guests_hand_form_are_refused(app, db, night, anon):
     anon.post("/join", data={"code": night.join_code})
     form = open_form(anon, f"/nights/{night.id}/hands/new?lang=en")
     form.update({"contract": "rufen", "partner": "³", "points": "70", "action": "save"})
+    before = snapshot(db)
     assert anon.post(f"/nights/{night.id}/hands/new?lang=en", data=form).status_code == 400
+    assert snapshot(db) == before
 
 
 def test_unicode_digits_on_edit_are_refused(client, db, night):
     record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     form = open_form(client, f"/nights/{night.id}/hands/1/edit?lang=en")
     form.update({"raises": "²", "action": "save"})
+    before = snapshot(db)
     assert client.post(f"/nights/{night.id}/hands/1/edit?lang=en", data=form).status_code == 400
+    assert snapshot(db) == before
 
 
 def test_a_unicode_digit_for_a_seat_on_the_start_form_is_refused(client, db, players):
@@ -185,8 +189,10 @@ def test_a_unicode_digit_for_a_seat_on_the_start_form_is_refused(client, db, pla
 
 
 def test_a_unicode_digit_for_the_record_to_merge_is_refused(client, db, players):
+    before = snapshot(db)
     answer = client.post(f"/players/{players[0].id}/merge", data={"other": "²", "confirm": "y"})
     assert answer.status_code == 400
+    assert snapshot(db) == before
 
 
 # --- 8. lone surrogates ---------------------------------------------------------------------
@@ -203,9 +209,11 @@ def test_a_player_name_with_a_lone_surrogate_is_a_400_not_a_500(client, db):
 
 def test_a_place_with_a_lone_surrogate_is_a_400_not_a_500(client, db, players):
     body = {"game": "matt", "stake_cents": 5, "players": [players[0].id, players[1].id], "first_dealer": 1}
+    before = snapshot(db)
     answer = client.post("/api/v1/sessions", json=body | {"place": "\udfff"})
     assert answer.status_code == 400
     assert answer.get_json()["error"]["field"] == "place"
+    assert snapshot(db) == before
 
 
 @pytest.mark.parametrize("path", ["/api/v1/players", "/api/v1/sessions"])
@@ -278,4 +286,6 @@ def test_the_instance_folder_and_the_database_files_are_private_on_every_start(t
 def test_a_night_of_the_table_records_and_the_page_still_works_after_all_this(client, db, players):
     night = start_night(db, players, game="matt", seats=2)
     record_hand(db=db, night_id=night.id, hand={"mated_by": 1, "move": 3, "card": "A"})
+    before = snapshot(db)
     assert client.get(f"/nights/{night.id}").status_code == 200
+    assert snapshot(db) == before  # the page only reads
