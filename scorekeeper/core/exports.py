@@ -37,7 +37,7 @@ from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, check_d
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
 from scorekeeper.core.table import Table, audit_trail, dealer_after, get_night
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
-from scorekeeper.engine import GAMES, InvalidHand, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, Mark, settle_session
 from scorekeeper.engine.fields import type_name
 from scorekeeper.engine.rules import rules_to_json
 
@@ -130,11 +130,18 @@ def played_by(table: Table, index: int) -> list[str]:
     return [table.players[positions[seat - 1]].name for seat in seats]
 
 
+def hand_marks(table: Table, index: int) -> list[Mark]:
+    """What changed hand ``index``'s (0-based) value, as its game says it (``Game.marks``)."""
+    s = table.settlement
+    return GAMES[table.night.game].marks(s.rules, s.hands[index], s.results[index])
+
+
 #: The CSV's column headers by default (English, as the JSON keys say it; ``what``: the game's own header).
 CSV_HEADERS: dict[str, str] = {
     "hand": "hand",
     "dealer": "dealer",
     "played_by": "played by",
+    "marks": "marks",
     "value": "value",
     "pot": "pot",
 }
@@ -145,13 +152,15 @@ def night_csv(
     *,
     headers: Mapping[str, str] | None = None,
     hand_text: Callable[[int], str] | None = None,
+    marks_text: Callable[[int], str] | None = None,
 ) -> str:
     """The night's hands as CSV text (RFC 4180: commas, ``"`` quoting where needed, CRLF line ends).
 
     Columns: ``hand`` (its number), ``dealer`` (a name), what the hand was
     (``contract``; Konter a Matt: the trump team and the points of A and B;
     Matt: who gave mate, or ``draw``), ``played by`` (the names of who declared,
-    joined by `` + ``: see :func:`played_by`), ``value`` (the hand's value in units),
+    joined by `` + ``: see :func:`played_by`), ``marks`` (what changed the hand's value,
+    as the game says it: ``Game.marks``, the table page's badges), ``value`` (the hand's value in units),
     then one column per player, by name in seat order, with that player's units
     for the hand (0 for the dealer sitting out at a table of five; Matt: match
     points). A Schafkopf night played with the pot ends with ``pot``: the units
@@ -160,17 +169,20 @@ def night_csv(
     for a formula (starting with ``= + - @``) is written with a ``'`` before it.
 
     A caller that speaks the reader's language gives the ``headers`` (keys as in
-    :data:`CSV_HEADERS`, and ``what`` for the third column) and ``hand_text``: what
-    hand ``index`` (0-based) was, for the third column.
+    :data:`CSV_HEADERS`, and ``what`` for the third column), ``hand_text``: what
+    hand ``index`` (0-based) was, for the third column, and ``marks_text``: its marks
+    (by default their keys).
     """
     night = table.night
-    words = {**CSV_HEADERS, "what": GAMES[night.game].summary_header, **(headers or {})}
+    game = GAMES[night.game]
+    words = {**CSV_HEADERS, "what": game.summary_header, **(headers or {})}
     text_of = hand_text or (lambda index: _summary(table, index))
+    marks_of = marks_text or (lambda index: ", ".join(m.key for m in hand_marks(table, index)))
     positions = sorted(table.players)
     with_pot = table.settlement.pot is not None
     out = io.StringIO()
     writer = csv.writer(out)
-    header: list[Any] = [words["hand"], words["dealer"], words["what"], words["played_by"], words["value"]]
+    header: list[Any] = [words[key] for key in ("hand", "dealer", "what", "played_by", "marks", "value")]
     header = [text_cell(h) for h in header] + [text_cell(table.players[p].name) for p in positions]
     if with_pot:
         header.append(text_cell(words["pot"]))
@@ -181,6 +193,7 @@ def night_csv(
             text_cell(table.players[hand.dealer].name),
             text_cell(text_of(index)),
             text_cell(" + ".join(played_by(table, index))),
+            text_cell(marks_of(index)),
             result.value,
         ]
         cells += [row[p - 1] for p in positions]

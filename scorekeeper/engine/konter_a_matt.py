@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import InvalidHand
 from .fields import check_keys, check_object, get_bool, get_choice, get_int
-from .results import HandFacts, HandResult, Steps, side_deltas
+from .results import HandFacts, HandResult, Mark, Steps, side_deltas, step_marks
 from .rules import option
 
 NAME = "konter_a_matt"
@@ -242,6 +242,24 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         events=("stanner",) if result.extra.get("stanner") else (),
         game_winners=TEAM_SEATS[winner] if winner else (),
     )
+
+
+#: The steps that make a partie worth more than 1: Schwarz, Matt and Konter said, a Stänner carried.
+MARK_STEPS = frozenset({"schwarz", "matt", "konter", "stanner", "carry"})
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """Who chose trumps (a ``side`` mark: the row names the team by it), then what made the partie
+    worth more than 1.
+
+    >>> h = Hand("B", 25, matt=True)
+    >>> r, _ = settle_hand(Rules(), h, initial_state(Rules()))
+    >>> [(m.key, dict(m.args)) for m in marks(Rules(), h, r)]
+    [('side', {'word': 'trumps', 'team': 'B', 'seats': [2, 4]}), ('matt', {'count': 1})]
+    """
+    team = hand.trump_team
+    side = Mark("side", {"word": "trumps", "team": team, "seats": list(TEAM_SEATS[team])})
+    return [side, *step_marks(result.steps_json, MARK_STEPS)]
 
 
 def summary(hand: Hand) -> str | int:

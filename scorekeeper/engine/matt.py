@@ -10,7 +10,7 @@ from typing import Any
 
 from .errors import InvalidHand
 from .fields import check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
-from .results import HandFacts, HandResult, Steps
+from .results import HandFacts, HandResult, Mark, Steps, step_marks
 from .rules import option
 
 NAME = "matt"
@@ -188,6 +188,21 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         events=("uebermatt",) if hand.uebermatt else (),
         match_winner=result.extra.get("match_winner"),
     )
+
+
+#: The steps that change a Durchgang's value beyond the move and the card: a card laid aside, Übermatt.
+MARK_STEPS = frozenset({"vorablegen", "uebermatt"})
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """What changed the Durchgang's value, from its steps: Vorablegen, Übermatt.
+
+    >>> h = Hand(1, 10, "A", vorablegen=1, uebermatt=True)
+    >>> r, _ = settle_hand(Rules(), h, State())
+    >>> [m.key for m in marks(Rules(), h, r)]
+    ['vorablegen', 'uebermatt']
+    """
+    return step_marks(result.steps_json, MARK_STEPS)
 
 
 def summary(hand: Hand) -> str | int:

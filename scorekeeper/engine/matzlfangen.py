@@ -19,7 +19,7 @@ from .fields import (
     get_points_and_schwarz,
     get_seat,
 )
-from .results import HandFacts, HandResult, Steps, side_deltas, solo_deltas
+from .results import HandFacts, HandResult, Mark, Steps, side_deltas, solo_deltas, step_marks
 from .rules import option
 
 NAME = "matzlfangen"
@@ -283,6 +283,23 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         losers_of_matzl=tuple(sorted(others)),
         events=("matzl",),
     )
+
+
+#: The steps that change a hand's value beyond its contract: the losers' lack of a trick or of water,
+#: the raises, the Matzl and what it did (a bonus, nothing, or nobody pays).
+MARK_STEPS = frozenset(
+    {"no_trick", "no_water", "raises", "matzl_bonus", "matzl_unclaimed", "matzl_annuls", "matzl_no_effect"}
+)
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """What changed the hand's value, from its steps: no trick or no water, the raises, the Matzl.
+
+    >>> r, _ = settle_hand(Rules(), Hand("rufen", 1, partner=3, raises=5, points=50, matzl="declarers"), None)
+    >>> [(m.key, m.args.get("level")) for m in marks(Rules(), Hand("rufen", 1), r)]
+    [('raises', 'Hirsch'), ('matzl_annuls', None)]
+    """
+    return step_marks(result.steps_json, MARK_STEPS)
 
 
 def summary(hand: Hand) -> str | int:

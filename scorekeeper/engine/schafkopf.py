@@ -22,7 +22,7 @@ from .fields import (
     shown,
     type_name,
 )
-from .results import HandFacts, HandResult, Steps, side_deltas, solo_deltas
+from .results import HandFacts, HandResult, Mark, Steps, side_deltas, solo_deltas, step_marks
 from .rules import option
 
 NAME = "schafkopf"
@@ -586,6 +586,36 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
     if hand.declarer is None:
         return HandFacts((), hand.contract, None, events=events)
     return HandFacts((hand.declarer,), hand.contract, result.winner == "declarers", tout=hand.tout, events=events)
+
+
+#: The steps that change a hand's value beyond its contract and its points: a Tout, Schneider and
+#: Schwarz, the runners paid, Kontra and Re, the knocks, a Jungfrau, and the pot's share taken or paid.
+MARK_STEPS = frozenset(
+    {
+        "tout_doubles",
+        "schneider",
+        "schwarz",
+        "laufende",
+        "kontra",
+        "re",
+        "klopfen",
+        "jungfrau",
+        "jungfrau_own",
+        "pot_out",
+        "pot_doubled",
+    }
+)
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """What changed the hand's value, from its steps (a knock or a Jungfrau counted once, with how often).
+
+    >>> h = Hand("sauspiel", 1, 3, "gras", 50, laufende=3, kontra=True, re=True)
+    >>> r, _ = settle_hand(Rules(), h, State(4))
+    >>> [m.key for m in marks(Rules(), h, r)]
+    ['laufende', 'kontra', 're', 'pot_doubled']
+    """
+    return step_marks(result.steps_json, MARK_STEPS)
 
 
 def summary(hand: Hand) -> str | int:

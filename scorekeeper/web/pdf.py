@@ -142,8 +142,11 @@ def name_chars(name: str) -> int:
     return max(PLAYER_CHARS, min(PLAYER_CHARS_MAX, round(longest * 1.1) + 1))
 
 
-def _played(players: str, steps: str) -> str:
-    """A hand's steps after who played it: ``Bernd + Dieter: sauspiel gewonnen ...``."""
+def _played(players: str, marks: Sequence[str], steps: str) -> str:
+    """A hand's steps after who played it and what changed its value, as its row's badges say it:
+    ``Bernd + Dieter [Kontra, Schneider]: Sauspiel gewonnen ...``."""
+    if marks:
+        players = f"{players} [{', '.join(marks)}]" if players else f"[{', '.join(marks)}]"
     return f"{players}: {steps}" if players and steps else players or steps
 
 
@@ -161,7 +164,7 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
         LogRow(
             lead=str(h.number).rjust(digits, FIGURE_SPACE)
             + FIGURE_SPACE
-            + " · ".join(part for part in (h.dealer, _played(h.played_by, steps_text(h.steps)), *h.after) if part),
+            + " · ".join(p for p in (h.dealer, _played(h.played_by, h.marks, steps_text(h.steps)), *h.after) if p),
             figures="".join(x.rjust(n) for x, n in zip(row, chars, strict=True)),
         )
         for h, row in zip(log, figures, strict=True)
