@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidHand
-from .fields import check_keys, check_object, get_bool, get_choice, get_int
+from .fields import FAILED, Problems, check_keys, check_object, get_bool, get_choice, get_int
 from .results import HandFacts, HandResult, Mark, Steps, side_deltas, step_marks
 from .rules import option
 
@@ -65,19 +65,23 @@ class Hand:
         """
         data = check_object(data, index, "", "a partie")
         check_keys(data, FIELDS, index)
-        trump_team = get_choice(data, "trump_team", index, TEAMS)
-        points_a = get_int(data, "points_a", index, 0, TOTAL_POINTS)
-        schwarz = "schwarz" in data and get_bool(data, "schwarz", index)
-        if schwarz and points_a not in (0, TOTAL_POINTS):
-            raise InvalidHand(
-                index,
-                "schwarz",
-                "the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{points_b}",
-                points_a=points_a,
-                points_b=TOTAL_POINTS - points_a,
+        p = Problems()  # every problem of the partie, not the first
+        trump_team = p.read(get_choice, data, "trump_team", index, TEAMS)
+        points_a = p.read(get_int, data, "points_a", index, 0, TOTAL_POINTS)
+        schwarz = "schwarz" in data and p.read(get_bool, data, "schwarz", index) is True
+        if schwarz and points_a is not FAILED and points_a not in (0, TOTAL_POINTS):
+            p.add(
+                InvalidHand(
+                    index,
+                    "schwarz",
+                    "the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{points_b}",
+                    points_a=points_a,
+                    points_b=TOTAL_POINTS - points_a,
+                )
             )
-        matt = "matt" in data and get_bool(data, "matt", index)
-        konter = "konter" in data and get_bool(data, "konter", index)
+        matt = "matt" in data and p.read(get_bool, data, "matt", index) is True
+        konter = "konter" in data and p.read(get_bool, data, "konter", index) is True
+        p.check()
         return cls(trump_team, points_a, schwarz, matt, konter)
 
     @property

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidHand
-from .fields import check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
+from .fields import FAILED, Problems, check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
 from .results import HandFacts, HandResult, Mark, Steps, step_marks
 from .rules import option
 
@@ -71,17 +71,21 @@ class Hand:
         if mated_by is None:
             forbid(data, ("move", "card", "uebermatt"), index, "does not apply to a draw")
             return cls(None, vorablegen=vorablegen)
-        move = get_int(data, "move", index, 1, MAX_MOVES)
-        if vorablegen == 2 and move > MAX_MOVES - 1:
-            raise InvalidHand(index, "move", "with both players laying a card aside only 9 moves are played")
-        card = get_choice(data, "card", index, tuple(CARD_VALUES))
-        uebermatt = "uebermatt" in data and get_bool(data, "uebermatt", index)
-        if uebermatt and not (vorablegen == 1 and move == MAX_MOVES):
-            raise InvalidHand(
-                index,
-                "uebermatt",
-                "Übermatt is only possible when exactly one player laid aside and mate fell on move 10",
+        p = Problems()  # every problem of the Durchgang, not the first
+        move = p.read(get_int, data, "move", index, 1, MAX_MOVES)
+        if vorablegen == 2 and move is not FAILED and move > MAX_MOVES - 1:
+            p.add(InvalidHand(index, "move", "with both players laying a card aside only 9 moves are played"))
+        card = p.read(get_choice, data, "card", index, tuple(CARD_VALUES))
+        uebermatt = "uebermatt" in data and p.read(get_bool, data, "uebermatt", index) is True
+        if uebermatt and move is not FAILED and not (vorablegen == 1 and move == MAX_MOVES):
+            p.add(
+                InvalidHand(
+                    index,
+                    "uebermatt",
+                    "Übermatt is only possible when exactly one player laid aside and mate fell on move 10",
+                )
             )
+        p.check()
         return cls(mated_by, move, card, vorablegen, uebermatt)
 
 

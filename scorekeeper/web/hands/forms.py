@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField
+from wtforms import BooleanField, Field, HiddenField, IntegerField, RadioField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
@@ -284,6 +284,8 @@ class SchafkopfForm(HandForm):
     jungfrau_2 = BooleanField(_l("Jungfrau"))
     jungfrau_3 = BooleanField(_l("Jungfrau"))
     jungfrau_4 = BooleanField(_l("Jungfrau"))
+    #: a Ramsch's points as a whole (they must add up to 120): its refusal is said at the rows, under their label
+    points_each = Field(_l("Card points per player"))  # never rendered as a control of its own
     durchmarsch = Segmented(_l("Durchmarsch"))
     loser = Segmented(_l("Loser of the tie"))
 
@@ -304,8 +306,8 @@ class SchafkopfForm(HandForm):
 
     def field_for(self, engine_field: str) -> str:
         name, _, seat = engine_field.partition(".")
-        if name == "points" and seat and self.contract.data == "ramsch":
-            return f"ramsch_{seat}"  # a Ramsch's points per seat
+        if name == "points" and self.contract.data == "ramsch":
+            return f"ramsch_{seat}" if seat else "points_each"  # a Ramsch's points per seat, or all of them
         if name == "suit" and self.contract.data == "solo":
             return "solo_suit"
         return name

@@ -44,14 +44,15 @@ def _hidden_fields(table: Table) -> frozenset[str]:
 
 
 def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> None:
-    """An engine error goes next to its field, else above the form."""
-    name = form.field_for(exc.field) if exc.field else ""
-    field = getattr(form, name, None) if name and name in form else None
+    """An engine error goes next to its field, else above the form; so does every other problem of the hand."""
     words = form.page_words()
-    if field is not None and name not in _hidden_fields(table):
-        field.errors = [*list(field.errors), message(exc, str(field.label.text), **words)]
-    else:
-        form.form_errors.append(message(exc, **words))
+    for problem in getattr(exc, "problems", (exc,)):
+        name = form.field_for(problem.field) if problem.field else ""
+        field = getattr(form, name, None) if name and name in form else None
+        if field is not None and name not in _hidden_fields(table):
+            field.errors = [*list(field.errors), message(problem, str(field.label.text), **words)]
+        else:
+            form.form_errors.append(message(problem, **words))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,6 +150,10 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
         except Conflict as exc:
             get_db().rollback()
             form.form_errors.append(message(exc))
+            if not edit and form.expected() is not None and form.expected() < number - 1:  # a stale new hand's form
+                form.expected_hands.data = str(number - 1)  # saved again, it records the next hand as the table stands
+                hand = hand_word(table.night.game, number, lower=True)
+                form.form_errors.append(_("Saved again, this form records %(hand)s.", hand=hand))
             return _form_page(table, form, positions, number, None, 409, edit)
     return _form_page(table, form, positions, number, preview, edit=edit)
 
