@@ -144,7 +144,28 @@ CSV_HEADERS: dict[str, str] = {
     "marks": "marks",
     "value": "value",
     "pot": "pot",
+    "strokes": "strokes",
+    "game_won_by": "game won by",
+    "match": "match",
 }
+
+
+def _carried(table: Table, words: Mapping[str, str]) -> tuple[list[str], Callable[[Any], list[Any]]]:
+    """What a game carries from hand to hand, as the CSV's columns after each hand (read from its stored
+    result): Konter a Matt's strokes of both teams and the team that won a game with the partie; Matt's
+    match and its score. None for games that carry nothing."""
+    results = table.settlement.results
+    extra = results[0].extra if len(results) else {}
+    if isinstance(extra.get("strokes"), Mapping):
+        teams = list(extra["strokes"])
+        header = [f"{words['strokes']} {team}" for team in teams] + [words["game_won_by"]]
+        return header, lambda r: [r.extra["strokes"][team] for team in teams] + [r.extra.get("game_winner") or ""]
+    if isinstance(extra.get("match_score"), Mapping):
+        seats = list(extra["match_score"])
+        names = [table.players[table.positions[0][int(seat) - 1]].name for seat in seats]
+        header = [words["match"]] + [f"{words['match']} {name}" for name in names]
+        return header, lambda r: [r.extra["match"]] + [r.extra["match_score"][seat] for seat in seats]
+    return [], lambda r: []
 
 
 def night_csv(
@@ -153,6 +174,7 @@ def night_csv(
     headers: Mapping[str, str] | None = None,
     hand_text: Callable[[int], str] | None = None,
     marks_text: Callable[[int], str] | None = None,
+    delimiter: str = ",",
 ) -> str:
     """The night's hands as CSV text (RFC 4180: commas, ``"`` quoting where needed, CRLF line ends).
 
@@ -165,7 +187,12 @@ def night_csv(
     for the hand (0 for the dealer sitting out at a table of five; Matt: match
     points). A Schafkopf night played with the pot ends with ``pot``: the units
     the hand put into the pot (negative: taken out), so that every row adds up
-    to zero. Numbers are written as numbers; text that a spreadsheet would take
+    to zero. A game that carries something from hand to hand has it after the value:
+    Konter a Matt the strokes of both teams and the team that won a game; Matt the
+    match and its score. A night that pays no unit (Konter a Matt without a stake:
+    ``Game.uses_stake``) has no player columns, which would be zeros. ``delimiter``:
+    ``,`` (RFC 4180), or ``;`` where a reader's spreadsheet expects it (German).
+    Numbers are written as numbers; text that a spreadsheet would take
     for a formula (starting with ``= + - @``) is written with a ``'`` before it.
 
     A caller that speaks the reader's language gives the ``headers`` (keys as in
@@ -178,12 +205,14 @@ def night_csv(
     words = {**CSV_HEADERS, "what": game.summary_header, **(headers or {})}
     text_of = hand_text or (lambda index: _summary(table, index))
     marks_of = marks_text or (lambda index: ", ".join(m.key for m in hand_marks(table, index)))
-    positions = sorted(table.players)
+    pays = game.uses_stake(table.settlement.rules) or game.money_from_balance  # Matt's columns are its points
+    positions = sorted(table.players) if pays else []
     with_pot = table.settlement.pot is not None
+    carried_header, carried = _carried(table, words)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, delimiter=delimiter)
     header: list[Any] = [words[key] for key in ("hand", "dealer", "what", "played_by", "marks", "value")]
-    header = [text_cell(h) for h in header] + [text_cell(table.players[p].name) for p in positions]
+    header = [text_cell(h) for h in [*header, *carried_header]] + [text_cell(table.players[p].name) for p in positions]
     if with_pot:
         header.append(text_cell(words["pot"]))
     writer.writerow(header)
@@ -195,6 +224,7 @@ def night_csv(
             text_cell(" + ".join(played_by(table, index))),
             text_cell(marks_of(index)),
             result.value,
+            *carried(result),
         ]
         cells += [row[p - 1] for p in positions]
         if with_pot:

@@ -112,6 +112,18 @@ class Game:
             module.state_from_json,
         )
 
+    def uses_stake(self, rules: Any) -> bool:
+        """Whether a night under ``rules`` (validated, or a rule set's options by key) ever pays a unit:
+        not where the game's money option is 0 (Konter a Matt, Matt without a stake).
+
+        >>> GAMES["matt"].uses_stake({"stake_per_point": 0}), GAMES["schafkopf"].uses_stake({})
+        (False, True)
+        """
+        name = self.money_option
+        if name is None:
+            return True
+        return bool(rules.get(name) if isinstance(rules, Mapping) else getattr(rules, name, None))
+
     def parse_rules(self, data: Any) -> Any:
         """A complete, validated rule set from a partial one (``None``: the defaults)."""
         return parse_rules(self.rules_cls, self.presets, data)

@@ -155,10 +155,27 @@ def test_the_csv_of_konter_a_matt_says_the_trump_team_and_the_points_of_both_tea
     record(db, night, {"trump_team": "A", "points_a": 25}, {"trump_team": "B", "points_a": 10})
     table = load_table(db=db, night_id=night.id)
     rows = csv_rows(night_csv(table))
-    assert rows[0][:6] == ["hand", "dealer", "trumps, points A:B", "played by", "marks", "value"]
+    # no stake (the default): no player columns of zeros, the strokes after each partie instead (issue 26.3)
+    assert rows[0] == [
+        "hand",
+        "dealer",
+        "trumps, points A:B",
+        "played by",
+        "marks",
+        "value",
+        "strokes A",
+        "strokes B",
+        "game won by",
+    ]
     assert [row[2] for row in rows[1:]] == ["A, 25:15", "B, 10:30"]
     assert [row[3] for row in rows[1:]] == ["Anna + Clara", "Bernd + Dieter"]
-    assert [[int(c) for c in row[6:]] for row in rows[1:]] == table.rows
+    assert [row[6:] for row in rows[1:]] == [["10", "11", ""], ["10", "10", ""]]
+    staked = start(db, players, game="konter_a_matt", rules={"stake_per_game": 2})
+    record(db, staked, {"trump_team": "A", "points_a": 25})
+    table = load_table(db=db, night_id=staked.id)
+    rows = csv_rows(night_csv(table))
+    assert rows[0][9:] == ["Anna", "Bernd", "Clara", "Dieter"]
+    assert [[int(c) for c in row[9:]] for row in rows[1:]] == table.rows
 
 
 def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
@@ -167,7 +184,19 @@ def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
     record(db, night, {"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"})
     record(db, night, {"mated_by": None})
     rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
-    assert rows[0] == ["hand", "dealer", "mated by", "played by", "marks", "value", "'=1+1", "Bernd"]
+    assert rows[0] == [
+        "hand",
+        "dealer",
+        "mated by",
+        "played by",
+        "marks",
+        "value",
+        "match",
+        "match =1+1",
+        "match Bernd",
+        "'=1+1",
+        "Bernd",
+    ]
     assert [row[2] for row in rows[1:]] == ["'=1+1", "Bernd", "draw"]
     assert [row[3] for row in rows[1:]] == ["'=1+1", "Bernd", ""]
     assert [row[1] for row in rows[1:]] == ["'=1+1", "Bernd", "'=1+1"]

@@ -22,7 +22,7 @@ from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp
 from scorekeeper.web.pdf import context, summary_pdf
 from scorekeeper.web.steps import mark_text, step_text
-from scorekeeper.web.view import hand_word, seat_names
+from scorekeeper.web.view import decimal_mark, hand_word, seat_names
 
 
 class ReopenForm(Form):
@@ -127,11 +127,25 @@ def export_csv(night_id: int):
         "marks": _("Marks"),
         "value": _("Value"),
         "pot": _("Pot"),
+        "strokes": _("Strokes"),
+        "game_won_by": _("Game won by"),
+        "match": _("Match"),
     }
     body = exports.night_csv(
-        table, headers=headers, hand_text=lambda index: _hand_text(table, index), marks_text=lambda i: _marks(table, i)
+        table,
+        headers=headers,
+        hand_text=lambda index: _hand_text(table, index),
+        marks_text=lambda i: _marks(table, i),
+        delimiter=csv_delimiter(),
     )
     return _file(table, BOM + body, "csv", "text/csv")
+
+
+def csv_delimiter() -> str:
+    """The CSV's delimiter for the reader's spreadsheet: ``;`` where the decimal mark is a comma (German),
+    else ``,``; ``?sep=comma`` or ``?sep=semicolon`` asks for either."""
+    asked = {"comma": ",", "semicolon": ";"}.get(request.args.get("sep", ""))
+    return asked or (";" if decimal_mark() == "," else ",")
 
 
 @bp.get("/<int:night_id>/export.json")
