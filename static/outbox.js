@@ -353,8 +353,21 @@
     return parts.join(" · ");
   }
 
+  // The table page kept for offline use was made before the hands waiting here: the deal has moved on one
+  // position per waiting hand (scorekeeper/engine/ledger.py), so its "deals" badge goes to the next hand's dealer.
+  function dealerBadge(hands) {
+    var t = document.querySelector("table.balance[data-made]");
+    var badge = t && t.querySelector(".badge.deals");
+    if (!badge) return;
+    var made = parseInt(t.dataset.made, 10), size = parseInt(t.dataset.size, 10), first = parseInt(t.dataset.dealer, 10);
+    var ahead = hands.filter(function (h) { return h.expected >= made; }).length;
+    var cell = t.querySelector('tr[data-position="' + ((first - 1 + ahead) % size + 1) + '"] > td');
+    if (cell && badge.parentNode !== cell) cell.append(" ", badge);
+  }
+
   window.addEventListener("online", function () { delay = 0; send(); });
   show().then(function (hands) {
+    if (!form) dealerBadge(hands);
     if (form && form.dataset.outbox !== undefined) deal(hands);
     if (hands.length) send();
   });

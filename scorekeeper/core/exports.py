@@ -205,8 +205,7 @@ def night_csv(
     words = {**CSV_HEADERS, "what": game.summary_header, **(headers or {})}
     text_of = hand_text or (lambda index: _summary(table, index))
     marks_of = marks_text or (lambda index: ", ".join(m.key for m in hand_marks(table, index)))
-    pays = game.uses_stake(table.settlement.rules) or game.money_from_balance  # Matt's columns are its points
-    positions = sorted(table.players) if pays else []
+    positions = sorted(table.players) if game.scores_hands(table.settlement.rules) else []
     with_pot = table.settlement.pot is not None
     carried_header, carried = _carried(table, words)
     out = io.StringIO()

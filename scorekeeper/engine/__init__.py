@@ -124,6 +124,11 @@ class Game:
             return True
         return bool(rules.get(name) if isinstance(rules, Mapping) else getattr(rules, name, None))
 
+    def scores_hands(self, rules: Any) -> bool:
+        """Whether a hand under ``rules`` can give a seat anything (its deltas: units, or Matt's points):
+        not in Konter a Matt without a stake, whose deltas are all 0."""
+        return self.money_from_balance or self.uses_stake(rules)
+
     def parse_rules(self, data: Any) -> Any:
         """A complete, validated rule set from a partial one (``None``: the defaults)."""
         return parse_rules(self.rules_cls, self.presets, data)

@@ -121,8 +121,12 @@ def message(
         if isinstance(params.get("choices"), str):
             params["choices"] = ", ".join(_choice(c, values) for c in params["choices"].split(", "))
     text = gettext(template) if isinstance(template, str) else str(template)
-    text = text.format(**params)
-    return text[:1].upper() + text[1:]  # a message is a sentence: it begins with a capital letter
+    return text.format(**params)
+
+
+def sentence(text: str) -> str:
+    """A message said on its own (the hand form's summary and fields): it begins with a capital letter."""
+    return text[:1].upper() + text[1:]
 
 
 def field_error(form, exc: InvalidInput) -> None:

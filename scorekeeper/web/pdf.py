@@ -155,7 +155,11 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
     ``names``: the players in the order of each hand's payments, as the header shows them). A
     hand's text ends with what it leaves for the next (``HandView.after``: Konter a Matt's strokes,
     Matt's match), as its row on the table page does."""
-    figures = [[str(h.result.value)] + [f"{p.units:+d}" if p.units else "0" for p in h.payments] for h in log]
+    players = bool(names)  # no names: the night pays no unit (no stake), so no columns of zeros
+    figures = [
+        [str(h.result.value)] + ([f"{p.units:+d}" if p.units else "0" for p in h.payments] if players else [])
+        for h in log
+    ]
     chars = [VALUE_CHARS] + [name_chars(name) for name in names]
     for row in figures:  # two spaces at least before each figure
         chars = [max(n, len(x) + 2) for n, x in zip(chars, row, strict=True)]
@@ -176,8 +180,9 @@ def summary_html(table: Table) -> str:
     """The summary with the full hand log as the HTML WeasyPrint lays out; needs an app and
     request context for the language."""
     data = context(table)
-    log = hand_log(data["log"], [line.name for line in data["s"].lines])
-    return render_template("nights/summary_pdf.html", **data, hand_log=log)
+    paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
+    log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
+    return render_template("nights/summary_pdf.html", **data, hand_log=log, log_names=paid)
 
 
 def summary_document(table: Table):

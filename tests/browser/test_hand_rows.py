@@ -35,3 +35,30 @@ def test_a_waiting_sauspiel_says_who_plays_with_whom_and_labels_its_numbers(page
     finally:
         page.context.set_offline(False)
     assert what == "Spiel 1 · Sauspiel · Anna spielt mit Clara · Gras · 70 Augen · 3 Laufende · 0× geklopft", what
+
+
+def test_the_kept_table_page_gives_the_deals_badge_to_the_dealer_of_the_next_hand(page, live, roster):
+    """Issue 26.5: Anna deals hand 1; with hand 1 waiting on the phone, the table page kept for offline use says
+    Bernd deals (hand 2), as the server will."""
+    base, app = live
+    with database.session(app.extensions["sk_engine"]) as db:
+        night = create_night(
+            db=db, game="matzlfangen", rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1
+        ).id
+    page.goto(f"{base}/nights/{night}")
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}")
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    try:
+        page.locator("#contract-group label", has_text="Durch").first.click()
+        page.locator("#declarer-group label", has_text="Anna").first.click()
+        page.locator("#won-group label", has_text="gewonnen").first.click()
+        page.locator("#save").click(no_wait_after=True)
+        page.wait_for_url(f"{base}/nights/{night}")
+        page.wait_for_selector("#outbox:not([hidden])")
+        page.wait_for_function("() => document.querySelector('tr[data-position=\"2\"] .badge.deals')")
+        dealer = page.locator("table.balance tr:has(.badge.deals) td").first.inner_text()
+    finally:
+        page.context.set_offline(False)
+    assert dealer.startswith("Bernd"), dealer

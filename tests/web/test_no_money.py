@@ -110,3 +110,27 @@ def test_a_player_page_names_no_best_night_without_money_and_speaks_german(clien
     assert "Bester Abend" not in page  # a Matt night without a stake brought no money: it is no best night
     assert "Matches" not in page and "Matt: Partien gewonnen" in page
     assert night.id
+
+
+def test_the_charts_y_axis_has_room_for_its_longest_value(app):
+    from scorekeeper.web.charts import AXIS_FIGURE, chart_svg
+
+    with app.test_request_context("/?lang=de"):
+        svg = str(chart_svg([[0, -1234567, 250000]], ["Anna"]))
+    labels = re.findall(r'<text x="([\d.]+)"[^>]*text-anchor="end"[^>]*>([^<]*)</text>', svg)
+    assert any(text.startswith("-12345") for _, text in labels), labels
+    for x, text in labels:  # each value, right-aligned at x, starts inside the chart
+        assert float(x) - AXIS_FIGURE * len(text) >= 0, (x, text)
+
+
+def test_the_pdf_log_of_a_night_without_a_stake_has_no_columns_of_zeros(app, db, players):
+    from scorekeeper.core.table import load_table
+    from scorekeeper.web.pdf import summary_html
+
+    night = night_with(db, players, "konter_a_matt", KONTER)
+    with app.test_request_context("/?lang=de"):
+        html = summary_html(load_table(db=db, night_id=night.id))
+    log = html[html.index('<section class="log">') :]
+    head, body = log.split("<tbody>", 1)
+    assert "Dieter" not in head and "EUR" not in html
+    assert [cell.split() for cell in re.findall(r'<td class="figures">([^<]*)</td>', body)] == [["1"], ["1"]]
