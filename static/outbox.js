@@ -356,8 +356,8 @@
   // The table page kept for offline use was made before the hands waiting here: the deal has moved on one
   // position per waiting hand (scorekeeper/engine/ledger.py), so its "deals" badge goes to the next hand's dealer.
   function dealerBadge(hands) {
-    var t = document.querySelector("table.balance[data-made]");
-    var badge = t && t.querySelector(".badge.deals");
+    var t = document.querySelector("#balance [data-made]");
+    var badge = t && t.querySelector(".badge[data-deals]");
     if (!badge) return;
     var made = parseInt(t.dataset.made, 10), size = parseInt(t.dataset.size, 10), first = parseInt(t.dataset.dealer, 10);
     var ahead = hands.filter(function (h) { return h.expected >= made; }).length;

@@ -10,9 +10,12 @@ from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import create_night
+from tests.browser import test_accessibility as a11y
 from tests.browser.test_accessibility import describe, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+phone = a11y.phone  # a phone of 390x844 signed in: phone(lang)
 
 MIN = 44
 
@@ -101,23 +104,4 @@ def test_the_settlement_at_360_px_has_no_serious_violation(browser, sign_in, liv
         found = violations(page)
         assert not found, describe(found, f"{path} at 360 px")
     finally:
-        context.close()
-
-
-@pytest.fixture
-def phone(browser, sign_in):
-    contexts = []
-
-    def make(lang: str = "de"):
-        from tests.browser.conftest import PHONE
-
-        context = browser.new_context(viewport=PHONE, locale="de-DE" if lang == "de" else "en-GB")
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        sign_in(page)
-        return page
-
-    yield make
-    for context in contexts:
         context.close()

@@ -27,7 +27,7 @@ def text_of(answer) -> str:
 
 
 def balance_headers(page: str) -> list[str]:
-    table = re.search(r'<table class="balance">\s*<thead><tr>(.*?)</tr>', page, re.S)
+    table = re.search(r'<table class="balance"[^>]*>\s*<thead><tr>(.*?)</tr>', page, re.S)
     return re.findall(r"<th[^>]*>(.*?)</th>", table.group(1)) if table else []
 
 
