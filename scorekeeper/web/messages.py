@@ -27,8 +27,6 @@ PAGE_SENTENCES: dict[str, Any] = {
     "the partner must be another seat than the declarer": _l("The declarer cannot be their own partner."),
     "mated_by is required: the seat that gave mate, or null for a draw": _l("Choose who gave mate, or a draw."),
     "re needs kontra first": _l("Re only after Kontra."),
-    # the field's label first, apart (a label such as "Matzl caught by" does not begin a sentence)
-    "{name} must be one of {choices}, not {value}": _l("{name}: choose one of {choices}, not {value}."),
     "points is required: each seat's card points": _l("Enter each player's card points."),
     "ramsch is only played with all_pass ramsch, not {all_pass}": _l("Under these house rules no Ramsch is played."),
     "{name} is named only when players tie for most points (ramsch_tie named)": _l(
@@ -122,11 +120,6 @@ def message(
             params["choices"] = ", ".join(_choice(c, values) for c in params["choices"].split(", "))
     text = gettext(template) if isinstance(template, str) else str(template)
     return text.format(**params)
-
-
-def sentence(text: str) -> str:
-    """A message said on its own (the hand form's summary and fields): it begins with a capital letter."""
-    return text[:1].upper() + text[1:]
 
 
 def field_error(form, exc: InvalidInput) -> None:

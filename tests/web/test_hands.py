@@ -725,8 +725,8 @@ def test_a_stale_form_is_refused_with_409_and_says_what_happened(client, db, nig
     assert answer.status_code == 409
     assert form_errors(answer.get_data(as_text=True)) == (
         "another phone recorded a hand meanwhile: this form was made when the night had 0 hands, now it has 1. "
-        "Check the table and enter the hand again if it is missing."
-    )
+        "Check the table and enter the hand again if it is missing. Saved again, this form records hand 2."
+    )  # and which hand it will now record (issue 26.2)
     assert snapshot(db, night.id) == before
 
 

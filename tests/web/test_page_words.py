@@ -216,8 +216,8 @@ def test_every_message_of_wtforms_has_german(app):
             4,
             None,
             {"contract": "solo", "declarer": 1, "solo_suit": "pik", "points": 70},
-            "Farbe des Solos: eines von Eichel, Gras, Herz, Schellen wählen, nicht 'pik'.",
-            "Solo suit: choose one of Eichel, Gras, Herz, Schellen, not 'pik'.",
+            "Farbe des Solos muss eins von Eichel, Gras, Herz, Schellen sein, nicht 'pik'",
+            "Solo suit must be one of Eichel, Gras, Herz, Schellen, not 'pik'",
         ),
         (
             "schafkopf",
@@ -249,8 +249,8 @@ def test_every_message_of_wtforms_has_german(app):
             4,
             None,
             {"contract": "rufen", "partner": 3, "points": 70, "matzl": "xx"},
-            "Matzl gefangen von: eines von niemand, Spieler, Gegenspieler wählen, nicht 'xx'.",
-            "Matzl caught by: choose one of nobody, declarers, defenders, not 'xx'.",
+            "Matzl gefangen von muss eins von niemand, Spieler, Gegenspieler sein, nicht 'xx'",
+            "Matzl caught by must be one of nobody, declarers, defenders, not 'xx'",
         ),
         (
             "matt",

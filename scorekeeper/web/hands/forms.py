@@ -306,8 +306,8 @@ class SchafkopfForm(HandForm):
 
     def field_for(self, engine_field: str) -> str:
         name, _, seat = engine_field.partition(".")
-        if name == "points" and self.contract.data == "ramsch":
-            return f"ramsch_{seat}" if seat else "points_each"  # a Ramsch's points per seat, or all of them
+        if name == "points" and seat and self.contract.data == "ramsch":
+            return f"ramsch_{seat}"  # a Ramsch's points per seat
         if name == "suit" and self.contract.data == "solo":
             return "solo_suit"
         return name

@@ -17,7 +17,7 @@ from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.hands.forms import FORMS, HandForm
-from scorekeeper.web.messages import message, sentence
+from scorekeeper.web.messages import message
 from scorekeeper.web.view import hand_view, hand_word, seat_names
 
 #: card points in a deal, for "the other side has ..." as the points are typed
@@ -50,9 +50,9 @@ def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> No
         name = form.field_for(problem.field) if problem.field else ""
         field = getattr(form, name, None) if name and name in form else None
         if field is not None and name not in _hidden_fields(table):
-            field.errors = [*list(field.errors), sentence(message(problem, str(field.label.text), **words))]
+            field.errors = [*list(field.errors), message(problem, str(field.label.text), **words)]
         else:
-            form.form_errors.append(sentence(message(problem, **words)))
+            form.form_errors.append(message(problem, **words))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,7 +149,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             return _form_page(table, form, positions, number, None, 400, edit)
         except Conflict as exc:
             get_db().rollback()
-            form.form_errors.append(sentence(message(exc)))
+            form.form_errors.append(message(exc))
             if not edit and form.expected() is not None and form.expected() < number - 1:  # a stale new hand's form
                 form.expected_hands.data = str(number - 1)  # saved again, it records the next hand as the table stands
                 hand = hand_word(table.night.game, number, lower=True)
