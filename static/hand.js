@@ -74,7 +74,14 @@
     form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); el.removeAttribute("aria-describedby"); });
   }
-  var timer = null, seq = 0;
+  var timer = null, seq = 0, touched = [];
+  // no error before input: the live preview names the problems of the fields the player has touched only (the
+  // contract chosen, a Ramsch's points not typed yet: nothing to say); saving shows every problem of the hand
+  function untouched(item) {
+    var link = item.querySelector("a[data-field]");
+    var field = link && document.getElementById(link.dataset.field);
+    return !!field && !touched.some(function (el) { return field === el || field.contains(el); });
+  }
   function preview() {
     clearTimeout(timer);
     timer = setTimeout(function () {
@@ -102,6 +109,11 @@
           }
           box.innerHTML = a.html;
           if (a.ok) clearRefusal();
+          var list = document.getElementById("preview-errors");
+          if (!a.ok && list) {
+            list.querySelectorAll("li").forEach(function (item) { if (untouched(item)) item.remove(); });
+            if (!list.children.length) box.textContent = "";
+          }
         })
         .catch(function () {
           // no connection: the engine is on the server, so the value waits for it (the hand can still be saved:
@@ -127,8 +139,11 @@
     if (control) control.focus({ preventScroll: true });
   });
 
-  form.addEventListener("change", function () { update(); otherSide(); preview(); });
-  form.addEventListener("input", function (e) { if (e.target.matches("[data-points]")) { otherSide(); preview(); } });
+  form.addEventListener("change", function (e) { touched.push(e.target); update(); otherSide(); preview(); });
+  form.addEventListener("input", function (e) {
+    touched.push(e.target);
+    if (e.target.matches("[data-points]")) { otherSide(); preview(); }
+  });
   // one save only: a double tap does not post twice (the idempotency key guards the server too)
   form.addEventListener("submit", function (e) {
     var btn = e.submitter;

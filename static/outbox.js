@@ -283,27 +283,55 @@
     return caches.match(tableUrl).then(function (r) { return !!r; }, function () { return false; });
   }
 
-  // what was entered, in the form's own words: the chosen buttons and the numbers typed
+  // what was entered, in the form's own words: the chosen buttons, the switches on and the numbers typed, each
+  // labelled as the field says it (data-say: "{value} Laufende"; data-say-joins: on the part before it, "Sepp
+  // spielt mit Resi"), the rest as its button's or switch's label
   function summary() {
-    var parts = [];
+    var parts = [], person = false;
+    function add(text, say, joins) {
+      text = say ? say.replace("{value}", text) : text;
+      if (!text || parts.indexOf(text) >= 0) return;
+      if (joins && person) parts[parts.length - 1] += " " + text;
+      else parts.push(text);
+    }
     form.querySelectorAll("fieldset, .field").forEach(function (group) {
       if (group.hidden || group.closest("[hidden]")) return;
+      var say = group.dataset.say, joins = group.dataset.sayJoins === "1", before = parts.length;
+      var who = group.dataset.sayPerson === "1";
       group.querySelectorAll(":scope > .segmented input:checked, :scope > div input:checked").forEach(function (input) {
         var label = input.labels && input.labels[0];
-        if (label && label.textContent.trim()) parts.push(label.textContent.trim());
+        if (label && label.textContent.trim()) add(label.textContent.trim(), say, joins);
+      });
+      group.querySelectorAll(':scope > .switch input[type="checkbox"]:checked').forEach(function (input) {
+        var label = input.closest("label");
+        if (label && label.textContent.trim()) add(label.textContent.trim());
       });
       group.querySelectorAll(':scope input[type="number"], :scope input[inputmode="numeric"]').forEach(function (input) {
         if (input.value !== "" && !input.disabled) {
           var label = input.labels && input.labels[0];
-          parts.push((label ? label.textContent.trim() + " " : "") + input.value);
+          add(input.dataset.say ? input.value : (label ? label.textContent.trim() + " " : "") + input.value, input.dataset.say);
         }
       });
+      if (parts.length !== before) person = who;  // a player named: the partner goes with them
     });
-    return parts.filter(function (p, i) { return parts.indexOf(p) === i; }).join(" · ");
+    return parts.join(" · ");
+  }
+
+  // The table page kept for offline use was made before the hands waiting here: the deal has moved on one
+  // position per waiting hand (scorekeeper/engine/ledger.py), so its "deals" badge goes to the next hand's dealer.
+  function dealerBadge(hands) {
+    var t = document.querySelector("#balance [data-made]");
+    var badge = t && t.querySelector(".badge[data-deals]");
+    if (!badge) return;
+    var made = parseInt(t.dataset.made, 10), size = parseInt(t.dataset.size, 10), first = parseInt(t.dataset.dealer, 10);
+    var ahead = hands.filter(function (h) { return h.expected >= made; }).length;
+    var cell = t.querySelector('tr[data-position="' + ((first - 1 + ahead) % size + 1) + '"] > td');
+    if (cell && badge.parentNode !== cell) cell.append(" ", badge);
   }
 
   window.addEventListener("online", function () { delay = 0; send(); });
   show().then(function (hands) {
+    if (!form) dealerBadge(hands);
     if (form && form.dataset.outbox !== undefined) deal(hands);
     if (hands.length) send();
   });

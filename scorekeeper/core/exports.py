@@ -37,7 +37,7 @@ from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, check_d
 from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
 from scorekeeper.core.table import Table, audit_trail, dealer_after, get_night
 from scorekeeper.core.text import ID_MAX, clean_name, has_control, name_key
-from scorekeeper.engine import GAMES, InvalidHand, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, Mark, settle_session
 from scorekeeper.engine.fields import type_name
 from scorekeeper.engine.rules import rules_to_json
 
@@ -130,14 +130,42 @@ def played_by(table: Table, index: int) -> list[str]:
     return [table.players[positions[seat - 1]].name for seat in seats]
 
 
+def hand_marks(table: Table, index: int) -> list[Mark]:
+    """What changed hand ``index``'s (0-based) value, as its game says it (``Game.marks``)."""
+    s = table.settlement
+    return GAMES[table.night.game].marks(s.rules, s.hands[index], s.results[index])
+
+
 #: The CSV's column headers by default (English, as the JSON keys say it; ``what``: the game's own header).
 CSV_HEADERS: dict[str, str] = {
     "hand": "hand",
     "dealer": "dealer",
     "played_by": "played by",
+    "marks": "marks",
     "value": "value",
     "pot": "pot",
+    "strokes": "strokes",
+    "game_won_by": "game won by",
+    "match": "match",
 }
+
+
+def _carried(table: Table, words: Mapping[str, str]) -> tuple[list[str], Callable[[Any], list[Any]]]:
+    """What a game carries from hand to hand, as the CSV's columns after each hand (read from its stored
+    result): Konter a Matt's strokes of both teams and the team that won a game with the partie; Matt's
+    match and its score. None for games that carry nothing."""
+    results = table.settlement.results
+    extra = results[0].extra if len(results) else {}
+    if isinstance(extra.get("strokes"), Mapping):
+        teams = list(extra["strokes"])
+        header = [f"{words['strokes']} {team}" for team in teams] + [words["game_won_by"]]
+        return header, lambda r: [r.extra["strokes"][team] for team in teams] + [r.extra.get("game_winner") or ""]
+    if isinstance(extra.get("match_score"), Mapping):
+        seats = list(extra["match_score"])
+        names = [table.players[table.positions[0][int(seat) - 1]].name for seat in seats]
+        header = [words["match"]] + [f"{words['match']} {name}" for name in names]
+        return header, lambda r: [r.extra["match"]] + [r.extra["match_score"][seat] for seat in seats]
+    return [], lambda r: []
 
 
 def night_csv(
@@ -145,33 +173,45 @@ def night_csv(
     *,
     headers: Mapping[str, str] | None = None,
     hand_text: Callable[[int], str] | None = None,
+    marks_text: Callable[[int], str] | None = None,
+    delimiter: str = ",",
 ) -> str:
     """The night's hands as CSV text (RFC 4180: commas, ``"`` quoting where needed, CRLF line ends).
 
     Columns: ``hand`` (its number), ``dealer`` (a name), what the hand was
     (``contract``; Konter a Matt: the trump team and the points of A and B;
     Matt: who gave mate, or ``draw``), ``played by`` (the names of who declared,
-    joined by `` + ``: see :func:`played_by`), ``value`` (the hand's value in units),
+    joined by `` + ``: see :func:`played_by`), ``marks`` (what changed the hand's value,
+    as the game says it: ``Game.marks``, the table page's badges), ``value`` (the hand's value in units),
     then one column per player, by name in seat order, with that player's units
     for the hand (0 for the dealer sitting out at a table of five; Matt: match
     points). A Schafkopf night played with the pot ends with ``pot``: the units
     the hand put into the pot (negative: taken out), so that every row adds up
-    to zero. Numbers are written as numbers; text that a spreadsheet would take
+    to zero. A game that carries something from hand to hand has it after the value:
+    Konter a Matt the strokes of both teams and the team that won a game; Matt the
+    match and its score. A night that pays no unit (Konter a Matt without a stake:
+    ``Game.uses_stake``) has no player columns, which would be zeros. ``delimiter``:
+    ``,`` (RFC 4180), or ``;`` where a reader's spreadsheet expects it (German).
+    Numbers are written as numbers; text that a spreadsheet would take
     for a formula (starting with ``= + - @``) is written with a ``'`` before it.
 
     A caller that speaks the reader's language gives the ``headers`` (keys as in
-    :data:`CSV_HEADERS`, and ``what`` for the third column) and ``hand_text``: what
-    hand ``index`` (0-based) was, for the third column.
+    :data:`CSV_HEADERS`, and ``what`` for the third column), ``hand_text``: what
+    hand ``index`` (0-based) was, for the third column, and ``marks_text``: its marks
+    (by default their keys).
     """
     night = table.night
-    words = {**CSV_HEADERS, "what": GAMES[night.game].summary_header, **(headers or {})}
+    game = GAMES[night.game]
+    words = {**CSV_HEADERS, "what": game.summary_header, **(headers or {})}
     text_of = hand_text or (lambda index: _summary(table, index))
-    positions = sorted(table.players)
+    marks_of = marks_text or (lambda index: ", ".join(m.key for m in hand_marks(table, index)))
+    positions = sorted(table.players) if game.scores_hands(table.settlement.rules) else []
     with_pot = table.settlement.pot is not None
+    carried_header, carried = _carried(table, words)
     out = io.StringIO()
-    writer = csv.writer(out)
-    header: list[Any] = [words["hand"], words["dealer"], words["what"], words["played_by"], words["value"]]
-    header = [text_cell(h) for h in header] + [text_cell(table.players[p].name) for p in positions]
+    writer = csv.writer(out, delimiter=delimiter)
+    header: list[Any] = [words[key] for key in ("hand", "dealer", "what", "played_by", "marks", "value")]
+    header = [text_cell(h) for h in [*header, *carried_header]] + [text_cell(table.players[p].name) for p in positions]
     if with_pot:
         header.append(text_cell(words["pot"]))
     writer.writerow(header)
@@ -181,7 +221,9 @@ def night_csv(
             text_cell(table.players[hand.dealer].name),
             text_cell(text_of(index)),
             text_cell(" + ".join(played_by(table, index))),
+            text_cell(marks_of(index)),
             result.value,
+            *carried(result),
         ]
         cells += [row[p - 1] for p in positions]
         if with_pot:

@@ -625,9 +625,10 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
             counts[name] += getattr(row, name)
         night = NightLine(row.night_id, row.played_on, row.game, row.cents)
         history.nights.append(night)
-        if history.best is None or night.cents > history.best.cents:
+        # the best night brought money, the worst cost some: a night without (a Matt without a stake) is neither
+        if night.cents > 0 and (history.best is None or night.cents > history.best.cents):
             history.best = night
-        if history.worst is None or night.cents < history.worst.cents:
+        if night.cents < 0 and (history.worst is None or night.cents < history.worst.cents):
             history.worst = night
         run = [*run, night] if night.cents > 0 else []
         if len(run) > len(history.streak):

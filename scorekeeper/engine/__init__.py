@@ -20,7 +20,7 @@ from typing import Any
 from . import konter_a_matt, matt, matzlfangen, schafkopf
 from .errors import InvalidHand
 from .fields import check_keys, check_object, get_choice
-from .results import HandFacts, HandResult, Settlement, Step, stored_deltas
+from .results import HandFacts, HandResult, Mark, Settlement, Step, stored_deltas
 from .rules import options, parse_rules
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "HandFacts",
     "HandResult",
     "InvalidHand",
+    "Mark",
     "Settlement",
     "Step",
     "get_game",
@@ -68,6 +69,7 @@ class Game:
     finish: Callable[..., tuple[tuple[int, ...], int | None, dict]]
     complete_hand: Callable[[Any, int | None, int], Any]  # what the deal adds (the dealer's and forehand's seats)
     facts: Callable[[Any, HandResult], HandFacts]  # who declared, what, and what the statistics count
+    marks: Callable[[Any, Any, HandResult], list[Mark]]  # what changed a hand's value (a row's badges)
     forehand_declares: bool  # the hand form names forehand (who declares a Rufen, who leads)
     money_from_balance: bool  # the night's money is the engine's final balance, not the sum of the hands
     money_option: str | None  # the rule option whose 0 means no unit is ever paid (None: units are always paid)
@@ -97,6 +99,7 @@ class Game:
             module.finish,
             module.complete_hand,
             module.facts,
+            module.marks,
             getattr(module, "FOREHAND_DECLARES", False),
             getattr(module, "MONEY_FROM_BALANCE", False),
             getattr(module, "MONEY_OPTION", None),
@@ -108,6 +111,23 @@ class Game:
             module.state_to_json,
             module.state_from_json,
         )
+
+    def uses_stake(self, rules: Any) -> bool:
+        """Whether a night under ``rules`` (validated, or a rule set's options by key) ever pays a unit:
+        not where the game's money option is 0 (Konter a Matt, Matt without a stake).
+
+        >>> GAMES["matt"].uses_stake({"stake_per_point": 0}), GAMES["schafkopf"].uses_stake({})
+        (False, True)
+        """
+        name = self.money_option
+        if name is None:
+            return True
+        return bool(rules.get(name) if isinstance(rules, Mapping) else getattr(rules, name, None))
+
+    def scores_hands(self, rules: Any) -> bool:
+        """Whether a hand under ``rules`` can give a seat anything (its deltas: units, or Matt's points):
+        not in Konter a Matt without a stake, whose deltas are all 0."""
+        return self.money_from_balance or self.uses_stake(rules)
 
     def parse_rules(self, data: Any) -> Any:
         """A complete, validated rule set from a partial one (``None``: the defaults)."""

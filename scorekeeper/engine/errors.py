@@ -40,11 +40,19 @@ class InvalidHand(Refusal, ValueError):
     ('{name} must be between {lo} and {hi}', {'name': 'points', 'lo': 0, 'hi': 130})
     """
 
+    #: The other problems found in the same hand (a form shows them all at once: :class:`fields.Problems`).
+    also: tuple[InvalidHand, ...] = ()
+
     def __init__(self, hand: int | None, field: str, template: str, /, **params: Any) -> None:
         super().__init__(field, template, **params)
         self.hand = hand
         if hand is not None:
             self.args = (f"hand {hand}, {field}: {self.message}",)
+
+    @property
+    def problems(self) -> tuple[InvalidHand, ...]:
+        """This refusal and the other problems of its hand, in the order they were found."""
+        return (self, *self.also)
 
     def to_json(self) -> dict:
         """The body of the ``{"error": ...}`` answer."""

@@ -176,3 +176,46 @@ def get_points_and_schwarz(data: Mapping, hand: int | None, total: int, needed: 
         )
         raise InvalidHand(hand, "schwarz", template, points=losers_points)
     return points, schwarz, won
+
+
+#: What :meth:`Problems.read` gives for a field it refused (the hand is refused at the end).
+FAILED: Any = object()
+
+
+class Problems:
+    """The problems of one hand, collected so that all of them are reported at once, not the first.
+
+    Each independent reading goes through :meth:`read` (a refusal is kept, the reading gives
+    :data:`FAILED`); a check that needs a value read before is skipped where that value failed. At the
+    end :meth:`check` raises the first refusal with the others as its :attr:`InvalidHand.also`.
+
+    >>> p = Problems()
+    >>> p.read(get_seat, {}, "partner", 0, 4) is FAILED, p.read(get_int, {"points": 130}, "points", 0, 0, 120) is FAILED
+    (True, True)
+    >>> [e.field for e in p.found]
+    ['partner', 'points']
+    """
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found: list[InvalidHand] = []
+
+    def read(self, reader: Any, *args: Any, **kwargs: Any) -> Any:
+        """``reader(*args, **kwargs)``, or :data:`FAILED` with its refusal kept."""
+        try:
+            return reader(*args, **kwargs)
+        except InvalidHand as exc:
+            self.found.append(exc)
+            return FAILED
+
+    def add(self, exc: InvalidHand) -> None:
+        """A refusal found by a check of its own."""
+        self.found.append(exc)
+
+    def check(self) -> None:
+        """:raises InvalidHand: the first problem found, with the others as its ``also``."""
+        if self.found:
+            first, *rest = self.found
+            first.also = tuple(rest)
+            raise first

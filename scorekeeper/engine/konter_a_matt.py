@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidHand
-from .fields import check_keys, check_object, get_bool, get_choice, get_int
-from .results import HandFacts, HandResult, Steps, side_deltas
+from .fields import FAILED, Problems, check_keys, check_object, get_bool, get_choice, get_int
+from .results import HandFacts, HandResult, Mark, Steps, side_deltas, step_marks
 from .rules import option
 
 NAME = "konter_a_matt"
@@ -65,19 +65,23 @@ class Hand:
         """
         data = check_object(data, index, "", "a partie")
         check_keys(data, FIELDS, index)
-        trump_team = get_choice(data, "trump_team", index, TEAMS)
-        points_a = get_int(data, "points_a", index, 0, TOTAL_POINTS)
-        schwarz = "schwarz" in data and get_bool(data, "schwarz", index)
-        if schwarz and points_a not in (0, TOTAL_POINTS):
-            raise InvalidHand(
-                index,
-                "schwarz",
-                "the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{points_b}",
-                points_a=points_a,
-                points_b=TOTAL_POINTS - points_a,
+        p = Problems()  # every problem of the partie, not the first
+        trump_team = p.read(get_choice, data, "trump_team", index, TEAMS)
+        points_a = p.read(get_int, data, "points_a", index, 0, TOTAL_POINTS)
+        schwarz = "schwarz" in data and p.read(get_bool, data, "schwarz", index) is True
+        if schwarz and points_a is not FAILED and points_a not in (0, TOTAL_POINTS):
+            p.add(
+                InvalidHand(
+                    index,
+                    "schwarz",
+                    "the losing team took no trick, so the points are 40:0 or 0:40, not {points_a}:{points_b}",
+                    points_a=points_a,
+                    points_b=TOTAL_POINTS - points_a,
+                )
             )
-        matt = "matt" in data and get_bool(data, "matt", index)
-        konter = "konter" in data and get_bool(data, "konter", index)
+        matt = "matt" in data and p.read(get_bool, data, "matt", index) is True
+        konter = "konter" in data and p.read(get_bool, data, "konter", index) is True
+        p.check()
         return cls(trump_team, points_a, schwarz, matt, konter)
 
     @property
@@ -242,6 +246,24 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         events=("stanner",) if result.extra.get("stanner") else (),
         game_winners=TEAM_SEATS[winner] if winner else (),
     )
+
+
+#: The steps that make a partie worth more than 1: Schwarz, Matt and Konter said, a Stänner carried.
+MARK_STEPS = frozenset({"schwarz", "matt", "konter", "stanner", "carry"})
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """Who chose trumps (a ``side`` mark: the row names the team by it), then what made the partie
+    worth more than 1.
+
+    >>> h = Hand("B", 25, matt=True)
+    >>> r, _ = settle_hand(Rules(), h, initial_state(Rules()))
+    >>> [(m.key, dict(m.args)) for m in marks(Rules(), h, r)]
+    [('side', {'word': 'trumps', 'team': 'B', 'seats': [2, 4]}), ('matt', {'count': 1})]
+    """
+    team = hand.trump_team
+    side = Mark("side", {"word": "trumps", "team": team, "seats": list(TEAM_SEATS[team])})
+    return [side, *step_marks(result.steps_json, MARK_STEPS)]
 
 
 def summary(hand: Hand) -> str | int:

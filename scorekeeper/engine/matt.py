@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidHand
-from .fields import check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
-from .results import HandFacts, HandResult, Steps
+from .fields import FAILED, Problems, check_keys, check_object, forbid, get_bool, get_choice, get_int, get_seat
+from .results import HandFacts, HandResult, Mark, Steps, step_marks
 from .rules import option
 
 NAME = "matt"
@@ -71,17 +71,21 @@ class Hand:
         if mated_by is None:
             forbid(data, ("move", "card", "uebermatt"), index, "does not apply to a draw")
             return cls(None, vorablegen=vorablegen)
-        move = get_int(data, "move", index, 1, MAX_MOVES)
-        if vorablegen == 2 and move > MAX_MOVES - 1:
-            raise InvalidHand(index, "move", "with both players laying a card aside only 9 moves are played")
-        card = get_choice(data, "card", index, tuple(CARD_VALUES))
-        uebermatt = "uebermatt" in data and get_bool(data, "uebermatt", index)
-        if uebermatt and not (vorablegen == 1 and move == MAX_MOVES):
-            raise InvalidHand(
-                index,
-                "uebermatt",
-                "Übermatt is only possible when exactly one player laid aside and mate fell on move 10",
+        p = Problems()  # every problem of the Durchgang, not the first
+        move = p.read(get_int, data, "move", index, 1, MAX_MOVES)
+        if vorablegen == 2 and move is not FAILED and move > MAX_MOVES - 1:
+            p.add(InvalidHand(index, "move", "with both players laying a card aside only 9 moves are played"))
+        card = p.read(get_choice, data, "card", index, tuple(CARD_VALUES))
+        uebermatt = "uebermatt" in data and p.read(get_bool, data, "uebermatt", index) is True
+        if uebermatt and move is not FAILED and not (vorablegen == 1 and move == MAX_MOVES):
+            p.add(
+                InvalidHand(
+                    index,
+                    "uebermatt",
+                    "Übermatt is only possible when exactly one player laid aside and mate fell on move 10",
+                )
             )
+        p.check()
         return cls(mated_by, move, card, vorablegen, uebermatt)
 
 
@@ -188,6 +192,21 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         events=("uebermatt",) if hand.uebermatt else (),
         match_winner=result.extra.get("match_winner"),
     )
+
+
+#: The steps that change a Durchgang's value beyond the move and the card: a card laid aside, Übermatt.
+MARK_STEPS = frozenset({"vorablegen", "uebermatt"})
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """What changed the Durchgang's value, from its steps: Vorablegen, Übermatt.
+
+    >>> h = Hand(1, 10, "A", vorablegen=1, uebermatt=True)
+    >>> r, _ = settle_hand(Rules(), h, State())
+    >>> [m.key for m in marks(Rules(), h, r)]
+    ['vorablegen', 'uebermatt']
+    """
+    return step_marks(result.steps_json, MARK_STEPS)
 
 
 def summary(hand: Hand) -> str | int:

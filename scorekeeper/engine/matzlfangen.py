@@ -10,6 +10,8 @@ from typing import Any
 
 from .errors import InvalidHand
 from .fields import (
+    FAILED,
+    Problems,
     check_fields,
     check_object,
     forbid,
@@ -19,7 +21,7 @@ from .fields import (
     get_points_and_schwarz,
     get_seat,
 )
-from .results import HandFacts, HandResult, Steps, side_deltas, solo_deltas
+from .results import HandFacts, HandResult, Mark, Steps, side_deltas, solo_deltas, step_marks
 from .rules import option
 
 NAME = "matzlfangen"
@@ -121,50 +123,56 @@ class Hand:
         data = check_object(data, index, "", "a hand")
         contract = get_choice(data, "contract", index, CONTRACTS)
         check_fields(data, ALLOWED[contract], FIELDS, index, contract)
-        dealer = get_seat(data, "dealer", index, SEATS, None)
-        raises = get_int(data, "raises", index, 0, rules.max_raises, 0)
-        trump = get_choice(data, "trump", index, SUITS) if "trump" in data else None
+        # every problem of the hand is found, not the first (a form shows them all at once)
+        p = Problems()
+        dealer = p.read(get_seat, data, "dealer", index, SEATS, None)
+        raises = p.read(get_int, data, "raises", index, 0, rules.max_raises, 0)
+        trump = p.read(get_choice, data, "trump", index, SUITS) if "trump" in data else None
         partner = None
         if contract == "rufen":
-            forehand = None if dealer is None else dealer % SEATS + 1
+            forehand = None if dealer in (None, FAILED) else dealer % SEATS + 1
             # In rufen forehand declares: with the dealer given, the declarer may be left out.
             declarer = (
                 forehand
                 if forehand is not None and "declarer" not in data
-                else get_seat(data, "declarer", index, SEATS)
+                else p.read(get_seat, data, "declarer", index, SEATS)
             )
-            if forehand is not None and declarer != forehand:
-                raise InvalidHand(
-                    index,
-                    "declarer",
-                    "in rufen forehand declares: with seat {dealer} dealing that is seat {forehand}",
-                    dealer=dealer,
-                    forehand=forehand,
+            if forehand is not None and declarer is not FAILED and declarer != forehand:
+                p.add(
+                    InvalidHand(
+                        index,
+                        "declarer",
+                        "in rufen forehand declares: with seat {dealer} dealing that is seat {forehand}",
+                        dealer=dealer,
+                        forehand=forehand,
+                    )
                 )
-            partner = get_seat(data, "partner", index, SEATS)
-            if partner == declarer:
-                raise InvalidHand(index, "partner", "the partner must be another seat than the declarer")
+            partner = p.read(get_seat, data, "partner", index, SEATS)
+            if partner is not FAILED and partner == declarer:
+                p.add(InvalidHand(index, "partner", "the partner must be another seat than the declarer"))
         else:
-            declarer = get_seat(data, "declarer", index, SEATS)
+            declarer = p.read(get_seat, data, "declarer", index, SEATS)
+        points, schwarz = None, False
         if contract in POINT_CONTRACTS:
-            points, schwarz, won = get_points_and_schwarz(data, index, TOTAL_POINTS, rules.win_threshold)
+            read = p.read(get_points_and_schwarz, data, index, TOTAL_POINTS, rules.win_threshold)
+            points, schwarz, won = (FAILED, False, FAILED) if read is FAILED else read
         else:
-            points = None
-            schwarz = False
-            won = get_bool(data, "won", index)
-        matzl = get_choice(data, "matzl", index, SIDES) if "matzl" in data else None
+            won = p.read(get_bool, data, "won", index)
+        matzl = p.read(get_choice, data, "matzl", index, SIDES) if "matzl" in data else None
+        matzl_claimed = True
         if matzl is None:
-            forbid(data, ("matzl_claimed",), index, "applies only when a side caught the Matzl")
-            matzl_claimed = True
-        else:
-            matzl_claimed = get_bool(data, "matzl_claimed", index, True)
-            losing_side = "defenders" if won else "declarers"
-            if matzl == losing_side and (schwarz or (contract == "trumpf_durch" and won)):
-                raise InvalidHand(index, "matzl", _NO_TRICK_MATZL[losing_side])
-            if points is not None:
-                side_points = points if matzl == "declarers" else TOTAL_POINTS - points
-                if side_points < MATZL_POINTS:
-                    raise InvalidHand(index, "matzl", _MATZL_POINTS[matzl], least=MATZL_POINTS, points=side_points)
+            p.read(forbid, data, ("matzl_claimed",), index, "applies only when a side caught the Matzl")
+        elif matzl is not FAILED:
+            matzl_claimed = p.read(get_bool, data, "matzl_claimed", index, True)
+            if won is not FAILED:  # the Matzl's checks need the result
+                losing_side = "defenders" if won else "declarers"
+                if matzl == losing_side and (schwarz or (contract == "trumpf_durch" and won)):
+                    p.add(InvalidHand(index, "matzl", _NO_TRICK_MATZL[losing_side]))
+                elif points is not None:
+                    side_points = points if matzl == "declarers" else TOTAL_POINTS - points
+                    if side_points < MATZL_POINTS:
+                        p.add(InvalidHand(index, "matzl", _MATZL_POINTS[matzl], least=MATZL_POINTS, points=side_points))
+        p.check()
         return cls(contract, declarer, partner, dealer, raises, points, schwarz, won, matzl, matzl_claimed, trump)
 
 
@@ -283,6 +291,23 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
         losers_of_matzl=tuple(sorted(others)),
         events=("matzl",),
     )
+
+
+#: The steps that change a hand's value beyond its contract: the losers' lack of a trick or of water,
+#: the raises, the Matzl and what it did (a bonus, nothing, or nobody pays).
+MARK_STEPS = frozenset(
+    {"no_trick", "no_water", "raises", "matzl_bonus", "matzl_unclaimed", "matzl_annuls", "matzl_no_effect"}
+)
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """What changed the hand's value, from its steps: no trick or no water, the raises, the Matzl.
+
+    >>> r, _ = settle_hand(Rules(), Hand("rufen", 1, partner=3, raises=5, points=50, matzl="declarers"), None)
+    >>> [(m.key, m.args.get("level")) for m in marks(Rules(), Hand("rufen", 1), r)]
+    [('raises', 'Hirsch'), ('matzl_annuls', None)]
+    """
+    return step_marks(result.steps_json, MARK_STEPS)
 
 
 def summary(hand: Hand) -> str | int:

@@ -98,6 +98,36 @@ def solo_deltas(seats: int, declarer: int, amount: int) -> tuple[int, ...]:
     return tuple(deltas)
 
 
+class Mark(NamedTuple):
+    """A short fact that changed a hand's value, as a row's badge, the PDF's log and the CSV say it
+    (a game's ``marks(rules, hand, result)``): ``key`` names it (a page's label), ``args`` its
+    particulars (a count, a level, seats). Kontra, Schneider, 3 runners, the Matzl and what it did."""
+
+    key: str
+    args: Mapping[str, Any]
+
+
+def step_marks(steps: Any, keys: frozenset[str]) -> list[Mark]:
+    """The marks the steps of a hand (as JSON) name: one per step whose ``key`` is in ``keys``;
+    steps of one key in a row (three knocks) are one mark, the last one's args and their ``count``.
+
+    >>> step_marks([{"key": "kontra", "args": {}}, {"key": "klopfen", "args": {"knock": 1}},
+    ...             {"key": "klopfen", "args": {"knock": 2}}, {"key": "value", "args": {}}],
+    ...            frozenset({"kontra", "klopfen"}))
+    [Mark(key='kontra', args={'count': 1}), Mark(key='klopfen', args={'knock': 2, 'count': 2})]
+    """
+    marks: list[Mark] = []
+    for step in steps:
+        key = step["key"]
+        if key not in keys:
+            continue
+        if marks and marks[-1].key == key:
+            marks[-1] = Mark(key, {**step["args"], "count": marks[-1].args["count"] + 1})
+        else:
+            marks.append(Mark(key, {**step["args"], "count": 1}))
+    return marks
+
+
 @dataclass(slots=True)  # never changed once made (see below)
 class HandResult:
     """The result of one hand.

@@ -10,6 +10,8 @@ from typing import Any
 
 from .errors import InvalidHand
 from .fields import (
+    FAILED,
+    Problems,
     check_fields,
     check_object,
     forbid,
@@ -22,7 +24,7 @@ from .fields import (
     shown,
     type_name,
 )
-from .results import HandFacts, HandResult, Steps, side_deltas, solo_deltas
+from .results import HandFacts, HandResult, Mark, Steps, side_deltas, solo_deltas, step_marks
 from .rules import option
 
 NAME = "schafkopf"
@@ -180,35 +182,39 @@ class Hand:
                     all_pass=rules.all_pass,
                 )
             return cls._ramsch_from_json(data, index, rules)
-        declarer = get_seat(data, "declarer", index, SEATS)
+        # every problem of the hand is found, not the first (a form shows them all at once)
+        p = Problems()
+        declarer = p.read(get_seat, data, "declarer", index, SEATS)
         partner = None
         suit = None
         if contract == "sauspiel":
-            suit = get_choice(data, "suit", index, CALLABLE_SUITS)
-            partner = get_seat(data, "partner", index, SEATS)
-            if partner == declarer:
-                raise InvalidHand(index, "partner", "the partner must be another seat than the declarer")
+            suit = p.read(get_choice, data, "suit", index, CALLABLE_SUITS)
+            partner = p.read(get_seat, data, "partner", index, SEATS)
+            if partner is not FAILED and partner == declarer:
+                p.add(InvalidHand(index, "partner", "the partner must be another seat than the declarer"))
             tout = False
         else:
             if contract == "solo":
-                suit = get_choice(data, "suit", index, SUITS)
-            tout = "tout" in data and get_bool(data, "tout", index)
+                suit = p.read(get_choice, data, "suit", index, SUITS)
+            tout = "tout" in data and p.read(get_bool, data, "tout", index) is True
         max_runners = MAX_RUNNERS.get(contract, MAX_RUNNERS["solo"])
-        laufende = get_int(data, "laufende", index, 0, max_runners, 0)
-        kontra = "kontra" in data and get_bool(data, "kontra", index)
-        re = "re" in data and get_bool(data, "re", index)
+        laufende = p.read(get_int, data, "laufende", index, 0, max_runners, 0)
+        kontra = "kontra" in data and p.read(get_bool, data, "kontra", index) is True
+        re = "re" in data and p.read(get_bool, data, "re", index) is True
         if re and not kontra:
-            raise InvalidHand(index, "re", "re needs kontra first")
-        klopfen = _klopfen(data, index, rules)
+            p.add(InvalidHand(index, "re", "re needs kontra first"))
+        klopfen = p.read(_klopfen, data, index, rules)
+        points, schwarz = None, False
         if tout:
-            forbid(data, ("points", "schwarz"), index, "does not apply to a tout: it is won or lost")
-            won = get_bool(data, "won", index)
-            points = None
-            schwarz = False
+            p.read(forbid, data, ("points", "schwarz"), index, "does not apply to a tout: it is won or lost")
+            won = p.read(get_bool, data, "won", index)
         else:
             if contract != "sauspiel":  # a Sauspiel has no won field at all (check_fields)
-                forbid(data, ("won",), index, "applies only to a tout")
-            points, schwarz, won = get_points_and_schwarz(data, index, TOTAL_POINTS, needed_to_win(rules, kontra, re))
+                p.read(forbid, data, ("won",), index, "applies only to a tout")
+            needed = needed_to_win(rules, kontra, re)
+            read = p.read(get_points_and_schwarz, data, index, TOTAL_POINTS, needed)
+            points, schwarz, won = (None, False, False) if read is FAILED else read
+        p.check()
         return cls(contract, declarer, partner, suit, points, schwarz, laufende, tout, won, kontra, re, klopfen)
 
     @classmethod
@@ -586,6 +592,36 @@ def facts(hand: Hand, result: HandResult) -> HandFacts:
     if hand.declarer is None:
         return HandFacts((), hand.contract, None, events=events)
     return HandFacts((hand.declarer,), hand.contract, result.winner == "declarers", tout=hand.tout, events=events)
+
+
+#: The steps that change a hand's value beyond its contract and its points: a Tout, Schneider and
+#: Schwarz, the runners paid, Kontra and Re, the knocks, a Jungfrau, and the pot's share taken or paid.
+MARK_STEPS = frozenset(
+    {
+        "tout_doubles",
+        "schneider",
+        "schwarz",
+        "laufende",
+        "kontra",
+        "re",
+        "klopfen",
+        "jungfrau",
+        "jungfrau_own",
+        "pot_out",
+        "pot_doubled",
+    }
+)
+
+
+def marks(rules: Rules, hand: Hand, result: HandResult) -> list[Mark]:
+    """What changed the hand's value, from its steps (a knock or a Jungfrau counted once, with how often).
+
+    >>> h = Hand("sauspiel", 1, 3, "gras", 50, laufende=3, kontra=True, re=True)
+    >>> r, _ = settle_hand(Rules(), h, State(4))
+    >>> [m.key for m in marks(Rules(), h, r)]
+    ['laufende', 'kontra', 're', 'pot_doubled']
+    """
+    return step_marks(result.steps_json, MARK_STEPS)
 
 
 def summary(hand: Hand) -> str | int:

@@ -350,7 +350,7 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.players.routes import bp as players_bp
     from scorekeeper.web.signin.routes import bp as signin_bp
     from scorekeeper.web.tournaments.routes import bp as tournaments_bp
-    from scorekeeper.web.view import current_match, day, hand_word, hundredths, money, roster_text
+    from scorekeeper.web.view import current_match, day, decimal_mark, hand_word, hundredths, money, roster_text
 
     app.url_map.converters["int"] = IdConverter
     for blueprint in (
@@ -372,6 +372,7 @@ def _register(app: Flask) -> None:
     app.after_request(_csrf_refused)
     app.jinja_env.globals.update(
         money=money,
+        decimal_mark=decimal_mark,  # the page's decimal mark: "," in German (its CSV then has ";" between cells)
         day=day,
         hundredths=hundredths,
         roster_text=roster_text,

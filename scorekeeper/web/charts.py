@@ -30,6 +30,10 @@ def _label(x: float, y: float, text: str) -> str:
     return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="15">{escape(text)}</text>'
 
 
+#: How wide a character of the axis's values is at most (font size 15, in the chart's units).
+AXIS_FIGURE = 10
+
+
 def chart_svg(
     series: list[list[int]],
     names: list[str],
@@ -43,12 +47,14 @@ def chart_svg(
     night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
     (the hand numbers if not given); ``tick`` writes the axis's values (``str`` for counts such as
     strokes or points). The legend puts two names a row, or one when a name is too long for half."""
-    pad_l, pad_r, pad_t, pad_b = 62, 10, 12, 30
+    pad_r, pad_t, pad_b = 10, 12, 30
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
     lo, hi = min(0, *values), max(0, *values)
     if lo == hi:
         hi = lo + 100
+    # room left of the axis for its longest value, whole (a figure at font size 15 is under 10 units wide)
+    pad_l = max(62, 12 + AXIS_FIGURE * max(len(tick(hi)), len(tick(lo))))
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
 
     def x(i: int) -> float:

@@ -169,5 +169,4 @@ def money_option(game: str) -> str | None:
 
 def uses_stake(game: str, rules: Mapping[str, Any]) -> bool:
     """Whether a night of ``game`` under ``rules`` (its options by key) ever turns units into money."""
-    name = money_option(game)
-    return name is None or bool(rules.get(name))
+    return GAMES[game].uses_stake(rules)

@@ -142,8 +142,11 @@ def name_chars(name: str) -> int:
     return max(PLAYER_CHARS, min(PLAYER_CHARS_MAX, round(longest * 1.1) + 1))
 
 
-def _played(players: str, steps: str) -> str:
-    """A hand's steps after who played it: ``Bernd + Dieter: sauspiel gewonnen ...``."""
+def _played(players: str, marks: Sequence[str], steps: str) -> str:
+    """A hand's steps after who played it and what changed its value, as its row's badges say it:
+    ``Bernd + Dieter [Kontra, Schneider]: Sauspiel gewonnen ...``."""
+    if marks:
+        players = f"{players} [{', '.join(marks)}]" if players else f"[{', '.join(marks)}]"
     return f"{players}: {steps}" if players and steps else players or steps
 
 
@@ -152,7 +155,11 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
     ``names``: the players in the order of each hand's payments, as the header shows them). A
     hand's text ends with what it leaves for the next (``HandView.after``: Konter a Matt's strokes,
     Matt's match), as its row on the table page does."""
-    figures = [[str(h.result.value)] + [f"{p.units:+d}" if p.units else "0" for p in h.payments] for h in log]
+    players = bool(names)  # no names: the night pays no unit (no stake), so no columns of zeros
+    figures = [
+        [str(h.result.value)] + ([f"{p.units:+d}" if p.units else "0" for p in h.payments] if players else [])
+        for h in log
+    ]
     chars = [VALUE_CHARS] + [name_chars(name) for name in names]
     for row in figures:  # two spaces at least before each figure
         chars = [max(n, len(x) + 2) for n, x in zip(chars, row, strict=True)]
@@ -161,7 +168,7 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
         LogRow(
             lead=str(h.number).rjust(digits, FIGURE_SPACE)
             + FIGURE_SPACE
-            + " · ".join(part for part in (h.dealer, _played(h.played_by, steps_text(h.steps)), *h.after) if part),
+            + " · ".join(p for p in (h.dealer, _played(h.played_by, h.marks, steps_text(h.steps)), *h.after) if p),
             figures="".join(x.rjust(n) for x, n in zip(row, chars, strict=True)),
         )
         for h, row in zip(log, figures, strict=True)
@@ -173,8 +180,9 @@ def summary_html(table: Table) -> str:
     """The summary with the full hand log as the HTML WeasyPrint lays out; needs an app and
     request context for the language."""
     data = context(table)
-    log = hand_log(data["log"], [line.name for line in data["s"].lines])
-    return render_template("nights/summary_pdf.html", **data, hand_log=log)
+    paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
+    log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
+    return render_template("nights/summary_pdf.html", **data, hand_log=log, log_names=paid)
 
 
 def summary_document(table: Table):

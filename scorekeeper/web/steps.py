@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from scorekeeper.engine import Step
+from scorekeeper.engine import Mark, Step
 from scorekeeper.web.labels import card_name, contract_name
 
 #: The contracts whose steps name no contract in their args: they are what the step says.
@@ -139,3 +139,64 @@ def step_text(step: Step, names: Mapping[int, str] | None = None) -> str:
         return text(step.args, names)
     except KeyError:
         return step.what
+
+
+def _side(a: Mapping[str, Any], n: Mapping[int, str] | None) -> str:
+    """Who played the hand and as what (a row names its side by this): Konter a Matt's trump team."""
+    who = " + ".join(_names(seat, n) for seat in a["seats"])
+    if a.get("word") == "trumps":
+        return _("Trumps: team %(team)s (%(who)s)", team=a["team"], who=who)
+    return who
+
+
+def _times(word: str, a: Mapping[str, Any]) -> str:
+    """A game's word, with how often where more than once: ``Jungfrau``, ``2× Jungfrau``."""
+    return word if a.get("count", 1) == 1 else f"{a['count']}× {word}"
+
+
+#: A hand's marks (``Game.marks``: what changed its value) as the short labels of its row's badges,
+#: the PDF's log and the CSV. The games' own words (Kontra, Schneider, Tout, Übermatt) stay as they are.
+MARK_TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] = {
+    # Matzlfangen
+    "no_trick": lambda a, n: _("no trick"),
+    "no_water": lambda a, n: _("kein Wasser"),
+    "raises": lambda a, n: _("raised to %(level)s", level=a["level"]),
+    "matzl_bonus": lambda a, n: _("Matzl claimed"),
+    "matzl_unclaimed": lambda a, n: _("Matzl not claimed"),
+    "matzl_annuls": lambda a, n: _("Matzl: nobody pays"),
+    "matzl_no_effect": lambda a, n: _("Matzl (no effect)"),
+    # Schafkopf
+    "tout_doubles": lambda a, n: "Tout",
+    "schneider": lambda a, n: "Schneider",
+    "schwarz": lambda a, n: "Schwarz",
+    "laufende": lambda a, n: (
+        _("%(count)s runners", count=a["runners"])
+        if a["runners"] == a["paid"]
+        else _("%(count)s runners, %(paid)s paid", count=a["runners"], paid=a["paid"])
+    ),
+    "kontra": lambda a, n: "Kontra",
+    "re": lambda a, n: "Re",
+    "klopfen": lambda a, n: _("knocked %(n)s×", n=a["knock"]),
+    "jungfrau": lambda a, n: _times("Jungfrau", a),
+    "jungfrau_own": lambda a, n: _times("Jungfrau", a),
+    "pot_out": lambda a, n: _("%(taken)s from the pot", taken=a["taken"]),
+    "pot_doubled": lambda a, n: _("pot doubled (+%(paid)s)", paid=a["paid"]),
+    # Konter a Matt
+    "side": _side,
+    "matt": lambda a, n: "Matt",
+    "konter": lambda a, n: "Konter",
+    "stanner": lambda a, n: "Stänner",
+    "carry": lambda a, n: _("+%(n)s from the Stänner", n=a["carried"]),
+    # Matt
+    "vorablegen": lambda a, n: "Vorablegen",
+    "uebermatt": lambda a, n: "Übermatt",
+}
+
+
+def mark_text(mark: Mark, names: Mapping[int, str] | None = None) -> str:
+    """One mark as its label in the user's language; a mark without a label says its key."""
+    text = MARK_TEXTS.get(mark.key)
+    try:
+        return mark.key if text is None else text(mark.args, names)
+    except KeyError:
+        return mark.key

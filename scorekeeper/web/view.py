@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -12,13 +12,13 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.core.exports import played_by
+from scorekeeper.core.exports import hand_marks, played_by
 from scorekeeper.core.models import AuditEntry, RosterChange
 from scorekeeper.core.table import Table
-from scorekeeper.engine import HandResult, ledger
+from scorekeeper.engine import HandResult, Mark, ledger
 from scorekeeper.web.hands.forms import FORMS
 from scorekeeper.web.labels import CONTRACT_LABELS
-from scorekeeper.web.steps import step_text
+from scorekeeper.web.steps import mark_text, step_text
 
 
 def decimal_mark() -> str:
@@ -102,11 +102,26 @@ class HandView:
     data: dict[str, Any]
     players: tuple[str, ...] = ()  # who played it: the declaring side, or who gave mate (see played_by)
     seats: tuple[str, ...] = ()  # the name of each engine seat, seat 1 first
+    make_marks: Callable[[], Sequence[Mark]] | None = None  # what changed its value (``Game.marks``), when asked
 
-    @property
+    @cached_property
+    def mark_list(self) -> tuple[Mark, ...]:
+        return () if self.make_marks is None else tuple(self.make_marks())
+
+    @cached_property
     def played_by(self) -> str:
-        """The names of who played the hand, as one text: ``Anna + Dieter``; empty where nobody declared."""
+        """Who played the hand, as one text: the side as its ``side`` mark names it (Konter a Matt:
+        "Trumps: team A (Anna + Dieter)"), else the names: ``Anna + Dieter``; empty where nobody declared."""
+        side = next((m for m in self.mark_list if m.key == "side"), None)
+        if side is not None:
+            return mark_text(side, dict(enumerate(self.seats, start=1)))
         return " + ".join(self.players)
+
+    @cached_property
+    def marks(self) -> list[str]:
+        """The marks that changed the hand's value (but its side), as short labels in the page's language."""
+        names = dict(enumerate(self.seats, start=1))
+        return [mark_text(m, names) for m in self.mark_list if m.key != "side"]
 
     @cached_property
     def steps(self) -> list[tuple[str, int, int]]:
@@ -127,7 +142,7 @@ def after_texts(result: HandResult, seats: Sequence[str]) -> list[str]:
     extra, texts = result.extra, []
     strokes = extra.get("strokes")
     if isinstance(strokes, Mapping):
-        texts.append(_("Strokes A %(a)s : %(b)s B", a=strokes.get("A"), b=strokes.get("B")))
+        texts.append(_("Strokes after the partie: A %(a)s : %(b)s B", a=strokes.get("A"), b=strokes.get("B")))
         if extra.get("game_winner"):
             texts.append(_("Game %(n)s won by team %(team)s", n=extra.get("game"), team=extra["game_winner"]))
     score = extra.get("match_score")
@@ -158,7 +173,11 @@ def hand_view(table: Table, number: int) -> HandView:
     h, r, row = table.hands[number - 1], table.settlement.results[number - 1], table.rows[number - 1]
     players = tuple(played_by(table, number - 1))
     seats = tuple(table.players[p].name for p in table.positions[number - 1])
-    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data, players, seats)
+
+    def marks() -> list[Mark]:
+        return hand_marks(table, number - 1)
+
+    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data, players, seats, marks)
 
 
 def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:

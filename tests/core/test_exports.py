@@ -75,10 +75,10 @@ def test_the_csv_of_a_matzlfangen_night_has_a_row_per_hand_with_each_players_uni
     )
     text = night_csv(load_table(db=db, night_id=night.id))
     assert text == (
-        "hand,dealer,contract,played by,value,Anna,Bernd,Clara,Dieter\r\n"
-        "1,Anna,rufen,Bernd + Dieter,1,-1,1,-1,1\r\n"
-        "2,Bernd,durch,Anna,6,18,-6,-6,-6\r\n"
-        "3,Clara,treiben,Dieter,4,4,4,4,-12\r\n"
+        "hand,dealer,contract,played by,marks,value,Anna,Bernd,Clara,Dieter\r\n"
+        "1,Anna,rufen,Bernd + Dieter,,1,-1,1,-1,1\r\n"
+        "2,Bernd,durch,Anna,,6,18,-6,-6,-6\r\n"
+        '3,Clara,treiben,Dieter,"no_water, raises",4,4,4,4,-12\r\n'
     )
 
 
@@ -94,13 +94,13 @@ def test_the_csv_of_a_schafkopf_night_with_the_pot_ends_with_what_each_hand_put_
     )
     rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     assert rows == [
-        ["hand", "dealer", "contract", "played by", "value", "Anna", "Bernd", "Clara", "Dieter", "Eva", "pot"],
-        ["1", "Anna", "rundpass", "", "2", "0", "-2", "-2", "-2", "-2", "8"],
-        ["2", "Bernd", "sauspiel", "Anna + Dieter", "2", "6", "0", "-2", "6", "-2", "-8"],
-        ["3", "Clara", "solo", "Bernd", "8", "8", "-24", "0", "8", "8", "0"],
-        ["4", "Dieter", "rundpass", "", "2", "-2", "-2", "-2", "0", "-2", "8"],
+        ["hand", "dealer", "contract", "played by", "marks", "value", "Anna", "Bernd", "Clara", "Dieter", "Eva", "pot"],
+        ["1", "Anna", "rundpass", "", "", "2", "0", "-2", "-2", "-2", "-2", "8"],
+        ["2", "Bernd", "sauspiel", "Anna + Dieter", "pot_out", "2", "6", "0", "-2", "6", "-2", "-8"],
+        ["3", "Clara", "solo", "Bernd", "laufende", "8", "8", "-24", "0", "8", "8", "0"],
+        ["4", "Dieter", "rundpass", "", "", "2", "-2", "-2", "-2", "0", "-2", "8"],
     ]
-    assert all(sum(int(cell) for cell in row[5:]) == 0 for row in rows[1:])  # the players and the pot even out
+    assert all(sum(int(cell) for cell in row[6:]) == 0 for row in rows[1:])  # the players and the pot even out
 
 
 def test_the_csv_shares_the_pot_the_night_started_with(db, players):
@@ -111,7 +111,7 @@ def test_the_csv_shares_the_pot_the_night_started_with(db, players):
     record(db, night, {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "eichel", "points": 61})
     rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     # The Sauspiel is worth 2; its winners take the pot of 4 too, half each.
-    assert rows[1] == ["1", "Anna", "sauspiel", "Anna + Clara", "2", "4", "-2", "4", "-2", "-4"]
+    assert rows[1] == ["1", "Anna", "sauspiel", "Anna + Clara", "pot_out", "2", "4", "-2", "4", "-2", "-4"]
 
 
 def test_a_schafkopf_night_without_the_pot_has_no_pot_column(db, players):
@@ -119,8 +119,8 @@ def test_a_schafkopf_night_without_the_pot_has_no_pot_column(db, players):
     record(db, night, {"contract": "rundpass"})
     rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
     assert rows == [
-        ["hand", "dealer", "contract", "played by", "value", "Anna", "Bernd", "Clara", "Dieter"],
-        ["1", "Anna", "rundpass", "", "0", "0", "0", "0", "0"],
+        ["hand", "dealer", "contract", "played by", "marks", "value", "Anna", "Bernd", "Clara", "Dieter"],
+        ["1", "Anna", "rundpass", "", "", "0", "0", "0", "0", "0"],
     ]
 
 
@@ -132,12 +132,12 @@ def test_hostile_names_are_quoted_and_never_start_a_formula_while_numbers_stay_n
     text = night_csv(load_table(db=db, night_id=night.id))
     assert (
         text.splitlines()[0]
-        == 'hand,dealer,contract,played by,value,"Kräuter, Sepp","Der ""Wirt""",🂡 Ass 🍺,<b>x</b>,\'=1+1'
+        == 'hand,dealer,contract,played by,marks,value,"Kräuter, Sepp","Der ""Wirt""",🂡 Ass 🍺,<b>x</b>,\'=1+1'
     )
-    assert text.splitlines()[1] == '1,\'=1+1,rufen,"Kräuter, Sepp + Der ""Wirt""",1,1,1,-1,-1,0'
+    assert text.splitlines()[1] == '1,\'=1+1,rufen,"Kräuter, Sepp + Der ""Wirt""",,1,1,1,-1,-1,0'
     rows = csv_rows(text)
-    assert rows[0][5:] == ["Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "<b>x</b>", "'=1+1"]
-    assert [len(row) for row in rows] == [10, 10]
+    assert rows[0][6:] == ["Kräuter, Sepp", 'Der "Wirt"', "🂡 Ass 🍺", "<b>x</b>", "'=1+1"]
+    assert [len(row) for row in rows] == [11, 11]
 
 
 @pytest.mark.parametrize("name", ["+49 Hans", "-Resi-", "@Wirt", "=SUM(A1)"])
@@ -146,7 +146,7 @@ def test_a_name_starting_with_a_formula_character_gets_a_quote_before_it(db, nam
     night = start(db, people)
     text = night_csv(load_table(db=db, night_id=night.id))
     assert csv_rows(text) == [
-        ["hand", "dealer", "contract", "played by", "value", "'" + name, "Bernd", "Clara", "Dieter"]
+        ["hand", "dealer", "contract", "played by", "marks", "value", "'" + name, "Bernd", "Clara", "Dieter"]
     ]
 
 
@@ -155,10 +155,27 @@ def test_the_csv_of_konter_a_matt_says_the_trump_team_and_the_points_of_both_tea
     record(db, night, {"trump_team": "A", "points_a": 25}, {"trump_team": "B", "points_a": 10})
     table = load_table(db=db, night_id=night.id)
     rows = csv_rows(night_csv(table))
-    assert rows[0][:5] == ["hand", "dealer", "trumps, points A:B", "played by", "value"]
+    # no stake (the default): no player columns of zeros, the strokes after each partie instead (issue 26.3)
+    assert rows[0] == [
+        "hand",
+        "dealer",
+        "trumps, points A:B",
+        "played by",
+        "marks",
+        "value",
+        "strokes A",
+        "strokes B",
+        "game won by",
+    ]
     assert [row[2] for row in rows[1:]] == ["A, 25:15", "B, 10:30"]
     assert [row[3] for row in rows[1:]] == ["Anna + Clara", "Bernd + Dieter"]
-    assert [[int(c) for c in row[5:]] for row in rows[1:]] == table.rows
+    assert [row[6:] for row in rows[1:]] == [["10", "11", ""], ["10", "10", ""]]
+    staked = start(db, players, game="konter_a_matt", rules={"stake_per_game": 2})
+    record(db, staked, {"trump_team": "A", "points_a": 25})
+    table = load_table(db=db, night_id=staked.id)
+    rows = csv_rows(night_csv(table))
+    assert rows[0][9:] == ["Anna", "Bernd", "Clara", "Dieter"]
+    assert [[int(c) for c in row[9:]] for row in rows[1:]] == table.rows
 
 
 def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
@@ -167,7 +184,19 @@ def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
     record(db, night, {"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"})
     record(db, night, {"mated_by": None})
     rows = csv_rows(night_csv(load_table(db=db, night_id=night.id)))
-    assert rows[0] == ["hand", "dealer", "mated by", "played by", "value", "'=1+1", "Bernd"]
+    assert rows[0] == [
+        "hand",
+        "dealer",
+        "mated by",
+        "played by",
+        "marks",
+        "value",
+        "match",
+        "match =1+1",
+        "match Bernd",
+        "'=1+1",
+        "Bernd",
+    ]
     assert [row[2] for row in rows[1:]] == ["'=1+1", "Bernd", "draw"]
     assert [row[3] for row in rows[1:]] == ["'=1+1", "Bernd", ""]
     assert [row[1] for row in rows[1:]] == ["'=1+1", "Bernd", "'=1+1"]
@@ -175,7 +204,7 @@ def test_the_csv_of_matt_names_who_gave_mate_and_says_draw(db):
 
 def test_the_csv_of_a_night_without_hands_is_its_header(db, players, night):
     assert night_csv(load_table(db=db, night_id=night.id)) == (
-        "hand,dealer,contract,played by,value,Anna,Bernd,Clara,Dieter\r\n"
+        "hand,dealer,contract,played by,marks,value,Anna,Bernd,Clara,Dieter\r\n"
     )
 
 

@@ -114,11 +114,12 @@ def test_each_konter_a_matt_row_shows_both_teams_strokes_after_its_partie_and_th
     record(db, konter, SMALL_B, BIG_A, BIG_A, BIG_A, SMALL_B)
     german = rows(client.get(f"/nights/{konter.id}?lang=de").get_data(as_text=True))
     strokes = [(11, 10), (7, 10), (3, 10), (0, 10), (11, 10)]  # after each partie; game 1 ends at A 0
-    assert [f"Striche A {a} : {b} B" in german[n] for n, (a, b) in enumerate(strokes, start=1)] == [True] * 5
+    said = [f"Striche nach der Partie: A {a} : {b} B" in german[n] for n, (a, b) in enumerate(strokes, start=1)]
+    assert said == [True] * 5
     assert "Spiel 1 gewonnen von Team A" in german[4]
     assert not any("gewonnen von Team" in german[n] for n in (1, 2, 3, 5))
     english = rows(client.get(f"/nights/{konter.id}?lang=en").get_data(as_text=True))
-    assert "Strokes A 0 : 10 B" in english[4] and "Game 1 won by team A" in english[4]
+    assert "Strokes after the partie: A 0 : 10 B" in english[4] and "Game 1 won by team A" in english[4]
 
 
 def test_the_konter_a_matt_state_says_which_team_won_the_game_just_ended(client, db, konter):
@@ -138,7 +139,7 @@ def test_the_konter_a_matt_preview_shows_the_strokes_after_the_partie(client, db
     answer = submit(client, konter.id, {"trump_team": "A", "points_a": 25}, action="preview", lang="de")
     assert answer.status_code == 200
     preview = _text(answer.get_data(as_text=True).split("Vorschau", 1)[1])
-    assert "Striche A 6 : 11 B" in preview
+    assert "Striche nach der Partie: A 6 : 11 B" in preview
     fragment = client.post(
         f"/nights/{konter.id}/hands/new?fragment=1&lang=en",
         data={
@@ -151,7 +152,7 @@ def test_the_konter_a_matt_preview_shows_the_strokes_after_the_partie(client, db
             "action": "preview",
         },
     )
-    assert "Strokes A 3 : 11 B" in _text(fragment.get_data(as_text=True))
+    assert "A 3 : 11 B" in _text(fragment.get_data(as_text=True))
 
 
 def _form(client, night) -> dict[str, str]:
@@ -168,7 +169,7 @@ def test_the_konter_a_matt_pdf_log_shows_the_strokes_and_its_chart_charts_them(a
         chart = str(context(table)["chart"])
     log = text[text.index("Alle Partien") :]
     assert "Geber · Partie" in log
-    assert re.search(r"Striche A 11 : 10\s+B", log) and "Spiel 1 gewonnen von Team A" in log
+    assert re.search(r"Striche nach der Partie: A 11 : 10\s+B", log) and "Spiel 1 gewonnen von Team A" in log
     assert "Spiele" not in log.replace("Spiel 1 gewonnen", "")
     # the chart: both teams' strokes from 11, with the teams' names, whole numbers on the axis
     assert "Team A: Anna + Clara" in chart and "Team B: Bernd + Dieter" in chart

@@ -353,7 +353,9 @@ def test_the_matt_forms_cards_are_named_in_the_pages_language(client, db, player
 def csv_rows(answer) -> list[list[str]]:
     body = answer.get_data()
     assert body.startswith("\ufeff".encode()), "a spreadsheet reads UTF-8 when the file starts with a BOM"
-    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    text = body.decode("utf-8-sig")
+    delimiter = ";" if answer.request.args.get("lang") == "de" else ","  # a German spreadsheet's (issue 26.4)
+    return list(csv.reader(io.StringIO(text), delimiter=delimiter))
 
 
 def test_the_csv_speaks_german_with_a_bom_and_says_each_hand_as_its_row_does(client, db, players):
@@ -376,6 +378,7 @@ def test_the_csv_speaks_german_with_a_bom_and_says_each_hand_as_its_row_does(cli
         "Geber",
         "Ergebnis",
         "Gespielt von",
+        "Besonderheiten",
         "Wert",
         "Anna",
         "Bernd",
@@ -392,7 +395,7 @@ def test_the_csv_speaks_german_with_a_bom_and_says_each_hand_as_its_row_does(cli
 def test_the_csv_speaks_english_on_an_english_page(client, db, night):
     record_hand(db=db, night_id=night.id, hand={"contract": "rufen", "partner": 3, "points": 70})
     rows = csv_rows(client.get(f"/nights/{night.id}/export.csv?lang=en"))
-    assert rows[0][:5] == ["Hand", "Dealer", "Result", "Played by", "Value"]
+    assert rows[0][:6] == ["Hand", "Dealer", "Result", "Played by", "Marks", "Value"]
     assert rows[1][2].startswith("Rufen won with 70")
 
 

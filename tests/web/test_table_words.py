@@ -75,7 +75,8 @@ def test_a_konter_a_matt_row_names_the_trump_team_and_a_matt_row_who_gave_mate(c
     konter = start_night(db, players, game="konter_a_matt")
     record(db, konter, {"trump_team": "B", "points_a": 10})
     page = client.get(f"/nights/{konter.id}").get_data(as_text=True)
-    assert rows_who(page) == {1: f"{seat_name(db, konter, 1, 2)} + {seat_name(db, konter, 1, 4)}"}
+    team_b = f"{seat_name(db, konter, 1, 2)} + {seat_name(db, konter, 1, 4)}"
+    assert rows_who(page) == {1: f"Trumpf: Team B ({team_b})"}  # the row says what the names are (issue 26.1)
 
     matt = start_night(db, players, game="matt", seats=2)
     record(db, matt, {"mated_by": 2, "move": 7, "card": "A"}, {"mated_by": None})
@@ -86,7 +87,7 @@ def test_a_konter_a_matt_row_names_the_trump_team_and_a_matt_row_who_gave_mate(c
 def test_the_csv_has_a_played_by_column_with_the_names(client, db, night):
     record(db, night, {"contract": "rufen", "declarer": 2, "partner": 4, "points": 70})
     lines = client.get(f"/nights/{night.id}/export.csv?lang=en").get_data(as_text=True).lstrip("\ufeff").splitlines()
-    assert lines[0].split(",")[:5] == ["Hand", "Dealer", "Result", "Played by", "Value"]
+    assert lines[0].split(",")[:6] == ["Hand", "Dealer", "Result", "Played by", "Marks", "Value"]
     assert lines[1].split(",")[3] == f"{seat_name(db, night, 1, 2)} + {seat_name(db, night, 1, 4)}"
 
 

@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, HiddenField, RadioField
+from wtforms import BooleanField, Field, HiddenField, RadioField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
@@ -56,20 +56,55 @@ class Engine:
         return out
 
 
-def Segmented(label: Any, pairs: Any = (), default: str | None = None, required: bool = False) -> RadioField:
+def _says(say: Any, joins: bool = False) -> dict[str, Any]:
+    """How a waiting hand's summary (static/outbox.js) labels a field's value: ``say`` with ``{value}``
+    in it ("{value} Laufende"); ``joins``: it goes on the declarer before it ("Sepp spielt mit Resi")."""
+    if say is None:
+        return {}
+    return {"data-say": say, **({"data-say-joins": "1"} if joins else {})}
+
+
+#: The declarer, as a waiting hand's summary names them: the partner after them joins them.
+DECLARER_SAYS = {"data-say-person": "1"}
+
+
+def Segmented(
+    label: Any,
+    pairs: Any = (),
+    default: str | None = None,
+    required: bool = False,
+    say: Any = None,
+    joins: bool = False,
+    say_kw: dict[str, str] | None = None,
+) -> RadioField:
     """Radio buttons shown as segmented buttons; the engine validates the value (``required``: where shown)."""
     checks: list[Any] = [Optional(), *([Engine(required=True)] if required else [])]
-    return RadioField(label, choices=choices(pairs), default=default, validate_choice=False, validators=checks)
+    return RadioField(
+        label,
+        choices=choices(pairs),
+        default=default,
+        validate_choice=False,
+        validators=checks,
+        render_kw={**_says(say, joins), **(say_kw or {})} or None,
+    )
 
 
-def Points(label: Any, total: int, required: bool = True) -> WholeNumberField:
+#: A side's card points, as a waiting hand's summary says them.
+POINTS_SAY = _l("{value} points")
+
+
+def Points(label: Any, total: int, required: bool = True, say: Any = POINTS_SAY) -> WholeNumberField:
     """Card points, 0 to the game's ``total`` (required where shown, but for a Ramsch's rows: blank is 0)."""
     return WholeNumberField(
         label,
         validators=[Optional(), Engine(required=required, lo=0, hi=total)],
         widget=NumberInput(),
-        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off", **_says(say)},
     )
+
+
+#: The called partner, as a waiting hand's summary says it after the declarer.
+PARTNER_SAY = _l("plays with {value}")
 
 
 def _int_or_raw(value: Any) -> Any:
@@ -173,8 +208,8 @@ class HandForm(Form):
 
 class MatzlfangenForm(HandForm):
     contract = Segmented(_l("Contract"), _contracts(matzlfangen.CONTRACTS), default="rufen")
-    declarer = Segmented(_l("Declarer"), required=True)
-    partner = Segmented(_l("Partner (called card)"), required=True)
+    declarer = Segmented(_l("Declarer"), required=True, say_kw=DECLARER_SAYS)
+    partner = Segmented(_l("Partner (called card)"), required=True, say=PARTNER_SAY, joins=True)
     points = Points(_l("Points of the declaring side"), matzlfangen.TOTAL_POINTS)
     schwarz = BooleanField(_l("The losing side took no trick"))
     won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))], required=True)
@@ -228,8 +263,8 @@ def _runner_choices() -> list[SelectChoice]:
 
 class SchafkopfForm(HandForm):
     contract = Segmented(_l("Game"), _contracts(schafkopf.CONTRACTS), default="sauspiel")
-    declarer = Segmented(_l("Declarer"), required=True)
-    partner = Segmented(_l("Partner (called ace)"), required=True)
+    declarer = Segmented(_l("Declarer"), required=True, say_kw=DECLARER_SAYS)
+    partner = Segmented(_l("Partner (called ace)"), required=True, say=PARTNER_SAY, joins=True)
     #: the engine's ``suit``: in a Sauspiel the called ace (never Herz, trumps), in a Solo the trump suit
     suit = Segmented(_l("Called ace"), [(s, SUIT_LABELS[s]) for s in schafkopf.CALLABLE_SUITS], required=True)
     solo_suit = Segmented(_l("Solo suit"), [(s, SUIT_LABELS[s]) for s in schafkopf.SUITS], required=True)
@@ -237,18 +272,20 @@ class SchafkopfForm(HandForm):
     won = Segmented(_l("Result"), [("1", _l("won")), ("0", _l("lost"))], required=True)
     points = Points(_l("Points of the declaring side"), schafkopf.TOTAL_POINTS)
     schwarz = BooleanField(_l("The losing side took no trick"))
-    laufende = Segmented(_l("Runners"), _runner_choices(), default="0")
+    laufende = Segmented(_l("Runners"), _runner_choices(), default="0", say=_l("{value} runners"))
     kontra = BooleanField(_l("Kontra"))
     re = BooleanField(_l("Re"))
-    klopfen = Segmented(_l("Knocks"), [(str(i), str(i)) for i in range(0, 5)], default="0")
-    ramsch_1 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
-    ramsch_2 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
-    ramsch_3 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
-    ramsch_4 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False)
+    klopfen = Segmented(_l("Knocks"), [(str(i), str(i)) for i in range(0, 5)], default="0", say=_l("knocked {value}×"))
+    ramsch_1 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False, say=None)
+    ramsch_2 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False, say=None)
+    ramsch_3 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False, say=None)
+    ramsch_4 = Points(_l("Points"), schafkopf.TOTAL_POINTS, required=False, say=None)
     jungfrau_1 = BooleanField(_l("Jungfrau"))
     jungfrau_2 = BooleanField(_l("Jungfrau"))
     jungfrau_3 = BooleanField(_l("Jungfrau"))
     jungfrau_4 = BooleanField(_l("Jungfrau"))
+    #: a Ramsch's points as a whole (they must add up to 120): its refusal is said at the rows, under their label
+    points_each = Field(_l("Card points per player"))  # never rendered as a control of its own
     durchmarsch = Segmented(_l("Durchmarsch"))
     loser = Segmented(_l("Loser of the tie"))
 
@@ -335,8 +372,10 @@ class SchafkopfForm(HandForm):
 
 
 class KonterAMattForm(HandForm):
-    trump_team = Segmented(_l("Trumps chosen by"), [("A", "A"), ("B", "B")], required=True)
-    points_a = Points(_l("Points of team A"), konter_a_matt.TOTAL_POINTS)
+    trump_team = Segmented(
+        _l("Trumps chosen by"), [("A", "A"), ("B", "B")], required=True, say=_l("trumps: team {value}")
+    )
+    points_a = Points(_l("Points of team A"), konter_a_matt.TOTAL_POINTS, say=_l("team A {value} points"))
     schwarz = BooleanField(_l("The losing team took no trick"))
     matt = BooleanField(_l("Matt"))
     konter = BooleanField(_l("Konter"))
@@ -351,7 +390,7 @@ class KonterAMattForm(HandForm):
 
 class MattForm(HandForm):
     mated_by = Segmented(_l("Mate given by"))
-    move = Segmented(_l("On move"), [(str(i), str(i)) for i in range(1, 11)])
+    move = Segmented(_l("On move"), [(str(i), str(i)) for i in range(1, 11)], say=_l("on move {value}"))
     card = Segmented(_l("Mating card"), [(c, CARD_LABELS.get(c, c)) for c in CARD_VALUES])
     vorablegen = Segmented(_l("Cards laid aside"), [("0", "0"), ("1", "1"), ("2", "2")], default="0")
     uebermatt = BooleanField(_l("Übermatt"))

@@ -45,14 +45,15 @@ def _hidden_fields(table: Table) -> frozenset[str]:
 
 
 def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> None:
-    """An engine error goes next to its field, else above the form."""
-    name = form.field_for(exc.field) if exc.field else ""
-    field = getattr(form, name, None) if name and name in form else None
+    """An engine error goes next to its field, else above the form; so does every other problem of the hand."""
     words = form.page_words()
-    if field is not None and name not in _hidden_fields(table):
-        field.errors = [*list(field.errors), message(exc, str(field.label.text), **words)]
-    else:
-        form.form_errors.append(message(exc, **words))
+    for problem in getattr(exc, "problems", (exc,)):
+        name = form.field_for(problem.field) if problem.field else ""
+        field = getattr(form, name, None) if name and name in form else None
+        if field is not None and name not in _hidden_fields(table):
+            field.errors = [*list(field.errors), message(problem, str(field.label.text), **words)]
+        else:
+            form.form_errors.append(message(problem, **words))
 
 
 @dataclasses.dataclass(frozen=True)

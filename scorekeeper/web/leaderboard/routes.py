@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date
 
 from flask import Blueprint, current_app, render_template, request
@@ -18,6 +19,19 @@ from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.leaderboard.forms import LeaderboardForm
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
+
+
+def _opening_game(db) -> str:
+    """The game the leaderboard opens on: the one the club plays most for money (a night with a stake that
+    pays units: ``Game.uses_stake``), else the one it plays most; ties go to the newest."""
+    played: Counter[str] = Counter()
+    paid: Counter[str] = Counter()
+    for game, rules, stake in db.exec(select(Night.game, Night.rules, Night.stake_cents).order_by(Night.played_on)):
+        played[game] += 1
+        if stake and game in GAMES and GAMES[game].uses_stake(rules or {}):
+            paid[game] += 1
+    counts = paid or played
+    return max(reversed(counts), key=counts.__getitem__) if counts else next(iter(GAMES))
 
 
 @bp.get("")
@@ -40,7 +54,7 @@ def index():
     if request.args and not form.validate():
         status = 400
     newest = db.exec(select(Night).order_by(Night.played_on.desc(), Night.id.desc()).limit(1)).first()
-    game = form.game.data if status == 200 and form.game.data else (newest.game if newest else next(iter(GAMES)))
+    game = form.game.data if status == 200 and form.game.data else _opening_game(db)
     if status == 200 and form.season.data:
         season = history.Season.starting(int(form.season.data), current_app.config["SEASON_START"])
     else:

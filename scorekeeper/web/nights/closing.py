@@ -23,8 +23,8 @@ from scorekeeper.web.messages import field_error, message
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp, show
 from scorekeeper.web.pdf import context, summary_html
-from scorekeeper.web.steps import step_text
-from scorekeeper.web.view import hand_word, seat_names
+from scorekeeper.web.steps import mark_text, step_text
+from scorekeeper.web.view import decimal_mark, hand_word, seat_names
 
 
 class ReopenForm(Form):
@@ -121,6 +121,12 @@ def _hand_text(table: Table, index: int) -> str:
     return step_text(steps[0], seat_names(table, table.positions[index])) if steps else ""
 
 
+def _marks(table: Table, index: int) -> str:
+    """What changed hand ``index``'s (0-based) value, as its row's badges say it (its side left out)."""
+    names = seat_names(table, table.positions[index])
+    return ", ".join(mark_text(m, names) for m in exports.hand_marks(table, index) if m.key != "side")
+
+
 @bp.get("/<int:night_id>/export.csv")
 @access(NIGHT_READ)
 def export_csv(night_id: int):
@@ -131,11 +137,28 @@ def export_csv(night_id: int):
         "dealer": _("Dealer"),
         "what": _("Result"),
         "played_by": _("Played by"),
+        "marks": _("Marks"),
         "value": _("Value"),
         "pot": _("Pot"),
+        "strokes": _("Strokes"),
+        "game_won_by": _("Game won by"),
+        "match": _("Match"),
     }
-    body = exports.night_csv(table, headers=headers, hand_text=lambda index: _hand_text(table, index))
+    body = exports.night_csv(
+        table,
+        headers=headers,
+        hand_text=lambda index: _hand_text(table, index),
+        marks_text=lambda i: _marks(table, i),
+        delimiter=csv_delimiter(),
+    )
     return _file(table, BOM + body, "csv", "text/csv")
+
+
+def csv_delimiter() -> str:
+    """The CSV's delimiter for the reader's spreadsheet: ``;`` where the decimal mark is a comma (German),
+    else ``,``; ``?sep=comma`` or ``?sep=semicolon`` asks for either."""
+    asked = {"comma": ",", "semicolon": ";"}.get(request.args.get("sep", ""))
+    return asked or (";" if decimal_mark() == "," else ",")
 
 
 @bp.get("/<int:night_id>/export.json")

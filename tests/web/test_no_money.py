@@ -1,0 +1,136 @@
+"""Issue 26.3 and 26.4: a game played without a stake shows and exports what it is played for, never money
+columns of zeros; the leaderboard opens on a game the club plays for money; the CSV is written for the
+reader's spreadsheet (";" in German); a German player page speaks German."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date
+
+from scorekeeper.core.hands import add_hands
+from tests.support import start_night
+
+KONTER = [{"trump_team": "A", "points_a": 30}, {"trump_team": "B", "points_a": 10}]
+MATT = [{"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"}]
+
+
+def night_with(db, players, game, hands, seats=4, rules=None, played_on=date(2026, 3, 1)):
+    night = start_night(db, players, game, seats, rules, played_on=played_on)
+    add_hands(db=db, night_id=night.id, hands=hands)
+    return night
+
+
+def text_of(answer) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True)))
+
+
+def balance_headers(page: str) -> list[str]:
+    table = re.search(r'<table class="balance"[^>]*>\s*<thead><tr>(.*?)</tr>', page, re.S)
+    return re.findall(r"<th[^>]*>(.*?)</th>", table.group(1)) if table else []
+
+
+def test_konter_a_matt_and_matt_without_a_stake_show_no_money_on_the_table_page(client, db, players):
+    for night in (night_with(db, players, "konter_a_matt", KONTER), night_with(db, players, "matt", MATT, 2)):
+        page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
+        assert balance_headers(page) == ["Spieler"], night.game
+        assert "0,00 EUR" not in page
+    staked = night_with(db, players, "konter_a_matt", KONTER, rules={"stake_per_game": 1})
+    page = client.get(f"/nights/{staked.id}?lang=de").get_data(as_text=True)
+    assert balance_headers(page) == ["Spieler", "Einheiten", "Geld"]  # with a stake: its money
+
+
+def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):
+    konter = night_with(db, players, "konter_a_matt", KONTER)
+    page = text_of(client.get(f"/nights/{konter.id}/summary?lang=de"))
+    assert "Gewonnene Spiele" in page or "Spiele gewonnen" in page or "Games won" not in page
+    assert "EUR" not in page and "Wer zahlt wem" not in page
+    assert "Striche" in page  # the strokes of the game under way
+    matt = night_with(db, players, "matt", MATT, 2)
+    page = text_of(client.get(f"/nights/{matt.id}/summary?lang=de"))
+    assert "EUR" not in page and "Gewonnene Partien" in page
+
+
+def csv_rows(answer) -> list[list[str]]:
+    body = answer.get_data(as_text=True).lstrip("\ufeff")
+    delimiter = ";" if body.split("\r\n", 1)[0].count(";") else ","
+    return list(csv.reader(io.StringIO(body), delimiter=delimiter))
+
+
+def test_the_konter_a_matt_csv_without_a_stake_keeps_the_strokes_not_zero_columns(client, db, players):
+    night = night_with(db, players, "konter_a_matt", KONTER)
+    rows = csv_rows(client.get(f"/nights/{night.id}/export.csv?lang=en"))
+    assert rows[0] == [
+        "Partie",
+        "Dealer",
+        "Result",
+        "Played by",
+        "Marks",
+        "Value",
+        "Strokes A",
+        "Strokes B",
+        "Game won by",
+    ]
+    assert [row[6:] for row in rows[1:]] == [["10", "11", ""], ["10", "10", ""]]
+
+
+def test_the_matt_csv_keeps_the_match_score(client, db, players):
+    night = night_with(db, players, "matt", MATT, 2)
+    rows = csv_rows(client.get(f"/nights/{night.id}/export.csv?lang=en"))
+    assert rows[0][6:] == ["Match", "Match Anna", "Match Bernd", "Anna", "Bernd"]
+    assert [row[6:] for row in rows[1:]] == [["1", "77", "0", "77", "0"], ["1", "77", "12", "0", "12"]]
+
+
+def test_the_csv_is_written_for_the_readers_spreadsheet(client, db, players):
+    night = night_with(db, players, "matzlfangen", [{"contract": "rufen", "partner": 3, "points": 70}])
+    german = client.get(f"/nights/{night.id}/export.csv?lang=de").get_data(as_text=True)
+    assert german.lstrip("\ufeff").startswith("Spiel;Geber;")
+    english = client.get(f"/nights/{night.id}/export.csv?lang=en").get_data(as_text=True)
+    assert english.lstrip("\ufeff").startswith("Hand,Dealer,")
+    both = client.get(f"/nights/{night.id}/export.csv?lang=de&sep=comma").get_data(as_text=True)
+    assert both.lstrip("\ufeff").startswith("Spiel,Geber,")
+    summary = client.get(f"/nights/{night.id}/summary?lang=de").get_data(as_text=True)
+    assert "export.csv?sep=comma" in summary  # both are offered
+
+
+def test_the_leaderboard_opens_on_a_game_played_for_money(client, db, players):
+    night_with(
+        db, players, "matzlfangen", [{"contract": "rufen", "partner": 3, "points": 70}], played_on=date(2026, 2, 1)
+    )
+    night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 1))  # the newest, without a stake
+    night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 2))
+    page = text_of(client.get("/leaderboard?lang=en"))
+    assert "Matzlfangen · Season 2026" in page
+
+
+def test_a_player_page_names_no_best_night_without_money_and_speaks_german(client, db, players):
+    night = night_with(db, players, "matt", MATT, 2)
+    page = text_of(client.get(f"/players/{players[0].id}?lang=de"))
+    assert "Bester Abend" not in page  # a Matt night without a stake brought no money: it is no best night
+    assert "Matches" not in page and "Matt: Partien gewonnen" in page
+    assert night.id
+
+
+def test_the_charts_y_axis_has_room_for_its_longest_value(app):
+    from scorekeeper.web.charts import AXIS_FIGURE, chart_svg
+
+    with app.test_request_context("/?lang=de"):
+        svg = str(chart_svg([[0, -1234567, 250000]], ["Anna"]))
+    labels = re.findall(r'<text x="([\d.]+)"[^>]*text-anchor="end"[^>]*>([^<]*)</text>', svg)
+    assert any(text.startswith("-12345") for _, text in labels), labels
+    for x, text in labels:  # each value, right-aligned at x, starts inside the chart
+        assert float(x) - AXIS_FIGURE * len(text) >= 0, (x, text)
+
+
+def test_the_pdf_log_of_a_night_without_a_stake_has_no_columns_of_zeros(app, db, players):
+    from scorekeeper.core.table import load_table
+    from scorekeeper.web.pdf import summary_html
+
+    night = night_with(db, players, "konter_a_matt", KONTER)
+    with app.test_request_context("/?lang=de"):
+        html = summary_html(load_table(db=db, night_id=night.id))
+    log = html[html.index('<section class="log">') :]
+    head, body = log.split("<tbody>", 1)
+    assert "Dieter" not in head and "EUR" not in html
+    assert [cell.split() for cell in re.findall(r'<td class="figures">([^<]*)</td>', body)] == [["1"], ["1"]]
