@@ -143,10 +143,13 @@ def test_only_an_admin_corrects_or_deletes_a_night(as_role, db, night, action):
 
 
 @pytest.mark.parametrize("digit", ["²", "³", "١", "٣"])
-def test_unicode_digits_on_undo_are_refused_without_a_500(client, db, night, digit):
+def test_unicode_digits_on_undo_are_refused_without_a_500_and_undo_nothing(client, db, night, digit):
     record_hand(db=db, night_id=night.id, hand=DURCH)
-    answer = client.post(f"/nights/{night.id}/hands/undo", data={"expected_hands": digit})
-    assert answer.status_code in (302, 400)
+    before = snapshot(db)
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_hands": digit})
+    assert answer.status_code == 400 and "not made by this page" in answer.get_data(as_text=True)
+    db.rollback()
+    assert snapshot(db) == before  # the last hand is still there
 
 
 @pytest.mark.parametrize("field, digit", [("partner", "³"), ("raises", "²"), ("expected_hands", "²")])

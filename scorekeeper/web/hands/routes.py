@@ -305,8 +305,11 @@ def undo(night_id: int):
         return redirect(url_for("nights.show", night_id=night_id))
     if (away := life.not_now(table.night, "undo")) is not None:
         return away
+    expected = request.form.get("expected_hands", "")
+    if request.method == "POST" and expected and parse_int(expected) is None:  # not the page's: nothing undone
+        flash(_("This form was not made by this page. Open the night again and undo from there."), "error")
+        return render_template("hands/undo.html", table=table, form=form), 400
     if request.method == "POST" and form.validate():
-        expected = request.form.get("expected_hands", "")
         try:
             undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected), who=life.who(night_id))
         except Conflict as exc:
