@@ -12,6 +12,7 @@ from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import ledger, settle_json
+from tests.support import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -235,6 +236,11 @@ def test_a_schafkopf_night_with_the_pot_matches_the_engine(page, live, roster):
     assert page_balance(page) == engine_balance(app, night)
     assert "Stock" in page.locator("#balance").inner_text()
     print(f"\nTAPS typical Schafkopf Sauspiel: {sauspiel_taps}")
+    # the README's picture is this page as it is now
+    page.goto(f"{base}/nights/{night}")
+    picture = ROOT / "docs" / "images" / "table-phone.png"
+    picture.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(picture))
 
 
 def test_a_konter_a_matt_night_shows_the_strokes_and_matches_the_engine(page, live, roster):
