@@ -104,6 +104,7 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
             "entry_fee_cents": t.entry_fee_cents,
             "prizes": list(t.prizes),
             "seed": t.seed,
+            **({"keep_apart": [list(pair) for pair in t.keep_apart]} if t.keep_apart else {}),
             "status": t.status,
             "created_at": ex._timestamp(t.created_at),
             "closed_at": ex._timestamp(t.closed_at),
@@ -220,7 +221,7 @@ def _rules(game: str, value: Any, path: str) -> dict[str, Any]:
 
 def _read_columns(value: Any) -> dict[str, Any]:
     path = "tournament"
-    t = ex._object(value, path, _TOURNAMENT_KEYS, "the tournament")
+    t = ex._object(value, path, _keys(value, _TOURNAMENT_KEYS, "keep_apart"), "the tournament")
     game = ex._text(t["game"], f"{path}.game")
     if game not in tm.TOURNAMENT_GAMES:
         raise InvalidExport(f"{path}.game", f"must be one of {', '.join(tm.TOURNAMENT_GAMES)}, not {game!r}")
@@ -250,10 +251,25 @@ def _read_columns(value: Any) -> dict[str, Any]:
         "entry_fee_cents": ex._int(t["entry_fee_cents"], f"{path}.entry_fee_cents", 0, tm.FEE_MAX_CENTS),
         "prizes": list(prizes),
         "seed": seed,
+        "keep_apart": _read_apart(t.get("keep_apart", []), f"{path}.keep_apart"),
         "status": status,
         "created_at": ex._datetime(t["created_at"], f"{path}.created_at"),
         "closed_at": closed_at,
     }
+
+
+def _read_apart(value: Any, path: str) -> list[list[int]]:
+    """The pairs of start numbers kept apart: each two different numbers, smaller first, none twice."""
+    pairs: list[list[int]] = []
+    for i, pair in enumerate(_list_at_most(value, path, tm.APART_MAX)):
+        items = ex._list(pair, f"{path}[{i}]")
+        if len(items) != 2:
+            raise InvalidExport(f"{path}[{i}]", "two start numbers")
+        a, b = (ex._int(n, f"{path}[{i}][{k}]", 1, tm.ENTRANTS_MAX) for k, n in enumerate(items))
+        if a >= b or [a, b] in pairs:
+            raise InvalidExport(f"{path}[{i}]", "two different start numbers, the smaller first, each pair once")
+        pairs.append([a, b])
+    return pairs
 
 
 def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
@@ -418,7 +434,12 @@ def read_tournament_file(data: Any) -> CheckedTournament:
     top = ex._file(data, FORMAT, VERSION, _TOP_KEYS, "tournament")
     columns = _read_columns(top["tournament"])
     entrants = _read_entrants(top["entrants"], columns["rounds"])
-    rounds = _read_rounds(top["rounds"], columns["rounds"], {e["number"] for e in entrants})
+    numbers = {e["number"] for e in entrants}
+    for i, pair in enumerate(columns["keep_apart"]):
+        for n in pair:
+            if n not in numbers:
+                raise InvalidExport(f"tournament.keep_apart[{i}]", f"no participant has the start number {n}")
+    rounds = _read_rounds(top["rounds"], columns["rounds"], numbers)
     tables = _read_tables(top["tables"], columns, entrants, rounds)
     if columns["status"] == CLOSED:
         _check_over(columns["rounds"], rounds, tables)

@@ -242,10 +242,11 @@ def test_a_replacement_and_a_paper_lists_solos_travel_with_the_tournament(db, ot
     for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[1].tables:  # round 2 over
         for _ in range(3 - table.deals):
             record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    before = tm.read_tournament(db=db, tournament_id=t.id).names[replaced]
     tm.replace_entrant(db=db, tournament_id=t.id, number=replaced, guest="Resi Ersatz")
     data = tx.tournament_json(db, t.id)
     entrant = data["entrants"][replaced - 1]
-    assert entrant["name"] == "Resi Ersatz" and [f["name"] for f in entrant["former"]] == [f"Spieler {replaced}"]
+    assert entrant["name"] == "Resi Ersatz" and [f["name"] for f in entrant["former"]] == [before]
     imported, _ = tx.import_tournament(other_db, copy.deepcopy(data))
     assert tx.tournament_json(other_db, imported.id) == data
 
@@ -312,3 +313,36 @@ def test_a_closed_tournament_with_a_table_still_open_is_refused(db, other_db):
     with pytest.raises(InvalidExport) as err:
         tx.import_tournament(other_db, data)
     assert err.value.path.startswith("tables[") and err.value.path.endswith(".night.evening.status")
+
+
+# --- issue 25.1: the pairs kept apart travel with the tournament -----------------------------------
+
+
+def test_the_pairs_kept_apart_travel_with_the_tournament(db, other_db):
+    t = played_tournament(db)
+    tm.keep_apart(db=db, tournament_id=t.id, first=2, second=1)
+    data = tx.tournament_json(db, t.id)
+    assert data["tournament"]["keep_apart"] == [[1, 2]]
+    imported, _ = tx.import_tournament(other_db, copy.deepcopy(data))
+    assert imported.keep_apart == [[1, 2]]
+    assert tx.tournament_json(other_db, imported.id) == data
+
+
+@pytest.mark.parametrize(
+    ("pairs", "path", "said"),
+    [
+        ([[1, 99]], "tournament.keep_apart[0]", "no participant has the start number 99"),
+        ([[2, 1]], "tournament.keep_apart[0]", "the smaller first"),
+        ([[1, 2], [1, 2]], "tournament.keep_apart[1]", "each pair once"),
+        ([[1]], "tournament.keep_apart[0]", "two start numbers"),
+        ([[1, "2"]], "tournament.keep_apart[0][1]", ""),
+    ],
+)
+def test_a_file_with_a_wrong_pair_kept_apart_is_refused_naming_it(db, other_db, pairs, path, said):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    data["tournament"]["keep_apart"] = pairs
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == path and said in err.value.message
+    assert snapshot(other_db) == before
