@@ -6,9 +6,11 @@ that stay with a person and a replacement, the keyboard, the phone's standings, 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from sqlmodel import select
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper import create_app
 from scorekeeper.core import tournaments as tm
@@ -374,3 +376,36 @@ def test_the_solos_are_stored_as_hands_are_recorded_and_the_standings_read_them(
     view = tm.read_tournament(db=db, tournament_id=t.id)
     first = _table(db, t).entrants[0].number
     assert (_line(view, first).standing.solos_won, _line(view, first).standing.solos_lost) == (7, 0)
+
+
+class _PostedPairs(HTMLParser):
+    """Every (name, value) a browser posts for the first post form of a page, in order, repeats kept."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.pairs: list[tuple[str, str]] = []
+        self.state = "before"
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and self.state == "before" and (a.get("method") or "").lower() == "post":
+            self.state = "in"
+        elif tag == "input" and self.state == "in" and a.get("name"):
+            self.pairs.append((a["name"], a.get("value") or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.state == "in":
+            self.state = "after"
+
+
+def test_the_withdraw_page_posts_its_confirmation_once_and_withdraws(client, db):
+    """Issue 25.3 (found by the browser test of a tournament day): the page's form posted ``confirm``
+    twice, first empty, so the withdrawal confirmed on it was always refused."""
+    t = _tournament(db, n=9, deals=1)
+    reader = _PostedPairs()
+    reader.feed(client.get(f"/tournaments/{t.id}/entrants/9/withdraw").get_data(as_text=True))
+    assert [v for k, v in reader.pairs if k == "confirm"] == ["9"]
+    done = client.post(f"/tournaments/{t.id}/entrants/9/withdraw", data=MultiDict(reader.pairs))
+    assert done.status_code == 302, done.get_data(as_text=True)
+    db.rollback()
+    assert _line(tm.read_tournament(db=db, tournament_id=t.id), 9).entrant.withdrawn_after == 0
