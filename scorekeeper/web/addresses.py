@@ -21,7 +21,9 @@ LOOPBACK = "loopback"  # no address the other phones can open: say how to let th
 
 
 def is_loopback(host: str) -> bool:
-    """>>> is_loopback("localhost"), is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("192.168.1.2")
+    """Whether ``host`` is this computer's own address, which no other phone can open.
+
+    >>> is_loopback("localhost"), is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("192.168.1.2")
     (True, True, True, False)
     """
     if host.lower() == "localhost":

@@ -214,7 +214,11 @@ def _error_words(exc: HTTPException) -> tuple[str, str]:
 def _in_a_line() -> bool:
     """Whether the request is the hand form's live preview (static/hand.js), whose box shows an error
     as one line of JSON's ``error.message``, never a whole page nested in it."""
-    return bool(request.args.get("fragment"))
+    return request.endpoint in _PREVIEWED and bool(request.args.get("fragment"))
+
+
+#: The pages whose form has the live preview (``?fragment=1``): the hand form, new and edited.
+_PREVIEWED = frozenset({"hands.new", "hands.edit"})
 
 
 def _http_error(exc: HTTPException):

@@ -158,6 +158,8 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST tournaments.new",
             "POST tournaments.add_entrant",
             "POST tournaments.withdraw",
+            "POST tournaments.take_back",
+            "POST tournaments.replace",
             "POST tournaments.keep_apart",
             "POST tournaments.allow_together",
             "POST tournaments.draw",

@@ -55,7 +55,7 @@ def test_a_refused_stale_form_says_which_hand_it_will_now_record_and_records_it_
     assert answer.status_code == 409
     said = text(summary(answer.get_data(as_text=True)))
     assert "ein anderes Handy hat inzwischen ein Spiel eingetragen" in said
-    assert "Noch einmal gespeichert, trägt dieses Formular Spiel 2 ein." in said
+    assert "Erneut gespeichert, wird es als Spiel 2 eingetragen." in said
     again = open_form_from(answer.get_data(as_text=True))
     assert again["expected_hands"] == "1"
     assert client.post(f"/nights/{night.id}/hands/new?lang=de", data={**again, "action": "save"}).status_code == 302

@@ -689,6 +689,12 @@ def check(answer, before, after, sent: str, api: bool) -> None:
         assert why is None, f"{status}: {why}: {message[:600]!r}"
         return
     assert "Traceback" not in body
+    if answer.is_json:  # the hand form's live preview (?fragment=): its box shows one line, error.message
+        message = (answer.get_json(silent=True) or {}).get("error", {}).get("message")
+        assert isinstance(message, str) and message.strip(), f"{status}: the preview's line is empty: {body[:300]!r}"
+        why = unreadable(message, sent)
+        assert why is None, f"{status}: {why}: {message[:600]!r}"
+        return
     messages = page_messages(body, status)
     if status in (400, 409, 429):
         assert messages, f"{status}: the page shows no message: {page_text(body)[:600]!r}"

@@ -153,7 +153,7 @@ def test_the_csv_and_json_exports_download(client, db, night):
     record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     csv = client.get(f"/nights/{night.id}/export.csv")
     assert csv.status_code == 200 and csv.mimetype == "text/csv"
-    assert csv.get_data(as_text=True).splitlines()[0].endswith("Anna,Bernd,Clara,Dieter")
+    assert csv.get_data(as_text=True).splitlines()[0].endswith("Anna;Bernd;Clara;Dieter")  # German: ";" (issue 26.4)
     data = client.get(f"/nights/{night.id}/export.json").get_json()
     assert data["format"] == "scorekeeper-night" and len(data["hands"]) == 1
 
