@@ -10,8 +10,6 @@ from __future__ import annotations
 import http.client
 import secrets
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -54,16 +52,8 @@ def run(hands: int = 300, readers: int = 16, records: int = 10) -> dict[str, Any
         token = loadtest.api_token(env, password=password)
         port = loadtest.free_port()
         url = f"http://127.0.0.1:{port}"
-        with open(Path(folder) / "server.log", "wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, str(loadtest.ROOT / "manage.py"), "run", "--port", str(port)],
-                env=env,
-                cwd=loadtest.ROOT,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+        process = loadtest.start_make_run(env, port, Path(folder) / "server.log")
         try:
-            loadtest.wait_until_up(url, process)
             client = loadtest.Client(url, token)
             (night,) = loadtest.start_nights(client, 1, "Presse")
             _record(client, night, hands)

@@ -100,6 +100,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_make_run(env: Mapping[str, str], port: int, log: Path) -> subprocess.Popen:
+    """``manage.py run`` (make run's server, waitress) on ``port`` in ``env``, its output in ``log``;
+    answering when this returns (the caller stops it)."""
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "manage.py"), "run", "--port", str(port)],
+            env=dict(env),
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}", process)
+    except BaseException:
+        process.kill()
+        raise
+    return process
+
+
 def wait_until_up(base_url: str, process: subprocess.Popen | None = None, timeout: float = 30) -> None:
     """Until the server at ``base_url`` answers HTTP (any status).
 

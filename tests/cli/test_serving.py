@@ -12,7 +12,6 @@ import re
 import socket
 import struct
 import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,16 +39,8 @@ def server(tmp_path) -> Iterator[Server]:
     env = loadtest.server_env(tmp_path / "instance")
     port = loadtest.free_port()
     log = tmp_path / "server.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, str(loadtest.ROOT / "manage.py"), "run", "--port", str(port)],
-            env=env,
-            cwd=loadtest.ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    process = loadtest.start_make_run(env, port, log)
     try:
-        loadtest.wait_until_up(f"http://127.0.0.1:{port}", process)
         yield Server(port, process, log)
     finally:
         process.terminate()
