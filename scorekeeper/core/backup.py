@@ -40,7 +40,6 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -409,11 +408,7 @@ def _columns(connection: sqlite3.Connection) -> dict[str, set[str]]:
 def _schema_at(revision: str) -> dict[str, set[str]]:
     """The tables and columns the migrations build up to ``revision`` (in a scratch database)."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-schema-") as folder:
-        migrator = database.migration_engine(f"sqlite:///{Path(folder) / 'schema.db'}")
-        try:
-            command.upgrade(database.alembic_config(migrator), revision)
-        finally:
-            migrator.dispose()
+        database.upgrade_to(f"sqlite:///{Path(folder) / 'schema.db'}", revision)
         with contextlib.closing(sqlite3.connect(Path(folder) / "schema.db")) as connection:
             return _columns(connection)
 

@@ -147,6 +147,16 @@ def migration_engine(url: str) -> Engine:
 _RACED = ("already exists", "duplicate column")
 
 
+def upgrade_to(url: str, revision: str = "head") -> None:
+    """Run the migrations of the database at ``url`` up to ``revision`` on an engine of their own
+    (:func:`migration_engine`), disposed at the end: no connection is left to the garbage collector."""
+    migrator = migration_engine(url)
+    try:
+        command.upgrade(alembic_config(migrator), revision)
+    finally:
+        migrator.dispose()
+
+
 def upgrade(engine: Engine, attempts: int = 3) -> None:
     """Bring the schema to the newest migration (a no-op when it is there).
 
@@ -156,16 +166,13 @@ def upgrade(engine: Engine, attempts: int = 3) -> None:
     it finds the schema at its newest and does nothing.
     """
     for attempt in range(1, attempts + 1):
-        migrator = migration_engine(engine.url.render_as_string(hide_password=False))
         try:
-            command.upgrade(alembic_config(migrator), "head")
+            upgrade_to(engine.url.render_as_string(hide_password=False))
             return
         except DBAPIError as exc:
             if not any(m in str(exc.orig) for m in _RACED) or attempt == attempts:
                 raise
             time.sleep(0.2 * attempt)
-        finally:
-            migrator.dispose()
 
 
 def session(engine: Engine, write: bool = False) -> Session:

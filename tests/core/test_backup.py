@@ -13,7 +13,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, delete
 from sqlmodel import select
@@ -93,9 +92,7 @@ def current(app) -> dict:
 
 def _old_database(old: Path, revision: str) -> Path:
     """A database of an older schema (``revision``) holding one Matt night of one Durchgang."""
-    migrator = database.migration_engine(f"sqlite:///{old}")
-    command.upgrade(database.alembic_config(migrator), revision)
-    migrator.dispose()
+    database.upgrade_to(f"sqlite:///{old}", revision)
     rules = json.dumps(rules_to_json(GAMES["matt"].parse_rules({})))
     later = revision >= "0002"  # 0002 added the pot to start with and the night's uid
     columns = ", pot_start, uid" if later else ""

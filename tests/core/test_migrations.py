@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
 from scorekeeper.core import models  # noqa: F401  (registers the tables)
-from scorekeeper.core.db import alembic_config, make_engine, migration_engine
+from scorekeeper.core.db import make_engine, upgrade_to
 
 
 def test_the_migrations_build_exactly_the_schema_of_the_models(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")
+    upgrade_to(str(engine.url), "head")
     with engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
     engine.dispose()
@@ -21,7 +20,7 @@ def test_the_migrations_build_exactly_the_schema_of_the_models(tmp_path):
 
 def test_a_database_of_the_first_schema_keeps_its_nights_through_the_upgrade(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "0001")
+    upgrade_to(str(engine.url), "0001")
     with engine.begin() as conn:
         conn.exec_driver_sql(
             "INSERT INTO evening (game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
@@ -36,7 +35,7 @@ def test_a_database_of_the_first_schema_keeps_its_nights_through_the_upgrade(tmp
             ' (1, 1, 1, \'{"mated_by": 1, "move": 3, "card": "A"}\', \'2026-01-01 20:10:00\','
             " '2026-01-01 20:10:00')"
         )
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")
+    upgrade_to(str(engine.url), "head")
     with engine.connect() as conn:
         rows = conn.exec_driver_sql("SELECT place, stake_cents, pot_start, closed_at, uid FROM evening").all()
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [("Post", 5, 0, None)]
@@ -56,7 +55,7 @@ def test_a_migration_that_fails_on_sqlite_leaves_the_database_as_it_was(tmp_path
     from alembic.operations import BatchOperations
 
     engine = make_engine(f"sqlite:///{tmp_path / 'fail.db'}")
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "0001")
+    upgrade_to(str(engine.url), "0001")
     real_create_index = BatchOperations.create_index
 
     def fail_after_adding_columns(self, *args, **kwargs):  # the last step of 0002 fails
@@ -64,11 +63,11 @@ def test_a_migration_that_fails_on_sqlite_leaves_the_database_as_it_was(tmp_path
 
     monkeypatch.setattr(BatchOperations, "create_index", fail_after_adding_columns)
     with pytest.raises(RuntimeError, match="disk full"):
-        command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")
+        upgrade_to(str(engine.url), "head")
     monkeypatch.setattr(BatchOperations, "create_index", real_create_index)
     with engine.connect() as conn:
         columns = [row[1] for row in conn.exec_driver_sql("PRAGMA table_info(evening)")]
         version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
     assert "closed_at" not in columns and version == "0001"  # nothing of 0002 stayed behind
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")  # and the upgrade still works afterwards
+    upgrade_to(str(engine.url), "head")  # and the upgrade still works afterwards
     engine.dispose()

@@ -9,12 +9,11 @@ import json
 import random
 
 import pytest
-from alembic import command
 from sqlalchemy import update
 from sqlmodel import select
 
 from scorekeeper.core import history
-from scorekeeper.core.db import alembic_config, make_engine, migration_engine
+from scorekeeper.core.db import make_engine, upgrade_to
 from scorekeeper.core.hands import add_hands, complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import HandRecord
 from scorekeeper.core.table import HandRow, Running, Tail, build_table, hand_rows, load_table, seats
@@ -219,7 +218,7 @@ def test_nights_stored_before_their_sums_get_them_with_the_next_hand(db, players
 
 def test_the_upgrade_to_0006_stores_the_results_of_the_hands_recorded_before(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "0005")
+    upgrade_to(str(engine.url), "0005")
     hands = _hands("schafkopf", random.Random(4), 9, None)
     with engine.begin() as conn:
         conn.exec_driver_sql(
@@ -233,7 +232,7 @@ def test_the_upgrade_to_0006_stores_the_results_of_the_hands_recorded_before(tmp
                 " VALUES (1, ?, ?, ?, '2026-01-01 20:10:00', '2026-01-01 20:10:00')",
                 (number, (number - 1) % 4 + 1, json.dumps(hand)),
             )
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")
+    upgrade_to(str(engine.url), "head")
     game = GAMES["schafkopf"]
     rules = game.parse_rules({})
     _, results, states = game.settle_from(rules, hands, game.initial_state(rules, 4))
@@ -254,7 +253,7 @@ def test_the_upgrade_to_0008_stores_schafkopf_results_again_with_the_pots_steps(
     """A Schafkopf night stored at 0007 has steps without the pot: 0008 stores the engine's current
     output (steps with the pot), and nothing else moves; other games are not touched."""
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "0007")
+    upgrade_to(str(engine.url), "0007")
     hands = _hands("schafkopf", random.Random(4), 9, None)
     with engine.begin() as conn:
         for night_id, game in ((1, "schafkopf"), (2, "matzlfangen")):
@@ -275,7 +274,7 @@ def test_the_upgrade_to_0008_stores_schafkopf_results_again_with_the_pots_steps(
             "INSERT INTO handrecord (evening_id, number, dealer, data, created_at, updated_at, result, state, running)"
             " VALUES (2, 1, 1, '{}', '2026-01-01 20:10:00', '2026-01-01 20:10:00', '{\"kept\": 1}', 'null', '{}')"
         )
-    command.upgrade(alembic_config(migration_engine(str(engine.url))), "head")
+    upgrade_to(str(engine.url), "head")
     game = GAMES["schafkopf"]
     rules = game.parse_rules({})
     _, results, states = game.settle_from(rules, hands, game.initial_state(rules, 4))
