@@ -17,15 +17,19 @@ from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
 from tests.support import (
     BACKENDS,
+    TEMPLATE_CODE,
     drop_postgres,
     empty_postgres,
     make_user,
     migrate_postgres,
     migrate_sqlite_template,
+    share_url_builders,
     signed_in,
     sqlite_copy,
     start_night,
 )
+
+share_url_builders()
 
 
 @pytest.fixture(scope="session")
@@ -43,8 +47,15 @@ def postgres_migrated():
     drop_postgres(server, url)
 
 
+@pytest.fixture(scope="session")
+def static_cache(tmp_path_factory):
+    """One folder per test run (per pytest-xdist worker) for the static files' fingerprinted copies:
+    written by the first app, found by the others (their names carry their content)."""
+    return tmp_path_factory.mktemp("static")
+
+
 @pytest.fixture(params=BACKENDS)
-def app(request, tmp_path, monkeypatch):
+def app(request, tmp_path, monkeypatch, static_cache):
     """The app on a new, migrated database, with CSRF off (tests/web/test_access.py turns it on).
 
     The database is migrated once per run (asked for here, so that a run on SQLite alone never
@@ -62,8 +73,10 @@ def app(request, tmp_path, monkeypatch):
             "WTF_CSRF_ENABLED": False,
             "POLL_SECONDS": 1,
             "MIGRATE_ON_START": False,  # at the newest schema already
+            "STATIC_CACHE": str(static_cache),
         }
     )
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE  # templates compiled once per run, not once per test
     yield app
     app.extensions["sk_engine"].dispose()
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import Connection, make_url, text
 from sqlmodel import SQLModel
 from werkzeug.security import generate_password_hash
@@ -29,6 +30,59 @@ from scorekeeper.web.access import client_for
 
 #: The repository's root folder (where manage.py is).
 ROOT = Path(__file__).resolve().parents[1]
+
+# --- apps --------------------------------------------------------------------------------
+
+
+def share_url_builders() -> None:
+    """Each app compiles two URL-building functions per route (Werkzeug's ``Rule._compile_builder``:
+    Python source through ``ast`` and ``compile``), about half of the 0.3 s an app takes to start;
+    the tests start thousands of apps with the same routes. The function depends only on the rule's
+    parsed parts and the defaults it fills in, so the tests' process compiles each once and hands
+    it to every later app with the same rule (called once, from tests/conftest.py)."""
+    from werkzeug.routing.rules import Rule
+
+    compile_builder = getattr(Rule, "_compile_builder", None)
+    if compile_builder is None or getattr(compile_builder, "shared", False):  # another Werkzeug; or done
+        return
+    builders: dict[tuple, Any] = {}
+
+    def shared(rule: Rule, append_unknown: bool = True):
+        defaults = rule.defaults or {}
+        filled = tuple(
+            (name, rule._converters[name].to_url(defaults[name]))
+            for dynamic, name in rule._trace
+            if dynamic and name in defaults
+        )
+        key = (tuple(rule._trace), append_unknown, filled)
+        if key not in builders:
+            builders[key] = compile_builder(rule, append_unknown)
+        return builders[key]
+
+    shared.shared = True
+    Rule._compile_builder = shared
+
+
+class SharedTemplateCode(BytecodeCache):
+    """Jinja's compiled templates kept in memory for every app of the tests' process: each app has
+    an environment of its own and would compile every template it renders again (Jinja's parser and
+    compiler are most of a page test's time). Jinja checks a template's source against what was
+    compiled (its checksum), so a changed template is compiled anew."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+#: the one :class:`SharedTemplateCode` of the process (the ``app`` fixture gives it to each app)
+TEMPLATE_CODE = SharedTemplateCode()
+
 
 # --- databases ---------------------------------------------------------------------------
 

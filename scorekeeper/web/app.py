@@ -81,6 +81,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # False: the database is at the newest migration already, start without asking Alembic. The
         # tests' hook only: they hand each app a copy of one database migrated per run (tests/conftest.py).
         MIGRATE_ON_START=True,
+        # Where the static files' fingerprinted copies are written (None: instance/static/). The tests'
+        # hook: their apps, each with an instance folder of its own, share one folder per worker.
+        STATIC_CACHE=None,
     )
     app.config.update(test_config)
     app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
@@ -99,7 +102,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if settings.proxy_fix:  # behind one reverse proxy (docs/production.md)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
     # static files: fingerprinted, compressed, a year in the cache; their copies in instance/static/
-    assets.init_app(app, instance / "static", SECURITY_HEADERS)
+    assets.init_app(app, Path(app.config["STATIC_CACHE"] or instance / "static"), SECURITY_HEADERS)
     app.extensions["sk_engine"] = engine
     csrf.init_app(app)
     compress.init_app(app)

@@ -39,7 +39,10 @@ WORTH_IT = 0.95
 ENCODINGS = (("gzip", ".gz"), ("br", ".br")) if brotli_installed else (("gzip", ".gz"),)
 
 _compressor = Compressor(quiet=True)
-_compressed: dict[tuple[str, str], bytes | None] = {}  # (digest, suffix) -> bytes; shared by the apps of a process
+# Shared by the apps of a process (the tests make thousands; a server one): what each would work out again.
+_compressed: dict[tuple[str, str], bytes | None] = {}  # (digest, suffix) -> bytes
+_digests: dict[tuple[str, int, int], str] = {}  # (source path, mtime_ns, size) -> SHA-256 of its content
+_served: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}  # (url, copy, headers) -> WhiteNoise's file
 
 
 def fingerprinted(name: str, digest: str) -> str:
@@ -125,26 +128,47 @@ class StaticAssets:
         path = self.source / name
         try:
             before = path.stat()
-            data = path.read_bytes()
+            known = (str(path), before.st_mtime_ns, before.st_size)
+            data = None if known in _digests else path.read_bytes()
         except OSError:  # gone meanwhile
             return None
-        digest = hashlib.sha256(data).hexdigest()
+        if data is not None:
+            _digests[known] = hashlib.sha256(data).hexdigest()
+        digest = _digests[known]
         asset = Asset(name, (before.st_mtime_ns, before.st_size), digest, fingerprinted(name, digest))
         target = self.cache / asset.url_name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _write_once(target, data)
-        if _compressor.should_compress(name):
-            for _, suffix in ENCODINGS:
-                compressed = _compress(data, digest, suffix)
-                if compressed is not None:
-                    _write_once(target.with_name(target.name + suffix), compressed)
+        if not _in_place(target, before.st_size):
+            if data is None:
+                try:
+                    data = path.read_bytes()
+                except OSError:
+                    return None
+                if hashlib.sha256(data).hexdigest() != digest:  # changed within the same mtime and size
+                    _digests.pop(known, None)
+                    return self._build(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_once(target, data)
+            if _compressor.should_compress(name):
+                for _, suffix in ENCODINGS:
+                    compressed = _compress(data, digest, suffix)
+                    if compressed is not None:
+                        _write_once(target.with_name(target.name + suffix), compressed)
         if self.server is not None:
             url = self.prefix + asset.url_name
             self._immutable_urls.add(url)
-            self.server.add_file_to_dictionary(url, str(target))
-            self.server.add_file_to_dictionary(self.prefix + name, str(target))  # the plain name: the current file
+            self._serve(url, target)
+            self._serve(self.prefix + name, target)  # the plain name: the current file
         self._assets[name] = asset
         return asset
+
+    def _serve(self, url: str, copy: Path) -> None:
+        """WhiteNoise answers ``url`` with the file ``copy`` (its headers worked out once per process:
+        the copy's name carries its content)."""
+        key = (url, str(copy), tuple(sorted(self.headers.items())))
+        if key not in _served:
+            self.server.add_file_to_dictionary(url, str(copy))
+            _served[key] = self.server.files[url]
+        self.server.files[url] = _served[key]
 
     # --- using -----------------------------------------------------------------------------
 
@@ -210,6 +234,14 @@ def _compress(data: bytes, digest: str, suffix: str) -> bytes | None:
         packed = _compressor.compress_gzip(data) if suffix == ".gz" else _compressor.compress_brotli(data)
         _compressed[key] = packed if data and len(packed) <= WORTH_IT * len(data) else None
     return _compressed[key]
+
+
+def _in_place(path: Path, size: int) -> bool:
+    """The copy ``path`` (named by its content) is there whole: nothing to write."""
+    try:
+        return path.stat().st_size == size
+    except OSError:
+        return False
 
 
 def _write_once(path: Path, data: bytes) -> None:

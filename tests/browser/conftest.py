@@ -12,7 +12,7 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
-from tests.support import sqlite_copy
+from tests.support import TEMPLATE_CODE, sqlite_copy
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -48,12 +48,21 @@ def browser():
 
 
 @pytest.fixture
-def live(tmp_path, monkeypatch, sqlite_template):
+def live(tmp_path, monkeypatch, sqlite_template, static_cache):
     """The app on a fresh SQLite database (a copy of the migrated template), served on 127.0.0.1 in a
     thread. Yields (base_url, app)."""
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
     url = sqlite_copy(sqlite_template, tmp_path / "b.db")
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "browser", "POLL_SECONDS": 1, "MIGRATE_ON_START": False})
+    app = create_app(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "browser",
+            "POLL_SECONDS": 1,
+            "MIGRATE_ON_START": False,
+            "STATIC_CACHE": str(static_cache),
+        }
+    )
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
