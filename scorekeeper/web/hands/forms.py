@@ -50,11 +50,13 @@ class Engine:
         """The engine's refusals (web/messages.py) of a missing value and of one out of range, as the page says them."""
         out = {}
         if self.required:
-            out["data-required"] = message(InvalidHand(None, name, "{name} is required", name=name), label)
+            out["data-required"] = message(
+                InvalidHand(None, name, "{name} is required", name=name), label, sentence=True
+            )
         if "min" in self.field_flags:
             template = "{name} must be between {lo} and {hi}"
             exc = InvalidHand(None, name, template, name=name, lo=self.lo, hi=self.hi)
-            out["data-range"] = message(exc, label)
+            out["data-range"] = message(exc, label, sentence=True)
         return out
 
 
@@ -155,7 +157,8 @@ class HandForm(Form):
                     field.render_kw = {**(field.render_kw or {}), **check.words(field.name, str(field.label.text))}
 
     def page_words(self) -> dict[str, Any]:
-        """What the form calls the engine's keys, choices and seats: the words of its refusals (messages.message)."""
+        """What the form calls the engine's keys, choices and seats: the words of its refusals (messages.message),
+        each said as a sentence of its own (a capital letter first)."""
         labels = {field.name: field.label.text for field in self}
         values = {
             str(choice.value): choice.label
@@ -164,7 +167,7 @@ class HandForm(Form):
             for choice in field.choices
             if not str(choice.value).isdigit()
         }
-        return {"labels": labels, "values": values, "seats": getattr(self, "names", None)}
+        return {"labels": labels, "values": values, "seats": getattr(self, "names", None), "sentence": True}
 
     @classmethod
     def unasked(cls, game: Game, rules: Any) -> frozenset[str]:
@@ -324,8 +327,8 @@ class SchafkopfForm(HandForm):
 
     def field_for(self, engine_field: str) -> str:
         name, _, seat = engine_field.partition(".")
-        if name == "points" and seat and self.contract.data == "ramsch":
-            return f"ramsch_{seat}"  # a Ramsch's points per seat
+        if name == "points" and self.contract.data == "ramsch":
+            return f"ramsch_{seat}" if seat else "points_each"  # a Ramsch's points per seat, or all of them
         if name == "suit" and self.contract.data == "solo":
             return "solo_suit"
         return name
