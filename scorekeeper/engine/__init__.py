@@ -59,8 +59,9 @@ class Game:
     seats: int  # engine seats of a hand
     table_sizes: tuple[int, ...]  # players a night may have (one more than the seats: the dealer sits out)
     total_points: int | None  # card points in a hand (None: the game counts none)
-    contracts: tuple[str, ...]  # what a declaring side can play (the pages label these keys)
+    all_contracts: tuple[str, ...]  # what a declaring side can play under some rules (the pages label these keys)
     solo_contracts: frozenset[str]  # the contracts a player plays alone against three
+    teams: Mapping[str, tuple[int, ...]]  # fixed teams and their seats (Konter a Matt's A and B; others: none)
     rules_cls: type
     presets: Mapping[str, Mapping[str, Any]]
     hand_cls: type
@@ -80,6 +81,8 @@ class Game:
     summary: Callable[[Any], str | int]  # what a hand was, for that column (an int: a seat, named by the caller)
     state_to_json: Callable[[Any], Any]  # what carries, as stored with a hand (the engine's own output)
     state_from_json: Callable[[Any], Any]  # ... and read back (not validated: only the engine writes it)
+    _contracts: Callable[[Any], tuple[str, ...]]  # see contracts()
+    _fields: Callable[[Any, str | None], frozenset[str]]  # see fields()
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Game:
@@ -91,6 +94,7 @@ class Game:
             module.TOTAL_POINTS,
             getattr(module, "CONTRACTS", ()),
             getattr(module, "SOLO_CONTRACTS", frozenset()),
+            getattr(module, "TEAM_SEATS", {}),
             module.Rules,
             module.PRESETS,
             module.Hand,
@@ -110,7 +114,29 @@ class Game:
             module.summary,
             module.state_to_json,
             module.state_from_json,
+            getattr(module, "contracts", lambda rules: getattr(module, "CONTRACTS", ())),
+            module.fields,
         )
+
+    def contracts(self, rules: Any) -> tuple[str, ...]:
+        """The contracts a hand can be under ``rules`` (validated), in the order the pages offer them
+        (a game without contracts: none). Schafkopf plays an all-pass hand as a Ramsch or a Rundpass, never both.
+
+        >>> GAMES["schafkopf"].contracts(GAMES["schafkopf"].parse_rules({"all_pass": "ramsch"}))
+        ('sauspiel', 'wenz', 'solo', 'ramsch')
+        """
+        return self._contracts(rules)
+
+    def fields(self, rules: Any, contract: str | None = None) -> frozenset[str]:
+        """The hand's fields that count under ``rules`` (validated) for ``contract`` (None: for any contract the
+        rules play): none of a contract not played, none the rules never pay or never play (Schafkopf's runners
+        with ``laufende_max`` 0, knocks without ``klopfen_played``, the Ramsch loser unless ``ramsch_tie`` named;
+        Matzlfangen's raises with ``max_raises`` 0). The hand form asks for these only.
+
+        >>> sorted(GAMES["matzlfangen"].fields(GAMES["matzlfangen"].parse_rules({"max_raises": 0}), "durch"))
+        ['contract', 'dealer', 'declarer', 'trump', 'won']
+        """
+        return self._fields(rules, contract)
 
     def uses_stake(self, rules: Any) -> bool:
         """Whether a night under ``rules`` (validated, or a rule set's options by key) ever pays a unit:

@@ -43,6 +43,11 @@ class Rules:
 PRESETS = {"seed": {}}
 
 
+def fields(rules: Rules, contract: str | None = None) -> frozenset[str]:
+    """The fields of a Durchgang: every one counts under any rules (the game has no contracts)."""
+    return FIELDS
+
+
 @dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated Durchgang. Build it with :meth:`from_json`."""

@@ -95,6 +95,26 @@ class Rules:
 PRESETS = {"seed": {}}
 
 
+def fields(rules: Rules, contract: str | None = None) -> frozenset[str]:
+    """The fields that count for a hand of ``contract`` under ``rules`` (None: of any contract): no raise
+    where none is allowed (``max_raises`` 0).
+
+    >>> "raises" in fields(Rules()), "raises" in fields(Rules(max_raises=0), "rufen")
+    (True, False)
+    """
+    out = FIELDS if contract is None else ALLOWED.get(contract, frozenset())
+    return out - {"raises"} if rules.max_raises == 0 else out
+
+
+def raise_names(rules: Rules) -> tuple[str, ...]:
+    """The raises ``rules`` allow, from the first (``max_raises`` of :data:`RAISE_NAMES`).
+
+    >>> raise_names(Rules(max_raises=2)), raise_names(Rules(max_raises=0))
+    (('Schuß', 'Re'), ())
+    """
+    return RAISE_NAMES[: rules.max_raises]
+
+
 @dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated Matzlfangen hand. Build it with :meth:`from_json`."""

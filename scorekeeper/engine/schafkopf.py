@@ -133,6 +133,38 @@ PRESETS = {
 }
 
 
+def contracts(rules: Rules) -> tuple[str, ...]:
+    """The contracts a hand can be under ``rules``: an all-pass hand is a Ramsch where the rules play one
+    (``all_pass`` ramsch), else a Rundpass.
+
+    >>> contracts(Rules()), contracts(Rules(all_pass="ramsch"))[-1]
+    (('sauspiel', 'wenz', 'solo', 'rundpass'), 'ramsch')
+    """
+    return ("sauspiel", "wenz", "solo", "ramsch" if rules.all_pass == "ramsch" else "rundpass")
+
+
+def fields(rules: Rules, contract: str | None = None) -> frozenset[str]:
+    """The fields that count for a hand of ``contract`` under ``rules`` (None: of any contract played):
+    none of a contract not played; no runners where none is paid (``laufende_max`` 0), no knock where none
+    is played (``klopfen_played``), no Ramsch loser unless the table names one (``ramsch_tie`` named).
+
+    >>> sorted(fields(Rules(laufende_max=0, klopfen_played=False), "wenz"))
+    ['contract', 'declarer', 'kontra', 'points', 're', 'schwarz', 'tout', 'won']
+    >>> "loser" in fields(Rules(all_pass="ramsch")), "loser" in fields(Rules(all_pass="ramsch", ramsch_tie="named"))
+    (False, True)
+    """
+    played = contracts(rules)
+    if contract is not None and contract not in played:
+        return frozenset()
+    out = frozenset().union(*(ALLOWED[c] for c in (played if contract is None else (contract,))))
+    void = {
+        "laufende": rules.laufende_max == 0,
+        "klopfen": not rules.klopfen_played,
+        "loser": rules.ramsch_tie != "named",
+    }
+    return out - {name for name, never in void.items() if never}
+
+
 @dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)
 class Hand:
     """One validated Schafkopf hand. Build it with :meth:`from_json`.

@@ -27,6 +27,8 @@ PAGE_SENTENCES: dict[str, Any] = {
     "the partner must be another seat than the declarer": _l("The declarer cannot be their own partner."),
     "mated_by is required: the seat that gave mate, or null for a draw": _l("Choose who gave mate, or a draw."),
     "re needs kontra first": _l("Re only after Kontra."),
+    # the field's label first, apart: a label such as "Matzl caught by" or "Mate given by" begins no sentence
+    "{name} must be one of {choices}, not {value}": _l("{name}: choose one of {choices}, not {value}."),
     "points is required: each seat's card points": _l("Enter each player's card points."),
     "ramsch is only played with all_pass ramsch, not {all_pass}": _l("Under these house rules no Ramsch is played."),
     "{name} is named only when players tie for most points (ramsch_tie named)": _l(
@@ -91,13 +93,15 @@ def message(
     labels: Mapping[str, Any] | None = None,
     values: Mapping[str, Any] | None = None,
     seats: Mapping[int, str] | None = None,
+    sentence: bool = False,
 ) -> str:
     """The refusal in the user's language (English where no translation exists), in the page's words.
 
     ``label`` is the label of the field the message is shown at: it replaces the field's key
     (``{name}``). ``labels`` name other fields by their keys, ``values`` name choices by their
     keys (the message's ``{value}`` and ``{choices}``), ``seats`` name the engine's seats by the
-    players' names. Games and contracts are always named by their names.
+    players' names. Games and contracts are always named by their names. ``sentence``: the message
+    stands on its own (the hand form's, at a field and atop the form) and begins with a capital letter.
     """
     params = {k: gettext(v) if isinstance(v, str) and v in TYPE_WORDS else v for k, v in exc.params.items()}
     template: Any = PAGE_SENTENCES.get(exc.template, exc.template)
@@ -119,7 +123,8 @@ def message(
         if isinstance(params.get("choices"), str):
             params["choices"] = ", ".join(_choice(c, values) for c in params["choices"].split(", "))
     text = gettext(template) if isinstance(template, str) else str(template)
-    return text.format(**params)
+    text = text.format(**params)
+    return text[:1].upper() + text[1:] if sentence else text
 
 
 def field_error(form, exc: InvalidInput) -> None:

@@ -36,30 +36,37 @@ PLAYER_CHARS = 8
 PLAYER_CHARS_MAX = 14
 
 
+def team_names(table: Table) -> list[tuple[str, str]]:
+    """Each of the game's fixed teams (the engine's seats) and its players: ``[("A", "Anna + Clara"), ...]``;
+    none for a game without teams."""
+    teams = GAMES[table.night.game].teams
+    return [(team, " + ".join(table.players[seat].name for seat in seats)) for team, seats in teams.items()]
+
+
 def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
     """The night's chart and its caption: what the table counted over the night.
 
-    Konter a Matt (its hands carry strokes): both teams' strokes after each partie, from the
-    start; its money moves only when a game ends, and not at all without a stake. Matt (money from
-    the final balance): each player's points after each Durchgang; its money is one sum at the end.
-    The other games: each player's running balance in money."""
+    A game of fixed teams (Konter a Matt): both teams' strokes after each hand, from the start;
+    its money moves only when a game ends, and not at all without a stake. A game whose money is
+    the final balance (Matt): each player's points after each hand; its money is one sum at the
+    end. The other games: each player's running balance in money. A hand in the game's word."""
+    from scorekeeper.web.view import hand_word
+
     s = table.settlement
-    if "strokes" in s.extra:
+    game = GAMES[table.night.game]
+    hand = hand_word(game.name, lower=True)
+    if game.teams:  # the engine's teams and their seats (docs/rules.md)
         start = s.rules.strokes
-        teams = (("A", (1, 3)), ("B", (2, 4)))  # docs/rules.md: team A is seats 1 and 3, B seats 2 and 4
-        series = [[start] + [r.extra["strokes"][team] for r in s.results] for team, _seats in teams]
-        names = [
-            _("Team %(team)s: %(names)s", team=team, names=" + ".join(table.players[p].name for p in seats))
-            for team, seats in teams
-        ]
-        caption = _("Strokes of both teams after each partie")
+        series = [[start] + [r.extra["strokes"][team] for r in s.results] for team in game.teams]
+        names = [_("Team %(team)s: %(names)s", team=team, names=players) for team, players in team_names(table)]
+        caption = _("Strokes of both teams after each %(hand)s", hand=hand)
         return chart_svg(series, names, label=caption, tick=str), caption
-    if GAMES[table.night.game].money_from_balance:
+    if game.money_from_balance:
         series = [[0] for _line in summary.lines]
         for row in table.rows:
             for k, line in enumerate(summary.lines):
                 series[k].append(series[k][-1] + row[line.position - 1])
-        caption = _("Each player's points after each Durchgang")
+        caption = _("Each player's points after each %(hand)s", hand=hand)
         return chart_svg(series, [line.name for line in summary.lines], label=caption, tick=str), caption
     caption = _("Running balance over the night")
     return chart_svg(summary.series, [line.name for line in summary.lines], label=caption), caption
@@ -83,6 +90,7 @@ def context(table: Table) -> dict:
         "club": current_app.config["CLUB_NAME"],
         "label": GAME_LABELS[table.night.game],
         "contract_label": CONTRACT_LABELS,
+        "teams": team_names(table),
     }
 
 

@@ -50,7 +50,7 @@ def test_a_refused_save_says_not_saved_atop_the_form_and_links_to_the_field(clie
     assert links(box) == [
         (
             "schwarz",
-            "The losing side took no trick: the defenders took no trick, so they cannot have 60 points",
+            "The losing side took no trick: The defenders took no trick, so they cannot have 60 points",
         )
     ]
     # atop the form: before its first field, right after the hidden fields
@@ -69,7 +69,7 @@ def test_a_refused_save_is_not_saved_in_german_by_default(client, db, night):
     assert links(box) == [
         (
             "schwarz",
-            "Verlierer ohne Stich (schwarz): die Gegenspieler haben keinen Stich, also können sie keine 60 Augen haben",
+            "Verlierer ohne Stich (schwarz): Die Gegenspieler haben keinen Stich, also können sie keine 60 Augen haben",
         )
     ]
 
@@ -166,3 +166,80 @@ def test_the_live_previews_fragment_of_a_refused_hand_links_to_the_field(client,
     assert "<html" not in fragment and 'id="error-summary"' not in fragment
     assert re.search(r"<h2>(No preview|Keine Vorschau)</h2>", fragment)
     assert [t for t, _ in links(fragment)] == ["schwarz"]
+
+
+# --- issue 26: a refusal is a sentence; a Ramsch's points are refused at their rows ---------------------
+
+
+def field_errors(page: str, field: str) -> list[str]:
+    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
+    return [text(li) for li in re.findall(r"<li>(.*?)</li>", match.group(1), re.S)] if match else []
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The defenders took no trick, so they cannot have 60 points"),
+        ("de", "Die Gegenspieler haben keinen Stich, also können sie keine 60 Augen haben"),
+    ],
+)
+def test_a_refusal_begins_with_a_capital_letter_at_its_field_and_atop_the_form(client, db, night, lang, said):
+    page = submit(client, night.id, SCHWARZ_70, lang=lang).get_data(as_text=True)
+    assert field_errors(page, "schwarz") == [said]
+    assert [m for _t, m in links(summary(page))] == [
+        f"{'The losing side took no trick' if lang == 'en' else 'Verlierer ohne Stich (schwarz)'}: {said}"
+    ]
+
+
+#: a Ramsch whose rows add up to 60: the card points of a Ramsch must add up to 120
+RAMSCH_60 = {"contract": "ramsch", "ramsch_1": 60}
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "said"),
+    [
+        ("en", "Card points per player", "The card points must add up to 120, not 60"),
+        ("de", "Augen pro Spieler", "Die Augen müssen zusammen 120 ergeben, nicht 60"),
+    ],
+)
+def test_a_ramsch_whose_points_do_not_add_up_is_refused_at_its_rows_under_their_one_label(
+    client, db, players, lang, label, said
+):
+    night = schafkopf(db, players, rules={"all_pass": "ramsch"})
+    page = submit(client, night.id, RAMSCH_60, lang=lang).get_data(as_text=True)
+    assert field_errors(page, "points_each") == [said]  # in the rows' fieldset, under its legend
+    assert re.search(rf'<fieldset class="field has-error" id="points_each"><legend>{label}</legend>', page)
+    assert field_errors(page, "points") == []  # not at the declaring side's points (another label, not shown)
+    assert links(summary(page)) == [("points_each", f"{label}: {said}")]
+
+
+def test_the_live_preview_links_a_ramsch_sum_to_the_rows_so_it_waits_until_one_is_typed(client, db, players):
+    """static/hand.js leaves out a problem whose field the player has not touched: choosing Ramsch touches
+    none of its rows (no error before input), typing into one does (the sum is said then, not never)."""
+    night = schafkopf(db, players, rules={"all_pass": "ramsch"})
+    data = fill(open_form(client, f"/nights/{night.id}/hands/new"), {"contract": "ramsch"})
+    answer = client.post(f"/nights/{night.id}/hands/new?fragment=1&lang=de", data={**data, "action": "preview"})
+    fragment = answer.get_data(as_text=True)
+    assert links(fragment) == [("points_each", "Augen pro Spieler: Die Augen müssen zusammen 120 ergeben, nicht 0")]
+    assert re.search(r'<fieldset[^>]*id="points_each"[^>]*>.*id="ramsch_1"', open_form_page(client, night.id), re.S)
+
+
+def open_form_page(client, night_id: int) -> str:
+    return client.get(f"/nights/{night_id}/hands/new?lang=de").get_data(as_text=True)
+
+
+def test_a_refused_knock_where_the_rules_play_none_is_said_atop_the_form_not_at_a_field_never_shown(
+    client, db, players
+):
+    night = schafkopf(db, players, rules={"preset": "turnier"})  # klopfen_played false, runners never paid
+    page = open_form_page(client, night.id)
+    assert 'name="klopfen"' not in page and 'name="laufende"' not in page  # the engine: they do not count
+    form = open_form(client, f"/nights/{night.id}/hands/new")
+    sauspiel = {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70}
+    answer = client.post(
+        f"/nights/{night.id}/hands/new?lang=en", data={**form, **sauspiel, "klopfen": "2", "action": "save"}
+    )
+    assert answer.status_code == 400
+    box = summary(answer.get_data(as_text=True))
+    assert "Knocking is not played under these rules" in text(box)
+    assert links(box) == []  # no link to a field the page does not show

@@ -485,25 +485,25 @@ BAD_HANDS = [
         "matzlfangen",
         {**_RUFEN, "schwarz": "y"},
         "schwarz",
-        "the defenders took no trick, so they cannot have 60 points",
+        "The defenders took no trick, so they cannot have 60 points",
     ),
     (
         "matzlfangen",
         {**_RUFEN, "points": 130, "schwarz": "y", "matzl": "defenders"},
         "matzl",
-        "the defenders took no trick, so they cannot have caught the Matzl",
+        "The defenders took no trick, so they cannot have caught the Matzl",
     ),
     (
         "matzlfangen",
         {**_RUFEN, "points": 5, "matzl": "declarers"},
         "matzl",
-        "the declarers caught the Matzl, a ten, so they have at least 10 points, not 5",
+        "The declarers caught the Matzl, a ten, so they have at least 10 points, not 5",
     ),
     (
         "matzlfangen",
         {**_RUFEN, "matzl": "everybody"},
         "matzl",
-        "matzl must be one of nobody, declarers, defenders, not 'everybody'",
+        "Matzl caught by: choose one of nobody, declarers, defenders, not 'everybody'.",
     ),
     ("matzlfangen", {"contract": "durch", "declarer": 2}, "won", "won is required"),
     ("matzlfangen", {"contract": "treiben", "points": 70}, "declarer", "declarer is required"),
@@ -512,20 +512,20 @@ BAD_HANDS = [
         "matzlfangen",
         {"contract": "trumpf_durch", "declarer": 2, "won": 1, "matzl": "defenders"},
         "matzl",
-        "the defenders took no trick, so they cannot have caught the Matzl",
+        "The defenders took no trick, so they cannot have caught the Matzl",
     ),
     (
         "matzlfangen",
         {"contract": "poker"},
         "contract",
-        "contract must be one of Rufen, Treiben, Neidspiel, Durch, Trumpf-Durch, not 'poker'",
+        "Contract: choose one of Rufen, Treiben, Neidspiel, Durch, Trumpf-Durch, not 'poker'.",
     ),
     ("matzlfangen5", {**_RUFEN, "partner": 2}, "partner", "The declarer cannot be their own partner."),
     ("matzlfangen5", {**_RUFEN, "partner": 5}, "partner", "partner must be a seat from 1 to 4, not 5"),
     ("matzlfangen5", {**_RUFEN, "points": 200}, "points", "points must be between 0 and 130"),
     ("schafkopf", {**_SAU, "suit": None}, "suit", "suit is required"),
     ("schafkopf", {**_SAU, "suit": "herz"}, "suit", "Herz is trumps: its ace cannot be called."),
-    ("schafkopf", {**_SAU, "suit": "pik"}, "suit", "suit must be one of Eichel, Gras, Schellen, not 'pik'"),
+    ("schafkopf", {**_SAU, "suit": "pik"}, "suit", "Called ace: choose one of Eichel, Gras, Schellen, not 'pik'."),
     ("schafkopf", {**_SAU, "points": 121}, "points", "points must be between 0 and 120"),
     ("schafkopf", {**_SAU, "points": "sechzig"}, "points", "Not a valid integer value"),
     ("schafkopf", {**_SAU, "declarer": None}, "declarer", "declarer is required"),
@@ -537,7 +537,7 @@ BAD_HANDS = [
         "schafkopf",
         {**_SAU, "points": 30, "schwarz": "y"},
         "schwarz",
-        "the declarers took no trick, so they cannot have 30 points",
+        "The declarers took no trick, so they cannot have 30 points",
     ),
     ("schafkopf", {"contract": "wenz", "declarer": 2, "points": 70, "laufende": 5}, "laufende", "between 0 and 4"),
     ("schafkopf", {"contract": "solo", "declarer": 2, "points": 70}, "solo_suit", "suit is required"),
@@ -556,7 +556,7 @@ BAD_HANDS = [
     ),
     ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "pik", "points": 70}, "solo_suit", "not 'pik'"),
     ("schafkopf", {"contract": "ramsch"}, "contract", "Under these house rules no Ramsch is played."),
-    ("ramsch", {**_RAMSCH, "ramsch_3": 30}, "points", "the card points must add up to 120, not 110"),
+    ("ramsch", {**_RAMSCH, "ramsch_3": 30}, "points_each", "The card points must add up to 120, not 110"),
     ("ramsch", {**_RAMSCH, "ramsch_3": 121}, "ramsch_3", "points.3 must be between 0 and 120"),
     ("ramsch", {**_RAMSCH, "ramsch_2": -5}, "ramsch_2", "points.2 must be between 0 and 120"),
     ("ramsch", {**_RAMSCH, "ramsch_1": "viel"}, "ramsch_1", "Not a valid integer value"),
@@ -566,7 +566,7 @@ BAD_HANDS = [
         "ramsch",
         {"contract": "rundpass"},
         "contract",
-        "under these rules an all-pass hand is played as ramsch",
+        "Under these rules an all-pass hand is played as ramsch",
     ),
     ("konter_a_matt", {"trump_team": "A", "points_a": 41}, "points_a", "points_a must be between 0 and 40"),
     ("konter_a_matt", {"trump_team": "A", "points_a": "vierzig"}, "points_a", "Not a valid integer value"),
@@ -576,13 +576,13 @@ BAD_HANDS = [
         "konter_a_matt",
         {"trump_team": "C", "points_a": 25},
         "trump_team",
-        "trump_team must be one of A: Anna + Clara, B: Bernd + Dieter, not 'C'",
+        "Trumps chosen by: choose one of A: Anna + Clara, B: Bernd + Dieter, not 'C'.",
     ),
     (
         "konter_a_matt",
         {"trump_team": "A", "points_a": 25, "schwarz": "y"},
         "schwarz",
-        "the losing team took no trick, so the points are 40:0 or 0:40, not 25:15",
+        "The losing team took no trick, so the points are 40:0 or 0:40, not 25:15",
     ),
     ("matt", {"mated_by": None}, "mated_by", "Choose who gave mate, or a draw."),
     ("matt", {**_MATE, "mated_by": 3}, "mated_by", "mated_by must be a seat from 1 to 2, not 3"),
@@ -590,7 +590,7 @@ BAD_HANDS = [
     ("matt", {**_MATE, "move": "abc"}, "move", "move must be a whole number, not a text"),
     ("matt", {**_MATE, "mated_by": "Anna"}, "mated_by", "mated_by must be a seat number, not a text"),
     ("matt", {**_MATE, "move": None}, "move", "move is required"),
-    ("matt", {**_MATE, "card": "J"}, "card", "card must be one of Ace, 10, King, Queen, 7, not 'J'"),
+    ("matt", {**_MATE, "card": "J"}, "card", "Mating card: choose one of Ace, 10, King, Queen, 7, not 'J'."),
     ("matt", {**_MATE, "card": None}, "card", "card is required"),
     ("matt", {**_MATE, "vorablegen": 3}, "vorablegen", "vorablegen must be between 0 and 2"),
     (
@@ -603,7 +603,7 @@ BAD_HANDS = [
         "matt",
         {**_MATE, "move": 10, "vorablegen": 2},
         "move",
-        "with both players laying a card aside only 9 moves are played",
+        "With both players laying a card aside only 9 moves are played",
     ),
 ]
 
@@ -641,7 +641,7 @@ def test_a_refused_hand_shows_the_message_at_its_field_and_changes_nothing(
                 "jungfrau_3": "y",
                 "jungfrau_4": "y",
             },
-            "when three players took no trick the fourth made a durchmarsch",
+            "When three players took no trick the fourth made a durchmarsch",
         ),
     ],
 )
@@ -664,7 +664,7 @@ def test_after_a_staenner_another_trump_team_is_refused_and_changes_nothing(clie
     answer = submit(client, night.id, {"trump_team": "A", "points_a": 30})
     assert answer.status_code == 400
     assert field_errors(answer.get_data(as_text=True), "trump_team") == (
-        "after a Stänner the same team chooses trumps again: team B"
+        "After a Stänner the same team chooses trumps again: team B"
     )
     assert snapshot(db, night.id) == before
 
@@ -847,7 +847,7 @@ def test_an_edit_that_would_make_a_later_hand_invalid_is_refused_and_changes_not
     answer = submit(client, night.id, {"points_a": 20}, number=1)
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
-    assert "after a Stänner the same team chooses trumps again: team B" in page
+    assert "After a Stänner the same team chooses trumps again: team B" in page
     assert snapshot(db, night.id) == before
 
 

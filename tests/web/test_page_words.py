@@ -216,8 +216,8 @@ def test_every_message_of_wtforms_has_german(app):
             4,
             None,
             {"contract": "solo", "declarer": 1, "solo_suit": "pik", "points": 70},
-            "Farbe des Solos muss eins von Eichel, Gras, Herz, Schellen sein, nicht 'pik'",
-            "Solo suit must be one of Eichel, Gras, Herz, Schellen, not 'pik'",
+            "Farbe des Solos: eines von Eichel, Gras, Herz, Schellen wählen, nicht 'pik'.",
+            "Solo suit: choose one of Eichel, Gras, Herz, Schellen, not 'pik'.",
         ),
         (
             "schafkopf",
@@ -249,8 +249,8 @@ def test_every_message_of_wtforms_has_german(app):
             4,
             None,
             {"contract": "rufen", "partner": 3, "points": 70, "matzl": "xx"},
-            "Matzl gefangen von muss eins von niemand, Spieler, Gegenspieler sein, nicht 'xx'",
-            "Matzl caught by must be one of nobody, declarers, defenders, not 'xx'",
+            "Matzl gefangen von: eines von niemand, Spieler, Gegenspieler wählen, nicht 'xx'.",
+            "Matzl caught by: choose one of nobody, declarers, defenders, not 'xx'.",
         ),
         (
             "matt",
@@ -270,6 +270,34 @@ def test_a_refused_hand_is_said_in_the_words_of_the_form(
         answer = submit(client, night.id, fields, lang=lang)
         assert answer.status_code == 400
         assert summary_messages(answer.get_data(as_text=True)) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("game", "fields", "field", "labels"),
+    [
+        (
+            "matzlfangen",
+            {"contract": "rufen", "partner": 3, "points": 70, "matzl": "xx"},
+            "matzl",
+            ("Matzl caught by", "Matzl gefangen von"),
+        ),
+        (
+            "konter_a_matt",
+            {"trump_team": "C", "points_a": 25},
+            "trump_team",
+            ("Trumps chosen by", "Trumpf bestimmt von"),
+        ),
+    ],
+)
+def test_a_refused_choice_says_its_label_apart_so_a_label_ending_in_by_reads_right(
+    client, db, players, game, fields, field, labels
+):
+    """Issue 26.4: "Matzl caught by must be one of ..." is no sentence: the label comes first, apart."""
+    night = start_night(db, players, game, 4)
+    for lang, label, choose in (("en", labels[0], "choose one of"), ("de", labels[1], "eines von")):
+        (said,) = errors_at(submit(client, night.id, fields, lang=lang).get_data(as_text=True), field)
+        assert said.startswith(f"{label}: {choose} ") and said.endswith("."), said
+        assert f"{label} must" not in said and f"{label} muss" not in said
 
 
 #: What the engine's messages name that no page shows: keys, JSON's null, contracts and suits by their keys

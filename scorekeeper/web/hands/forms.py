@@ -6,16 +6,18 @@ shows come from the engine's ``ALLOWED`` tables and errors from its validation.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, Field, HiddenField, RadioField
 from wtforms.fields.choices import SelectChoice
+from wtforms.fields.core import UnboundField
 from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
 
 from scorekeeper.core.numbers import parse_int
-from scorekeeper.engine import GAMES, InvalidHand, konter_a_matt, matzlfangen, schafkopf
+from scorekeeper.engine import GAMES, Game, InvalidHand, konter_a_matt, matzlfangen, schafkopf
 from scorekeeper.engine.matt import CARD_VALUES
 from scorekeeper.web.forms import Form, WholeNumberField, choices
 from scorekeeper.web.labels import CARD_LABELS, CONTRACT_LABELS, SUIT_LABELS
@@ -48,11 +50,13 @@ class Engine:
         """The engine's refusals (web/messages.py) of a missing value and of one out of range, as the page says them."""
         out = {}
         if self.required:
-            out["data-required"] = message(InvalidHand(None, name, "{name} is required", name=name), label)
+            out["data-required"] = message(
+                InvalidHand(None, name, "{name} is required", name=name), label, sentence=True
+            )
         if "min" in self.field_flags:
             template = "{name} must be between {lo} and {hi}"
             exc = InvalidHand(None, name, template, name=name, lo=self.lo, hi=self.hi)
-            out["data-range"] = message(exc, label)
+            out["data-range"] = message(exc, label, sentence=True)
         return out
 
 
@@ -128,6 +132,9 @@ class HandForm(Form):
     TEXT_FIELDS: frozenset[str] = frozenset()
     #: the game's contract field and allowed table, if it has contracts
     ALLOWED: dict[str, frozenset[str]] | None = None
+    #: fields that show an engine field under a name of their own: the engine field, and the one contract they
+    #: show it for (None: any); every other field shows the engine field of its name
+    SHOWS: ClassVar[Mapping[str, tuple[str, str | None]]] = {}
 
     names: dict[int, str]  # engine seat -> the player's name, once prepared
     #: contracts whose hand is dealt again by the same dealer (the engine's ``is_redeal``): for the page's
@@ -150,7 +157,8 @@ class HandForm(Form):
                     field.render_kw = {**(field.render_kw or {}), **check.words(field.name, str(field.label.text))}
 
     def page_words(self) -> dict[str, Any]:
-        """What the form calls the engine's keys, choices and seats: the words of its refusals (messages.message)."""
+        """What the form calls the engine's keys, choices and seats: the words of its refusals (messages.message),
+        each said as a sentence of its own (a capital letter first)."""
         labels = {field.name: field.label.text for field in self}
         values = {
             str(choice.value): choice.label
@@ -159,7 +167,15 @@ class HandForm(Form):
             for choice in field.choices
             if not str(choice.value).isdigit()
         }
-        return {"labels": labels, "values": values, "seats": getattr(self, "names", None)}
+        return {"labels": labels, "values": values, "seats": getattr(self, "names", None), "sentence": True}
+
+    @classmethod
+    def unasked(cls, game: Game, rules: Any) -> frozenset[str]:
+        """The fields the table is not asked for under ``rules`` (validated): those whose engine field does not
+        count there (``Game.fields``: a contract not played, a raise where none is allowed, runners never paid)."""
+        names = [name for name in dir(cls) if isinstance(getattr(cls, name, None), UnboundField)]
+        shows = {name: cls.SHOWS.get(name, (name, None)) for name in names}
+        return frozenset(name for name, (field, contract) in shows.items() if field not in game.fields(rules, contract))
 
     def expected(self) -> int | None:
         value = self.expected_hands.data
@@ -228,8 +244,8 @@ class MatzlfangenForm(HandForm):
         super().prepare(names, hands, rules, forehand_seat)
         # in rufen forehand declares and calls a card it does not hold: it is not its own partner
         self.partner.choices = [c for c in self.partner.choices if c.value != str(forehand_seat)]
-        # only the raises the night's rules allow (max_raises)
-        self.raises.choices = self.raises.choices[: rules.max_raises + 1]
+        # only the raises the night's rules allow
+        self.raises.choices = self.raises.choices[: len(matzlfangen.raise_names(rules)) + 1]
         if self.matzl.data in (None, "", "None"):  # no Matzl: the bonus toggle (not posted then) is on when one is
             self.matzl_claimed.data = True
 
@@ -291,11 +307,16 @@ class SchafkopfForm(HandForm):
 
     SEAT_FIELDS = ("declarer", "partner", "durchmarsch", "loser")
     ALLOWED = schafkopf.ALLOWED
+    SHOWS: ClassVar[Mapping[str, tuple[str, str | None]]] = {
+        "solo_suit": ("suit", "solo"),
+        "points_each": ("points", "ramsch"),
+        **{f"ramsch_{s}": ("points", "ramsch") for s in range(1, 5)},
+        **{f"jungfrau_{s}": ("jungfrau", "ramsch") for s in range(1, 5)},
+    }
 
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         super().prepare(names, hands, rules, forehand_seat)
-        passed = "ramsch" if rules.all_pass == "ramsch" else "rundpass"
-        self.contract.choices = _contracts(("sauspiel", "wenz", "solo", passed))
+        self.contract.choices = _contracts(GAMES["schafkopf"].contracts(rules))  # a Ramsch or a Rundpass
         redeal = GAMES["schafkopf"].is_redeal  # a Rundpass where the rules deal it again: the deal stays
         self.deal_stays = " ".join(c.value for c in self.contract.choices if redeal(rules, schafkopf.Hand(c.value)))
         self.durchmarsch.choices = [*choices([("", _l("nobody"))]), *self.durchmarsch.choices]
@@ -306,8 +327,8 @@ class SchafkopfForm(HandForm):
 
     def field_for(self, engine_field: str) -> str:
         name, _, seat = engine_field.partition(".")
-        if name == "points" and seat and self.contract.data == "ramsch":
-            return f"ramsch_{seat}"  # a Ramsch's points per seat
+        if name == "points" and self.contract.data == "ramsch":
+            return f"ramsch_{seat}" if seat else "points_each"  # a Ramsch's points per seat, or all of them
         if name == "suit" and self.contract.data == "solo":
             return "solo_suit"
         return name
@@ -382,7 +403,10 @@ class KonterAMattForm(HandForm):
 
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         super().prepare(names, hands, rules, forehand_seat)
-        self.trump_team.choices = choices([("A", f"A: {names[1]} + {names[3]}"), ("B", f"B: {names[2]} + {names[4]}")])
+        teams = GAMES["konter_a_matt"].teams  # each team's seats
+        self.trump_team.choices = choices(
+            (team, f"{team}: {' + '.join(names[seat] for seat in seats)}") for team, seats in teams.items()
+        )
 
     def hand_json(self) -> dict[str, Any]:
         return self._collect(("trump_team", "points_a", "schwarz", "matt", "konter"))

@@ -34,14 +34,8 @@ def _table(night_id: int, newest: int | None = None) -> Table:
 def _hidden_fields(table: Table) -> frozenset[str]:
     """Fields the hand form doesn't show at this table (a message for them goes above the form)."""
     hidden = {"idempotency_key", "expected_hands", "dealt_by", "csrf_token"}
-    rules = table.settlement.rules
-    if getattr(rules, "ramsch_tie", "named") != "named":
-        hidden.add("loser")  # the form shows the Ramsch loser only where the rules let the table name one
-    if getattr(rules, "max_raises", None) == 0:
-        hidden.add("raises")  # no raise is allowed: the form has no raise field
-    if getattr(rules, "all_pass", "ramsch") != "ramsch":  # no Ramsch is played: none of its fields is shown
-        hidden |= {"durchmarsch", "loser", *(f"{f}_{s}" for f in ("ramsch", "jungfrau") for s in range(1, 5))}
-    return frozenset(hidden)
+    game = table.night.game  # and those the engine says do not count under the night's rules (Game.fields)
+    return frozenset(hidden | FORMS[game].unasked(GAMES[game], table.settlement.rules))
 
 
 def _attach(form: HandForm, exc: InvalidHand | InvalidInput, table: Table) -> None:
