@@ -16,7 +16,9 @@ from sqlmodel import select
 
 from scorekeeper.core import hands as hands_module
 from scorekeeper.core.errors import Conflict, NotFound
-from scorekeeper.core.exports import InvalidExport, import_night, night_csv, night_json
+from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.exchange.night_file import import_night, night_json
+from scorekeeper.core.exchange.spreadsheet import night_csv
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import close_night, create_night, reopen_night

@@ -33,8 +33,9 @@ import pytest
 from sqlalchemy import delete, func
 from sqlmodel import select
 
-from scorekeeper.core import exports, history
+from scorekeeper.core import history
 from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.exchange import night_file as exports
 from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.history import NightFilter, NightLine, Season, Tally
 from scorekeeper.core.models import ContractResult, Night, NightResult, Player, RosterChange, Seat

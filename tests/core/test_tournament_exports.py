@@ -10,10 +10,10 @@ import json
 import pytest
 from sqlmodel import select
 
-from scorekeeper.core import tournament_exports as tx
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import NotFound
-from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.exchange import tournament_file as tx
+from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import Night, Player
 from scorekeeper.core.players import create_player, list_players
@@ -216,7 +216,7 @@ def test_a_bad_file_is_refused_naming_its_json_path_and_nothing_is_written(db, o
 
 
 def test_a_file_whose_table_night_is_already_a_loose_night_is_refused_and_nothing_is_written(db, other_db):
-    from scorekeeper.core.exports import import_night
+    from scorekeeper.core.exchange.night_file import import_night
 
     data = tx.tournament_json(db, played_tournament(db).id)
     import_night(db=other_db, data=copy.deepcopy(data["tables"][2]["night"]))
