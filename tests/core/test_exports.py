@@ -325,7 +325,9 @@ def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(
         record_hand(db=other_db, night_id=new_id, hand={"contract": "durch", "declarer": 1, "won": True})
 
 
-def test_a_night_another_import_wrote_meanwhile_gives_its_id_and_changes_nothing(db, other_db, players, monkeypatch):
+def test_a_night_another_import_wrote_meanwhile_gives_its_id_and_changes_nothing(
+    db, other_db, players, first_look_misses
+):
     """Two imports of one file at once: both look for its uid and find nothing; the later one's insert
     meets the uid's unique constraint, is rolled back, and answers with the night the other wrote."""
     night = start(db, players)
@@ -333,13 +335,7 @@ def test_a_night_another_import_wrote_meanwhile_gives_its_id_and_changes_nothing
     data = as_file(night_json(db=db, night_id=night.id))
     first_id, _ = import_night(db=other_db, data=data)
     after_first = counts(other_db)
-    real, looks = night_file.find_night, []
-
-    def not_committed_yet(session, uid):  # the first look comes before the other import's commit
-        looks.append(uid)
-        return None if len(looks) == 1 else real(session, uid)
-
-    monkeypatch.setattr(night_file, "find_night", not_committed_yet)
+    looks = first_look_misses(night_file, "find_night")
     assert import_night(db=other_db, data=copy.deepcopy(data)) == (first_id, False)
     assert looks == [night.uid, night.uid]  # looked up again after the refused insert
     assert counts(other_db) == after_first

@@ -105,19 +105,15 @@ def test_importing_a_tournament_twice_changes_nothing_the_second_time(db, other_
     assert snapshot(other_db) == before
 
 
-def test_a_tournament_another_import_wrote_meanwhile_comes_back_and_nothing_changes(db, other_db, monkeypatch):
+def test_a_tournament_another_import_wrote_meanwhile_comes_back_and_nothing_changes(
+    db, other_db, monkeypatch, first_look_misses
+):
     """Two imports of one file at once: both find no tournament (nor table night) with its uid; the
     later one's insert meets the uid's unique constraint, is rolled back, and answers with the other's."""
     data = tx.tournament_json(db, played_tournament(db).id)
     first, _ = tx.import_tournament(other_db, copy.deepcopy(data))
     before = snapshot(other_db)
-    real, looks = tx._tournament_id, []
-
-    def not_committed_yet(session, uid):  # the first look comes before the other import's commit
-        looks.append(uid)
-        return None if len(looks) == 1 else real(session, uid)
-
-    monkeypatch.setattr(tx, "_tournament_id", not_committed_yet)
+    looks = first_look_misses(tx, "_tournament_id")
     monkeypatch.setattr(tx, "find_night", lambda session, uid: None)
     again, created = tx.import_tournament(other_db, copy.deepcopy(data))
     assert (again.id, created) == (first.id, False)
