@@ -285,7 +285,7 @@ def bench_history(app: Any, runs: int = 30) -> dict[str, Any]:
     from sqlmodel import select
 
     from scorekeeper.core import db as database
-    from scorekeeper.core import history
+    from scorekeeper.core import history_pages
     from scorekeeper.core.models import HandRecord, Night, NightResult
 
     with database.session(app.extensions["sk_engine"]) as db:
@@ -297,7 +297,7 @@ def bench_history(app: Any, runs: int = 30) -> dict[str, Any]:
             select(NightResult.player_id).group_by(NightResult.player_id).order_by(func.count().desc())
         ).first()
         newest = db.exec(select(func.max(Night.played_on))).one()
-        season = history.Season.of(newest, app.config["SEASON_START"])
+        season = history_pages.Season.of(newest, app.config["SEASON_START"])
         game = db.exec(
             select(Night.game).where(Night.played_on >= season.start).group_by(Night.game).order_by(func.count().desc())
         ).first()

@@ -8,11 +8,12 @@ import sys
 from typing import Any
 
 from scorekeeper.cli.common import Command, app_db, many, read_json, write_json
-from scorekeeper.core import exports, history
+from scorekeeper.core import history
 from scorekeeper.core.errors import NotFound
-from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.exchange import club_file, night_file
+from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.exchange.tournament_file import import_tournament, tournament_json
 from scorekeeper.core.table import load_table
-from scorekeeper.core.tournament_exports import import_tournament, tournament_json
 from scorekeeper.web.pdf import summary_pdf
 
 
@@ -33,7 +34,7 @@ def _summary(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     with app_db() as (_, db):
         try:
-            data = exports.night_json(db=db, night_id=args.id)
+            data = night_file.night_json(db=db, night_id=args.id)
         except NotFound:
             print(f"there is no night {args.id}", file=sys.stderr)
             return 1
@@ -45,7 +46,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _export_all(args: argparse.Namespace) -> int:
     with app_db() as (_, db):
-        data = exports.club_json(db)
+        data = club_file.club_json(db)
     if not write_json(args.file, data):
         return 1
     parts = [many(len(data["players"]), "player"), many(len(data["roster_changes"]), "roster change")]
@@ -99,14 +100,14 @@ def _import(args: argparse.Namespace) -> int:
     ok, data = read_json(args.file)
     if not ok:
         return 1
-    club = isinstance(data, dict) and data.get("format") == exports.CLUB_FORMAT
+    club = isinstance(data, dict) and data.get("format") == club_file.CLUB_FORMAT
     with app_db(write=True) as (_, db):
         try:
             if club:
-                done = exports.import_club(db=db, data=data)
+                done = club_file.import_club(db=db, data=data)
             else:
-                night_id, created = exports.import_night(db=db, data=data)
-        except exports.InvalidExport as exc:
+                night_id, created = night_file.import_night(db=db, data=data)
+        except InvalidExport as exc:
             print(f"{args.file}: {exc}", file=sys.stderr)
             print("nothing was imported", file=sys.stderr)
             return 1

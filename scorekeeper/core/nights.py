@@ -326,7 +326,7 @@ def delete_night(
 ) -> DeletedNight:
     """Delete a night started by mistake (an admin's job): its seats, hands, audit trail and history
     rows go with it. The deletion is kept with the reason and the night's whole export (``export``:
-    :func:`scorekeeper.core.exports.night_json`), so importing that brings the night back.
+    :func:`scorekeeper.core.exchange.night_file.night_json`), so importing that brings the night back.
 
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
     """

@@ -7,6 +7,7 @@ all show this one object, so they can never disagree.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,23 @@ class Payment:
     cents: int
 
 
+#: The counts a hand adds to its players' statistics beyond the hands played, declared and won: each
+#: is a ``night_result`` column (:class:`~scorekeeper.core.models.NightResult`), and says which engine
+#: seats of the hand (its game's :class:`~scorekeeper.engine.HandFacts`) it counts one for. The night's
+#: statistics, the club's history rows, their check and a player's page all read this table: a new
+#: statistic is an entry here and its column (with a migration).
+SEAT_COUNTS: dict[str, Callable[[HandFacts], Iterable[int]]] = {
+    "matzl_caught": lambda f: f.catchers,  # Matzlfangen: on the side that caught the Matzl ...
+    "matzl_lost": lambda f: f.losers_of_matzl,  # ... and on the side whose Matzl was caught
+    "touts": lambda f: f.declarers if f.tout else (),  # Schafkopf: touts declared ...
+    "touts_won": lambda f: f.declarers if f.tout and f.won else (),  # ... and won
+    "games_won": lambda f: f.game_winners,  # Konter a Matt: games (down to zero strokes) won by the team
+    "matches_won": lambda f: (f.match_winner,) if f.match_winner else (),  # Matt: matches won
+}
+#: Every count of a player's night row (``night_result``): hands played, declared and won, then :data:`SEAT_COUNTS`.
+ROW_COUNTS = ("hands", "declared", "won", *SEAT_COUNTS)
+
+
 @dataclass
 class PlayerStats:
     """One player's counts of one night; the club's history adds these up night by night."""
@@ -55,12 +73,17 @@ class PlayerStats:
     hands: int = 0
     declared: Counter = field(default_factory=Counter)  # contract -> hands declared
     won: Counter = field(default_factory=Counter)  # contract -> hands won as declarer
-    matzl: int = 0  # Matzl caught (on the catching side)
-    matzl_lost: int = 0  # on the side whose Matzl was caught
-    touts: int = 0  # Schafkopf touts declared ...
-    touts_won: int = 0  # ... and won
-    games_won: int = 0  # Konter a Matt: games (down to zero strokes) won by the player's team
-    matches_won: int = 0  # Matt: matches won
+    counts: Counter = field(default_factory=Counter)  # a column of SEAT_COUNTS -> how many
+
+    @property
+    def matzl(self) -> int:
+        """Matzl caught (on the catching side), as the night's statistics table shows it."""
+        return self.counts["matzl_caught"]
+
+    def row(self) -> dict[str, int]:
+        """The counts as the player's night row has them: :data:`ROW_COUNTS` -> how many."""
+        totals = {"hands": self.hands, "declared": sum(self.declared.values()), "won": sum(self.won.values())}
+        return totals | {column: self.counts[column] for column in SEAT_COUNTS}
 
 
 @dataclass(frozen=True)
@@ -114,17 +137,9 @@ def count_hand(stats: dict[int, PlayerStats], positions: tuple[int, ...], facts:
         player = stats[positions[seat - 1]]
         player.declared[facts.contract] += 1
         player.won[facts.contract] += bool(facts.won)
-        if facts.tout:
-            player.touts += 1
-            player.touts_won += bool(facts.won)
-    for seat in facts.catchers:
-        stats[positions[seat - 1]].matzl += 1
-    for seat in facts.losers_of_matzl:
-        stats[positions[seat - 1]].matzl_lost += 1
-    for seat in facts.game_winners:
-        stats[positions[seat - 1]].games_won += 1
-    if facts.match_winner:
-        stats[positions[facts.match_winner - 1]].matches_won += 1
+    for column, seats in SEAT_COUNTS.items():
+        for seat in seats(facts):
+            stats[positions[seat - 1]].counts[column] += 1
 
 
 def summarize(table: Table) -> Summary:

@@ -20,7 +20,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper import config
-from scorekeeper.core import accounts, db, history
+from scorekeeper.core import accounts, db, history, history_pages
 from scorekeeper.core.text import ID_MAX
 from scorekeeper.web import access, assets, i18n
 from scorekeeper.web.context import SAFE_METHODS, close_db, is_api
@@ -86,7 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STATIC_CACHE=None,
     )
     app.config.update(test_config)
-    app.config["SEASON_START"] = history.parse_season_start(app.config["SEASON_START"])
+    app.config["SEASON_START"] = history_pages.parse_season_start(app.config["SEASON_START"])
     engine = db.make_engine(app.config["DATABASE_URL"])
     # the engine's pooled connections are closed when the app is let go (also one whose start failed
     # below), or at the latest at exit: none is left to the garbage collector (a ResourceWarning)

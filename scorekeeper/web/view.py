@@ -12,7 +12,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.core.exports import hand_marks, played_by
+from scorekeeper.core.exchange.spreadsheet import hand_marks, played_by
 from scorekeeper.core.models import AuditEntry, RosterChange
 from scorekeeper.core.table import Table
 from scorekeeper.engine import HandResult, Mark, ledger

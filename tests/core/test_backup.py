@@ -21,7 +21,7 @@ from scorekeeper import create_app
 from scorekeeper.core import backup
 from scorekeeper.core import db as database
 from scorekeeper.core.backup import BackupError, NotSQLite, RestoreFailed
-from scorekeeper.core.exports import club_json
+from scorekeeper.core.exchange.club_file import club_json
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, Night, NightResult, Player
 from scorekeeper.core.players import create_player, rename_player, retire_player

@@ -11,8 +11,10 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper.core import exports
-from scorekeeper.core.exports import ClubImport, InvalidExport, club_json, import_club, night_json
+from scorekeeper.core.exchange import night_file as exports
+from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.exchange.club_file import ClubImport, club_json, import_club
+from scorekeeper.core.exchange.night_file import night_json
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, RosterChange, Seat
 from scorekeeper.core.nights import close_night
@@ -390,7 +392,7 @@ def _tournament(db):
 def test_the_club_export_carries_its_tournaments_and_not_their_tables_as_nights_nor_guests_as_players(db, club):
     """Rule: a tournament's tables are in its tournament, not in the club's nights; its guests are
     not on the club's roster."""
-    from scorekeeper.core.tournament_exports import tournament_json
+    from scorekeeper.core.exchange.tournament_file import tournament_json
 
     t = _tournament(db)
     data = club_json(db)

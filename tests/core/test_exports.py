@@ -16,7 +16,10 @@ from sqlmodel import select
 
 from scorekeeper.core import hands as hands_module
 from scorekeeper.core.errors import Conflict, NotFound
-from scorekeeper.core.exports import InvalidExport, import_night, night_csv, night_json
+from scorekeeper.core.exchange import night_file
+from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.exchange.night_file import import_night, night_json
+from scorekeeper.core.exchange.spreadsheet import night_csv
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import close_night, create_night, reopen_night
@@ -320,6 +323,22 @@ def test_a_closed_night_with_edits_and_an_undo_round_trips_with_its_audit_trail(
     assert hands[0].updated_at > hands[0].created_at  # the edit's time is kept
     with pytest.raises(Conflict):  # still closed after the import
         record_hand(db=other_db, night_id=new_id, hand={"contract": "durch", "declarer": 1, "won": True})
+
+
+def test_a_night_another_import_wrote_meanwhile_gives_its_id_and_changes_nothing(
+    db, other_db, players, first_look_misses
+):
+    """Two imports of one file at once: both look for its uid and find nothing; the later one's insert
+    meets the uid's unique constraint, is rolled back, and answers with the night the other wrote."""
+    night = start(db, players)
+    record(db, night, {"contract": "rufen", "partner": 3, "points": 70})
+    data = as_file(night_json(db=db, night_id=night.id))
+    first_id, _ = import_night(db=other_db, data=data)
+    after_first = counts(other_db)
+    looks = first_look_misses(night_file, "find_night")
+    assert import_night(db=other_db, data=copy.deepcopy(data)) == (first_id, False)
+    assert looks == [night.uid, night.uid]  # looked up again after the refused insert
+    assert counts(other_db) == after_first
 
 
 def test_importing_the_same_night_twice_gives_its_id_and_changes_nothing(db, other_db, players):

@@ -33,10 +33,12 @@ import pytest
 from sqlalchemy import delete, func
 from sqlmodel import select
 
-from scorekeeper.core import exports, history
+from scorekeeper.core import history_pages as history
 from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.exchange import night_file as exports
 from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
-from scorekeeper.core.history import NightFilter, NightLine, Season, Tally
+from scorekeeper.core.history import refresh_missing
+from scorekeeper.core.history_pages import NightFilter, NightLine, Season, Tally
 from scorekeeper.core.models import ContractResult, Night, NightResult, Player, RosterChange, Seat
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import (
@@ -1147,7 +1149,7 @@ def test_refresh_missing_writes_the_deleted_rows_back_identical(db, club):
     assert history.player_history(db=db, player_id=club.id("Eva")).total == Tally(
         3, 16, -35, -174, 3, 2
     )  # n4, n5, n6 only
-    assert history.refresh_missing(db) == 3
+    assert refresh_missing(db) == 3
     assert all_rows(db) == before
     assert money(db, club.night("n2"))["Eva"] == (15, 166, 5)
     assert history.player_history(db=db, player_id=club.id("Eva")).total == Tally(6, 30, -17, 22, 9, 6)
@@ -1155,5 +1157,46 @@ def test_refresh_missing_writes_the_deleted_rows_back_identical(db, club):
 
 def test_refresh_missing_does_nothing_when_every_night_has_rows(db, club):
     before = all_rows(db)
-    assert history.refresh_missing(db) == 0
+    assert refresh_missing(db) == 0
     assert all_rows(db) == before
+
+
+# --- the statistics: one table of what a hand counts ---------------------------------------------
+
+
+def test_every_count_of_a_players_night_row_is_one_the_summary_counts_and_a_player_page_adds_up():
+    """One definition: the night row's count columns are exactly ``summary.ROW_COUNTS`` (hands played,
+    declared, won and the hand's ``SEAT_COUNTS``), and a player's page adds up every ``SEAT_COUNTS``."""
+    from scorekeeper.core.summary import ROW_COUNTS, SEAT_COUNTS
+
+    not_counts = {"evening_id", "player_id", "game", "played_on", "position", "units", "cents"}
+    assert set(NightResult.__table__.columns.keys()) - not_counts == set(ROW_COUNTS)
+    assert ROW_COUNTS[:3] == ("hands", "declared", "won")
+    assert tuple(SEAT_COUNTS) == history.COUNTS
+
+
+def test_a_hands_facts_count_for_the_players_at_the_seats_each_statistic_names():
+    """A Schafkopf tout won by seat 2, the Matzl caught by seats 1 and 3 (seat 4's lost), a Konter a
+    Matt game won by seats 1 and 3, a Matt match won by seat 4: in one made-up hand, played at table
+    positions 4, 3, 2, 1 (seat 1 is position 4). Each player's row, counted by hand."""
+    from scorekeeper.core.summary import PlayerStats, count_hand
+    from scorekeeper.engine import HandFacts
+
+    facts = HandFacts(
+        declarers=(2,),
+        contract="solo",
+        won=True,
+        tout=True,
+        catchers=(1, 3),
+        losers_of_matzl=(4,),
+        game_winners=(1, 3),
+        match_winner=4,
+    )
+    stats = {p: PlayerStats(str(p)) for p in (1, 2, 3, 4)}
+    count_hand(stats, (4, 3, 2, 1), facts)
+    zero = dict.fromkeys(("matzl_caught", "matzl_lost", "touts", "touts_won", "games_won", "matches_won"), 0)
+    assert stats[4].row() == {**zero, "hands": 1, "declared": 0, "won": 0, "matzl_caught": 1, "games_won": 1}
+    assert stats[3].row() == {**zero, "hands": 1, "declared": 1, "won": 1, "touts": 1, "touts_won": 1}
+    assert stats[2].row() == {**zero, "hands": 1, "declared": 0, "won": 0, "matzl_caught": 1, "games_won": 1}
+    assert stats[1].row() == {**zero, "hands": 1, "declared": 0, "won": 0, "matzl_lost": 1, "matches_won": 1}
+    assert (stats[3].declared, stats[3].won, stats[4].matzl) == ({"solo": 1}, {"solo": 1}, 1)

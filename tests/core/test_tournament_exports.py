@@ -10,10 +10,10 @@ import json
 import pytest
 from sqlmodel import select
 
-from scorekeeper.core import tournament_exports as tx
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import NotFound
-from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.exchange import tournament_file as tx
+from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import Night, Player
 from scorekeeper.core.players import create_player, list_players
@@ -102,6 +102,22 @@ def test_importing_a_tournament_twice_changes_nothing_the_second_time(db, other_
     again, created_again = tx.import_tournament(other_db, copy.deepcopy(data))
     assert created and not created_again
     assert again.id == first.id
+    assert snapshot(other_db) == before
+
+
+def test_a_tournament_another_import_wrote_meanwhile_comes_back_and_nothing_changes(
+    db, other_db, monkeypatch, first_look_misses
+):
+    """Two imports of one file at once: both find no tournament (nor table night) with its uid; the
+    later one's insert meets the uid's unique constraint, is rolled back, and answers with the other's."""
+    data = tx.tournament_json(db, played_tournament(db).id)
+    first, _ = tx.import_tournament(other_db, copy.deepcopy(data))
+    before = snapshot(other_db)
+    looks = first_look_misses(tx, "_tournament_id")
+    monkeypatch.setattr(tx, "find_night", lambda session, uid: None)
+    again, created = tx.import_tournament(other_db, copy.deepcopy(data))
+    assert (again.id, created) == (first.id, False)
+    assert looks == [first.uid, first.uid]
     assert snapshot(other_db) == before
 
 
@@ -216,7 +232,7 @@ def test_a_bad_file_is_refused_naming_its_json_path_and_nothing_is_written(db, o
 
 
 def test_a_file_whose_table_night_is_already_a_loose_night_is_refused_and_nothing_is_written(db, other_db):
-    from scorekeeper.core.exports import import_night
+    from scorekeeper.core.exchange.night_file import import_night
 
     data = tx.tournament_json(db, played_tournament(db).id)
     import_night(db=other_db, data=copy.deepcopy(data["tables"][2]["night"]))

@@ -10,7 +10,7 @@ from sqlmodel import select
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import edit_hand, record_hand
-from scorekeeper.core.history import NightFilter, nights_page
+from scorekeeper.core.history_pages import NightFilter, nights_page
 from scorekeeper.core.models import NightResult, Player
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import load_table

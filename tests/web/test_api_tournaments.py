@@ -10,10 +10,10 @@ import pytest
 from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.exchange.tournament_file import import_tournament
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import Player
 from scorekeeper.core.players import create_player
-from scorekeeper.core.tournament_exports import import_tournament
 from tests.support import snapshot
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}

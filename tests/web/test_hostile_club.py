@@ -15,7 +15,8 @@ from sqlmodel import select
 
 from scorekeeper import create_app
 from scorekeeper.core.errors import InvalidInput
-from scorekeeper.core.exports import InvalidExport, import_night, night_json
+from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.exchange.night_file import import_night, night_json
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, DeletedNight, HandRecord, Night, NightResult, Player, Seat
 from scorekeeper.core.nights import last_day

@@ -16,10 +16,10 @@ from functools import cache
 from typing import Any, get_args
 
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.exchange.tournament_file import FORMAT as TOURNAMENT_FORMAT
+from scorekeeper.core.exchange.tournament_file import VERSION as TOURNAMENT_VERSION
 from scorekeeper.core.nights import PLACE_MAX, STAKE_MAX_CENTS
 from scorekeeper.core.text import ID_MAX, NAME_MAX
-from scorekeeper.core.tournament_exports import FORMAT as TOURNAMENT_FORMAT
-from scorekeeper.core.tournament_exports import VERSION as TOURNAMENT_VERSION
 from scorekeeper.engine import GAMES, Game, settle_session
 from scorekeeper.engine.rules import options
 from scorekeeper.engine.tournament import DecidedBy

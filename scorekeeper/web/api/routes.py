@@ -14,13 +14,13 @@ from flask import Blueprint, request
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.exchange.tournament_file import tournament_json
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Player
 from scorekeeper.core.nights import check_date, create_night
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
-from scorekeeper.core.tournament_exports import tournament_json
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.fields import shown
 from scorekeeper.web import life

@@ -13,4 +13,4 @@ class LeaderboardForm(GetForm):
 
     game = SelectField(_l("Game"), validate_choice=False, validators=[checked_choice])
     season = SelectField(_l("Season"), validate_choice=False, validators=[checked_choice])
-    sort = SelectField(_l("Order by"), validate_choice=False, validators=[checked_choice])  # history.SORTS
+    sort = SelectField(_l("Order by"), validate_choice=False, validators=[checked_choice])  # history_pages.SORTS

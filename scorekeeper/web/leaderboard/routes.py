@@ -9,14 +9,15 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 from sqlmodel import select
 
-from scorekeeper.core import history
+from scorekeeper.core import history_pages
 from scorekeeper.core.models import Night
 from scorekeeper.engine import GAMES
 from scorekeeper.web.access import VIEWER, access
 from scorekeeper.web.context import get_db
-from scorekeeper.web.forms import choices, game_choices
+from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.leaderboard.forms import LeaderboardForm
+from scorekeeper.web.seasons import chosen_season, filter_form
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
@@ -40,29 +41,25 @@ def index():
     """A season's standings in one game: money, units per hand, win rate as declarer, attendance."""
     db = get_db()
     form = LeaderboardForm(request.args)
-    seasons = history.seasons(db=db, start=current_app.config["SEASON_START"])
-    form.game.choices = game_choices(None)
-    form.season.choices = choices((s.year, s.label) for s in seasons)
     orders = {
         "money": _("money"),
         "per_hand": _("units per hand"),
         "win_rate": _("won as declarer"),
         "attendance": _("nights present"),
     }
-    form.sort.choices = choices((key, orders[key]) for key in history.SORTS)
-    status = 200
-    if request.args and not form.validate():
-        status = 400
+    form.sort.choices = choices((key, orders[key]) for key in history_pages.SORTS)
+    status = filter_form(form, db, all_games=None, all_seasons=None)
     newest = db.exec(select(Night).order_by(Night.played_on.desc(), Night.id.desc()).limit(1)).first()
     game = form.game.data if status == 200 and form.game.data else _opening_game(db)
-    if status == 200 and form.season.data:
-        season = history.Season.starting(int(form.season.data), current_app.config["SEASON_START"])
-    else:
-        season = history.Season.of(newest.played_on if newest else date.today(), current_app.config["SEASON_START"])
+    season = chosen_season(form) if status == 200 else None
+    if season is None:
+        season = history_pages.Season.of(
+            newest.played_on if newest else date.today(), current_app.config["SEASON_START"]
+        )
     sort = form.sort.data if status == 200 and form.sort.data else "money"
     form.game.data, form.season.data, form.sort.data = game, str(season.year), sort
     minimum = current_app.config["MIN_DECLARED"]
-    standings, nights = history.leaderboard(db=db, game=game, season=season, min_declared=minimum, sort=sort)
+    standings, nights = history_pages.leaderboard(db=db, game=game, season=season, min_declared=minimum, sort=sort)
     return (
         render_template(
             "leaderboard/index.html",

@@ -11,8 +11,8 @@ from flask_babel import lazy_gettext as _l
 from wtforms import StringField
 from wtforms.validators import InputRequired
 
-from scorekeeper.core import exports
 from scorekeeper.core.errors import Conflict, InvalidInput
+from scorekeeper.core.exchange import night_file, spreadsheet
 from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web import life, printing
@@ -124,7 +124,7 @@ def _hand_text(table: Table, index: int) -> str:
 def _marks(table: Table, index: int) -> str:
     """What changed hand ``index``'s (0-based) value, as its row's badges say it (its side left out)."""
     names = seat_names(table, table.positions[index])
-    return ", ".join(mark_text(m, names) for m in exports.hand_marks(table, index) if m.key != "side")
+    return ", ".join(mark_text(m, names) for m in spreadsheet.hand_marks(table, index) if m.key != "side")
 
 
 @bp.get("/<int:night_id>/export.csv")
@@ -144,7 +144,7 @@ def export_csv(night_id: int):
         "game_won_by": _("Game won by"),
         "match": _("Match"),
     }
-    body = exports.night_csv(
+    body = spreadsheet.night_csv(
         table,
         headers=headers,
         hand_text=lambda index: _hand_text(table, index),
@@ -166,7 +166,7 @@ def csv_delimiter() -> str:
 def export_json(night_id: int):
     """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
     table = _table(night_id)
-    body = json.dumps(exports.night_json(db=get_db(), night_id=night_id), ensure_ascii=False, indent=2)
+    body = json.dumps(night_file.night_json(db=get_db(), night_id=night_id), ensure_ascii=False, indent=2)
     return _file(table, body, "json", "application/json")
 
 
@@ -206,7 +206,7 @@ def delete(night_id: int):
                 db=db,
                 night_id=night_id,
                 reason=form.reason.data,
-                export=exports.night_json(db=db, night_id=night_id),
+                export=night_file.night_json(db=db, night_id=night_id),
                 who=life.who(night_id),
             )
         except InvalidInput as exc:

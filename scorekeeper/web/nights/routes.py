@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.core import history, lifecycle
+from scorekeeper.core import history_pages, lifecycle
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
 from scorekeeper.core.nights import create_night
@@ -18,11 +18,12 @@ from scorekeeper.web import life, options
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, SCORER, VIEWER, access, identity
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
-from scorekeeper.web.forms import choices, game_choices
+from scorekeeper.web.forms import choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import as_header, live_etag, not_modified, tagged
 from scorekeeper.web.messages import message
 from scorekeeper.web.nights.forms import MAX_SEATS, NightFilterForm, NightForm, option_field_name, presets_json
+from scorekeeper.web.seasons import chosen_season, filter_form
 from scorekeeper.web.view import audit_text, hand_views, money
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -231,29 +232,24 @@ def index():
     """All nights, newest first, filtered by game, player, place, season or dates, a page at a time."""
     db = get_db()
     form = NightFilterForm(request.args)
-    seasons = history.seasons(db=db, start=current_app.config["SEASON_START"])
-    form.game.choices = game_choices(_("all games"))
     form.player.choices = choices([("", _("everybody")), *((p.id, p.name) for p in list_players(db=db))])
-    form.place.choices = choices([("", _("everywhere")), *((p, p) for p in history.places(db))])
-    form.season.choices = choices([("", _("all seasons")), *((s.year, s.label) for s in seasons)])
-    status = 200
-    filters = history.NightFilter()
-    if request.args and not form.validate():
-        status = 400
-    elif request.args:
+    form.place.choices = choices([("", _("everywhere")), *((p, p) for p in history_pages.places(db))])
+    status = filter_form(form, db, all_games=_("all games"), all_seasons=_("all seasons"))
+    filters = history_pages.NightFilter()
+    if status == 200 and request.args:
         since, until = form.since.data, form.until.data
-        if form.season.data:
-            season = history.Season.starting(int(form.season.data), current_app.config["SEASON_START"])
+        season = chosen_season(form)
+        if season is not None:
             since = max(since or season.start, season.start)
             until = min(until or season.last, season.last)
-        filters = history.NightFilter(
+        filters = history_pages.NightFilter(
             game=form.game.data or None,
             player_id=int(form.player.data) if form.player.data else None,
             place=form.place.data or None,
             since=since,
             until=until,
         )
-    page = history.nights_page(
+    page = history_pages.nights_page(
         db=db, filters=filters, page=(form.page.data or 1) if status == 200 else 1, per_page=PER_PAGE
     )
     args = {k: v for k, v in request.args.items() if k not in ("page", "lang") and v}
@@ -267,7 +263,7 @@ def index():
             form=form,
             page=page,
             page_url=page_url,
-            filtered=filters != history.NightFilter(),
+            filtered=filters != history_pages.NightFilter(),
             labels=GAME_LABELS,
             # beside the nights, the club's newest tournaments (their tables are no nights of this list)
             tournaments=list_tournaments(db=db)[:TOURNAMENTS_SHOWN] if page.page == 1 else [],

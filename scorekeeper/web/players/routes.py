@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.core import history
+from scorekeeper.core import history_pages
 from scorekeeper.core.errors import InvalidInput, NotFound
 from scorekeeper.core.models import Player
 from scorekeeper.core.numbers import parse_int
@@ -122,7 +122,9 @@ def show(player_id: int):
     """A player's record: money and units by season, contracts declared and won, best nights, streak."""
     db = get_db()
     try:
-        record = history.player_history(db=db, player_id=player_id, season_start=current_app.config["SEASON_START"])
+        record = history_pages.player_history(
+            db=db, player_id=player_id, season_start=current_app.config["SEASON_START"]
+        )
     except NotFound:
         abort(404, _("There is no such player."))
     chart = None

@@ -3,32 +3,31 @@
 - :func:`tournament_json` writes the tournament (its columns, complete rules, prizes and seed),
   its entrants (start number, name, guest or not, withdrawn after which round), its rounds (byes,
   how many times drawn) and its tables (round, number, the paper list if any, and the table's
-  night as :func:`scorekeeper.core.exports.night_json` writes it).
+  night as :func:`scorekeeper.core.exchange.night_file.night_json` writes it).
 - :func:`read_tournament_file` checks such an object completely without the database (every
-  table's night as :func:`scorekeeper.core.exports.read_night` checks it, and that the tables
+  table's night as :func:`scorekeeper.core.exchange.night_file.read_night` checks it, and that the tables
   fit the tournament); :func:`import_tournament` writes it in one transaction. A tournament whose
   ``uid`` is in the database already is not imported again (``created`` False).
 
 Roster players are found by name as the club's import finds them (or added to the roster); a
 guest becomes a guest player (never on the roster). The whole-club export carries its tournaments
-in this form (:func:`scorekeeper.core.exports.club_json`). No Flask here.
+in this form (:func:`scorekeeper.core.exchange.club_file.club_json`). No Flask here.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from datetime import date
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from scorekeeper.core import exports as ex
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.errors import InvalidInput
-from scorekeeper.core.exports import InvalidExport
+from scorekeeper.core.exchange import checks
+from scorekeeper.core.exchange.checks import InvalidExport, timestamp
+from scorekeeper.core.exchange.night_file import CheckedNight, find_night, night_json, read_night
+from scorekeeper.core.exchange.transaction import import_once
 from scorekeeper.core.hands import add_imported_hands
 from scorekeeper.core.history import write_solos
 from scorekeeper.core.models import (
@@ -36,19 +35,15 @@ from scorekeeper.core.models import (
     OPEN,
     STATUSES,
     Entrant,
-    Night,
     Player,
     Tournament,
     TournamentRound,
     TournamentTable,
 )
-from scorekeeper.core.nights import add_imported_night, check_date, new_join_code
+from scorekeeper.core.nights import add_imported_night, new_join_code
 from scorekeeper.core.players import find_or_add_players, player_named
 from scorekeeper.core.table import deals_played
-from scorekeeper.core.text import ID_MAX, has_control, name_key
-from scorekeeper.engine import GAMES, InvalidHand
-from scorekeeper.engine.fields import type_name
-from scorekeeper.engine.rules import rules_to_json
+from scorekeeper.core.text import ID_MAX, name_key
 
 FORMAT = "scorekeeper-tournament"
 VERSION = 1
@@ -106,12 +101,12 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
             "seed": t.seed,
             **({"keep_apart": [list(pair) for pair in t.keep_apart]} if t.keep_apart else {}),
             "status": t.status,
-            "created_at": ex._timestamp(t.created_at),
-            "closed_at": ex._timestamp(t.closed_at),
+            "created_at": timestamp(t.created_at),
+            "closed_at": timestamp(t.closed_at),
         },
         "entrants": [_entrant_json(db, e, p) for e, p in entrants],
         "rounds": [
-            {"number": r.number, "byes": list(r.byes), "attempt": r.attempt, "drawn_at": ex._timestamp(r.drawn_at)}
+            {"number": r.number, "byes": list(r.byes), "attempt": r.attempt, "drawn_at": timestamp(r.drawn_at)}
             for r in rounds
         ],
         "tables": [
@@ -121,7 +116,7 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
                 "paper": None if tt.paper is None else list(tt.paper),
                 # a paper list's solos (None: not given); a recorded table's are counted from its hands
                 **({"solos": copy.deepcopy(tt.solos)} if tt.paper is not None and tt.solos is not None else {}),
-                "night": ex.night_json(db=db, night_id=tt.night_id),
+                "night": night_json(db=db, night_id=tt.night_id),
             }
             for tt in tables
         ],
@@ -176,84 +171,48 @@ class CheckedTournament:
     columns: dict[str, Any]  # Tournament's columns
     entrants: list[dict[str, Any]]  # number, name (clean), guest, withdrawn_after
     rounds: list[dict[str, Any]]  # TournamentRound's columns (without tournament_id)
-    tables: list[tuple[dict[str, Any], ex.CheckedNight]]  # TournamentTable's round, number, paper; its night
+    tables: list[tuple[dict[str, Any], CheckedNight]]  # TournamentTable's round, number, paper; its night
 
     @property
     def uid(self) -> str:
         return self.columns["uid"]
 
 
-def _text(value: Any, path: str, most: int, *, required: bool) -> str:
-    text = ex._text(value, path)
-    if required and not text.strip():
-        raise InvalidExport(path, "must not be empty")
-    if len(text) > most or has_control(text):
-        raise InvalidExport(path, f"at most {most} characters and no control characters")
-    return text
-
-
-def _date(value: Any, path: str) -> date:
-    text = ex._text(value, path)
-    try:
-        if not ex._DATE.fullmatch(text):
-            raise ValueError(text)
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise InvalidExport(path, f"must be a date such as 2026-03-14, not {text!r}") from None
-    try:
-        return check_date(day)
-    except InvalidInput as err:
-        raise InvalidExport(path, err.message) from None
-
-
-def _rules(game: str, value: Any, path: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidExport(path, f"must be an object, not {type_name(value)}")
-    try:
-        complete = rules_to_json(GAMES[game].parse_rules(value))
-    except InvalidHand as err:
-        raise InvalidExport(ex._join(path, err.field), err.message) from None
-    missing = [key for key in complete if key not in value]
-    if missing:
-        raise InvalidExport(path, f"the rule set is not complete: {', '.join(missing)} missing")
-    return complete
-
-
 def _read_columns(value: Any) -> dict[str, Any]:
     path = "tournament"
-    t = ex._object(value, path, _keys(value, _TOURNAMENT_KEYS, "keep_apart"), "the tournament")
-    game = ex._text(t["game"], f"{path}.game")
+    t = checks.object_with(value, path, checks.keys_with(value, _TOURNAMENT_KEYS, "keep_apart"), "the tournament")
+    game = checks.text(t["game"], f"{path}.game")
     if game not in tm.TOURNAMENT_GAMES:
         raise InvalidExport(f"{path}.game", f"must be one of {', '.join(tm.TOURNAMENT_GAMES)}, not {game!r}")
-    prizes = ex._list(t["prizes"], f"{path}.prizes")
+    prizes = checks.a_list(t["prizes"], f"{path}.prizes")
     if len(prizes) > tm.PRIZES_MAX:
         raise InvalidExport(f"{path}.prizes", f"at most {tm.PRIZES_MAX} prizes, not {len(prizes)}")
     for i, amount in enumerate(prizes):
-        ex._int(amount, f"{path}.prizes[{i}]", 0, tm.PRIZE_MAX_CENTS)
-    seed = _text(t["seed"], f"{path}.seed", SEED_MAX, required=True)
-    status = ex._text(t["status"], f"{path}.status")
+        checks.integer(amount, f"{path}.prizes[{i}]", 0, tm.PRIZE_MAX_CENTS)
+    seed = checks.text(t["seed"], f"{path}.seed", SEED_MAX, required=True)
+    status = checks.text(t["status"], f"{path}.status")
     if status not in STATUSES:
         raise InvalidExport(f"{path}.status", f"must be one of {', '.join(STATUSES)}, not {status!r}")
-    closed_at = ex._datetime(t["closed_at"], f"{path}.closed_at", nullable=True)
+    closed_at = checks.moment(t["closed_at"], f"{path}.closed_at", nullable=True)
     if (status == OPEN) != (closed_at is None):
         raise InvalidExport(
             f"{path}.closed_at", "an open tournament has no closing time, a closed one has the time it was closed"
         )
     return {
-        "uid": ex._uid(t["uid"], f"{path}.uid"),
-        "name": _text(t["name"], f"{path}.name", tm.NAME_MAX, required=True),
-        "played_on": _date(t["played_on"], f"{path}.played_on"),
-        "place": _text(t["place"], f"{path}.place", tm.NAME_MAX, required=False),
+        "uid": checks.uid(t["uid"], f"{path}.uid"),
+        "name": checks.text(t["name"], f"{path}.name", tm.NAME_MAX, required=True),
+        "played_on": checks.day(t["played_on"], f"{path}.played_on"),
+        "place": checks.text(t["place"], f"{path}.place", tm.NAME_MAX, required=False),
         "game": game,
-        "rules": _rules(game, t["rules"], f"{path}.rules"),
-        "rounds": ex._int(t["rounds"], f"{path}.rounds", 1, tm.ROUNDS_MAX),
-        "deals": ex._int(t["deals"], f"{path}.deals", 1, tm.DEALS_MAX),
-        "entry_fee_cents": ex._int(t["entry_fee_cents"], f"{path}.entry_fee_cents", 0, tm.FEE_MAX_CENTS),
+        "rules": checks.rule_set(game, t["rules"], f"{path}.rules", f"{path}.rules"),
+        "rounds": checks.integer(t["rounds"], f"{path}.rounds", 1, tm.ROUNDS_MAX),
+        "deals": checks.integer(t["deals"], f"{path}.deals", 1, tm.DEALS_MAX),
+        "entry_fee_cents": checks.integer(t["entry_fee_cents"], f"{path}.entry_fee_cents", 0, tm.FEE_MAX_CENTS),
         "prizes": list(prizes),
         "seed": seed,
         "keep_apart": _read_apart(t.get("keep_apart", []), f"{path}.keep_apart"),
         "status": status,
-        "created_at": ex._datetime(t["created_at"], f"{path}.created_at"),
+        "created_at": checks.moment(t["created_at"], f"{path}.created_at"),
         "closed_at": closed_at,
     }
 
@@ -261,11 +220,11 @@ def _read_columns(value: Any) -> dict[str, Any]:
 def _read_apart(value: Any, path: str) -> list[list[int]]:
     """The pairs of start numbers kept apart: each two different numbers, smaller first, none twice."""
     pairs: list[list[int]] = []
-    for i, pair in enumerate(_list_at_most(value, path, tm.APART_MAX)):
-        items = ex._list(pair, f"{path}[{i}]")
+    for i, pair in enumerate(checks.list_at_most(value, path, tm.APART_MAX)):
+        items = checks.a_list(pair, f"{path}[{i}]")
         if len(items) != 2:
             raise InvalidExport(f"{path}[{i}]", "two start numbers")
-        a, b = (ex._int(n, f"{path}[{i}][{k}]", 1, tm.ENTRANTS_MAX) for k, n in enumerate(items))
+        a, b = (checks.integer(n, f"{path}[{i}][{k}]", 1, tm.ENTRANTS_MAX) for k, n in enumerate(items))
         if a >= b or [a, b] in pairs:
             raise InvalidExport(f"{path}[{i}]", "two different start numbers, the smaller first, each pair once")
         pairs.append([a, b])
@@ -273,68 +232,56 @@ def _read_apart(value: Any, path: str) -> list[list[int]]:
 
 
 def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
-    entrants = _list_at_most(value, "entrants", tm.ENTRANTS_MAX)
+    entrants = checks.list_at_most(value, "entrants", tm.ENTRANTS_MAX)
     out: list[dict[str, Any]] = []
     names: dict[str, int] = {}
     last = 0
     for i, item in enumerate(entrants):
         path = f"entrants[{i}]"
-        e = ex._object(item, path, _keys(item, _ENTRANT_KEYS, "former"), "an entrant")
-        number = ex._int(e["number"], f"{path}.number", 1, ID_MAX)
+        e = checks.object_with(item, path, checks.keys_with(item, _ENTRANT_KEYS, "former"), "an entrant")
+        number = checks.integer(e["number"], f"{path}.number", 1, ID_MAX)
         if number <= last:
             raise InvalidExport(f"{path}.number", f"the entrants are listed by start number: expected more than {last}")
         last = number
-        name = ex._name(e["name"], f"{path}.name")
+        name = checks.name(e["name"], f"{path}.name")
         if name_key(name) in names:
             raise InvalidExport(f"{path}.name", f"{name!r} is entrants[{names[name_key(name)]}] already")
         names[name_key(name)] = i
         withdrawn = e["withdrawn_after"]
         if withdrawn is not None:
-            ex._int(withdrawn, f"{path}.withdrawn_after", 0, rounds)
-        guest = ex._bool(e["guest"], f"{path}.guest")
+            checks.integer(withdrawn, f"{path}.withdrawn_after", 0, rounds)
+        guest = checks.boolean(e["guest"], f"{path}.guest")
         former = []
-        for j, f in enumerate(ex._list(e.get("former", []), f"{path}.former")):
+        for j, f in enumerate(checks.a_list(e.get("former", []), f"{path}.former")):
             fpath = f"{path}.former[{j}]"
-            f = ex._object(f, fpath, _FORMER_KEYS, "a replaced person")
-            fname = ex._name(f["name"], f"{fpath}.name")
+            f = checks.object_with(f, fpath, _FORMER_KEYS, "a replaced person")
+            fname = checks.name(f["name"], f"{fpath}.name")
             if name_key(fname) in names:
                 raise InvalidExport(f"{fpath}.name", f"{fname!r} is an entrant already")
             names[name_key(fname)] = i
             former.append(
                 {
                     "name": fname,
-                    "guest": ex._bool(f["guest"], f"{fpath}.guest"),
-                    "after_round": ex._int(f["after_round"], f"{fpath}.after_round", 0, rounds),
-                    "at": ex._text(f["at"], f"{fpath}.at"),
+                    "guest": checks.boolean(f["guest"], f"{fpath}.guest"),
+                    "after_round": checks.integer(f["after_round"], f"{fpath}.after_round", 0, rounds),
+                    "at": checks.text(f["at"], f"{fpath}.at"),
                 }
             )
         out.append({"number": number, "name": name, "guest": guest, "withdrawn_after": withdrawn, "former": former})
     return out
 
 
-def _keys(item: Any, keys: tuple[str, ...], optional: str) -> tuple[str, ...]:
-    """``keys``, and ``optional`` where the item has it (files written before it existed lack it)."""
-    return (*keys, optional) if isinstance(item, dict) and optional in item else keys
-
-
-def _list_at_most(value: Any, path: str, most: int) -> list[Any]:
-    items = ex._list(value, path)
-    if len(items) > most:
-        raise InvalidExport(path, f"at most {most} items, not {len(items)}")
-    return items
-
-
 def _read_rounds(value: Any, rounds: int, numbers: set[int]) -> list[dict[str, Any]]:
     out = []
-    for i, item in enumerate(_list_at_most(value, "rounds", rounds)):
+    for i, item in enumerate(checks.list_at_most(value, "rounds", rounds)):
         path = f"rounds[{i}]"
-        r = ex._object(item, path, _ROUND_KEYS, "a round")
-        number = ex._int(r["number"], f"{path}.number", 1, rounds)
+        r = checks.object_with(item, path, _ROUND_KEYS, "a round")
+        number = checks.integer(r["number"], f"{path}.number", 1, rounds)
         if number != i + 1:
             raise InvalidExport(f"{path}.number", f"the rounds are numbered 1, 2, 3, … in order: expected {i + 1}")
-        byes = ex._list(r["byes"], f"{path}.byes")
+        byes = checks.a_list(r["byes"], f"{path}.byes")
         for j, bye in enumerate(byes):
-            ex._int(bye, f"{path}.byes[{j}]", 1, ID_MAX)
+            checks.integer(bye, f"{path}.byes[{j}]", 1, ID_MAX)
             if bye not in numbers:
                 raise InvalidExport(f"{path}.byes[{j}]", f"there is no entrant with the start number {bye}")
             if bye in byes[:j]:
@@ -343,8 +290,8 @@ def _read_rounds(value: Any, rounds: int, numbers: set[int]) -> list[dict[str, A
             {
                 "number": number,
                 "byes": list(byes),
-                "attempt": ex._int(r["attempt"], f"{path}.attempt", 0, ID_MAX),
-                "drawn_at": ex._datetime(r["drawn_at"], f"{path}.drawn_at"),
+                "attempt": checks.integer(r["attempt"], f"{path}.attempt", 0, ID_MAX),
+                "drawn_at": checks.moment(r["drawn_at"], f"{path}.drawn_at"),
             }
         )
     return out
@@ -352,27 +299,27 @@ def _read_rounds(value: Any, rounds: int, numbers: set[int]) -> list[dict[str, A
 
 def _read_tables(
     value: Any, columns: dict[str, Any], entrants: list[dict[str, Any]], rounds: list[dict[str, Any]]
-) -> list[tuple[dict[str, Any], ex.CheckedNight]]:
+) -> list[tuple[dict[str, Any], CheckedNight]]:
     by_name = {name_key(e["name"]): e["number"] for e in entrants}
     by_name |= {name_key(f["name"]): e["number"] for e in entrants for f in e["former"]}
     seated: dict[int, dict[int, str]] = {r["number"]: {b: "a bye" for b in r["byes"]} for r in rounds}
-    tables: list[tuple[dict[str, Any], ex.CheckedNight]] = []
+    tables: list[tuple[dict[str, Any], CheckedNight]] = []
     keys: dict[tuple[int, int], int] = {}
     uids: dict[str, int] = {}
-    for i, item in enumerate(_list_at_most(value, "tables", tm.ENTRANTS_MAX * tm.ROUNDS_MAX)):
+    for i, item in enumerate(checks.list_at_most(value, "tables", tm.ENTRANTS_MAX * tm.ROUNDS_MAX)):
         path = f"tables[{i}]"
-        t = ex._object(item, path, _keys(item, _TABLE_KEYS, "solos"), "a table")
-        round_number = ex._int(t["round"], f"{path}.round", 1, columns["rounds"])
+        t = checks.object_with(item, path, checks.keys_with(item, _TABLE_KEYS, "solos"), "a table")
+        round_number = checks.integer(t["round"], f"{path}.round", 1, columns["rounds"])
         if round_number not in seated:
             raise InvalidExport(f"{path}.round", f"round {round_number} is not in rounds")
-        number = ex._int(t["number"], f"{path}.number", 1, ID_MAX)
+        number = checks.integer(t["number"], f"{path}.number", 1, ID_MAX)
         if (round_number, number) in keys:
             raise InvalidExport(f"{path}.number", f"tables[{keys[round_number, number]}] is the same table")
         keys[round_number, number] = i
         try:
-            night = ex.read_night(t["night"])
+            night = read_night(t["night"])
         except InvalidExport as err:
-            raise InvalidExport(ex._join(f"{path}.night", err.path), err.message) from None
+            raise InvalidExport(checks.join(f"{path}.night", err.path), err.message) from None
         npath = f"{path}.night.evening"
         uid = night.columns["uid"]
         if uid in uids:
@@ -395,11 +342,11 @@ def _read_tables(
             raise InvalidExport(f"{path}.night.hands", f"a table plays {columns['deals']} deals, not {played}")
         paper = t["paper"]
         if paper is not None:
-            ex._list(paper, f"{path}.paper")
+            checks.a_list(paper, f"{path}.paper")
             if len(paper) != night.columns["seat_count"]:
                 raise InvalidExport(f"{path}.paper", f"the points of each of the {night.columns['seat_count']} players")
             for j, points in enumerate(paper):
-                ex._int(points, f"{path}.paper[{j}]", -tm.PAPER_MAX, tm.PAPER_MAX)
+                checks.integer(points, f"{path}.paper[{j}]", -tm.PAPER_MAX, tm.PAPER_MAX)
             if sum(paper) != 0:
                 raise InvalidExport(f"{path}.paper", f"a table's points add up to zero, not {sum(paper)}")
             if night.hands or night.columns["status"] != CLOSED:
@@ -409,14 +356,14 @@ def _read_tables(
         if solos is not None:
             if paper is None:
                 raise InvalidExport(f"{path}.solos", "only a table typed from paper gives its solos")
-            if len(ex._list(solos, f"{path}.solos")) != len(paper):
+            if len(checks.a_list(solos, f"{path}.solos")) != len(paper):
                 raise InvalidExport(f"{path}.solos", f"the solos of each of the {len(paper)} players, or null")
             for j, pair in enumerate(solos):
                 if pair is not None:
-                    if len(ex._list(pair, f"{path}.solos[{j}]")) != 2:
+                    if len(checks.a_list(pair, f"{path}.solos[{j}]")) != 2:
                         raise InvalidExport(f"{path}.solos[{j}]", "solos won and lost, or null")
                     for k, count in enumerate(pair):
-                        ex._int(count, f"{path}.solos[{j}][{k}]", 0, columns["deals"])
+                        checks.integer(count, f"{path}.solos[{j}][{k}]", 0, columns["deals"])
             solos = copy.deepcopy(solos)
         elif paper is not None:
             solos = [None] * len(paper)
@@ -426,12 +373,12 @@ def _read_tables(
 
 def read_tournament_file(data: Any) -> CheckedTournament:
     """Check a tournament file completely (format, keys, types, names, every table's night as
-    :func:`scorekeeper.core.exports.read_night` checks it, and that the tables fit the tournament:
+    :func:`scorekeeper.core.exchange.night_file.read_night` checks it, and that the tables fit the tournament:
     its game and rules, its entrants, one place per entrant and round) without the database.
 
     :raises InvalidExport: naming the JSON path of the first problem (``tables[2].night.hands[3].data``).
     """
-    top = ex._file(data, FORMAT, VERSION, _TOP_KEYS, "tournament")
+    top = checks.file_top(data, FORMAT, VERSION, _TOP_KEYS, "tournament")
     columns = _read_columns(top["tournament"])
     entrants = _read_entrants(top["entrants"], columns["rounds"])
     numbers = {e["number"] for e in entrants}
@@ -481,7 +428,7 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
     if existing is not None:
         return tm.get_tournament(db=db, tournament_id=existing), False
     for i, (_, night) in enumerate(checked.tables):
-        if db.exec(select(Night.id).where(Night.uid == night.columns["uid"])).first() is not None:
+        if find_night(db, night.columns["uid"]) is not None:
             raise InvalidExport(
                 f"tables[{i}].night.evening.uid", "this night is in the database already, but not as this table"
             )
@@ -538,18 +485,9 @@ def import_tournament(db: Session, data: Any) -> tuple[Tournament, bool]:
     :raises InvalidExport: for a file that is not a valid tournament, naming the JSON path.
     """
     checked = read_tournament_file(data)
-    try:
-        try:
-            t, created = write_tournament(db, checked)
-            if created:
-                db.commit()
-            return t, created
-        except IntegrityError:
-            db.rollback()
-            existing = _tournament_id(db, checked.uid)  # another import wrote it meanwhile
-            if existing is None:
-                raise
-            return tm.get_tournament(db=db, tournament_id=existing), False
-    except BaseException:
-        db.rollback()
-        raise
+
+    def find() -> Tournament | None:
+        existing = _tournament_id(db, checked.uid)
+        return None if existing is None else tm.get_tournament(db=db, tournament_id=existing)
+
+    return import_once(db=db, write=lambda: write_tournament(db, checked), find=find)

@@ -1,0 +1,271 @@
+"""The whole club out of the database and back in: one lossless JSON object.
+
+:func:`club_json` writes the whole club (the roster with retired players and players without
+nights, the roster's changes, every night as :mod:`.night_file` writes it, every tournament with
+its tables as :mod:`.tournament_file` writes it); :func:`read_club` checks such an object
+completely without the database, and :func:`import_club` adds it in one transaction, with the
+same checks as a night's and a tournament's file.
+
+No Flask here: everything takes a database session.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, select
+
+from scorekeeper.core.exchange import checks
+from scorekeeper.core.exchange.checks import InvalidExport, timestamp
+from scorekeeper.core.exchange.night_file import CheckedNight, add_night, night_json, read_night
+from scorekeeper.core.exchange.tournament_file import (
+    CheckedTournament,
+    read_tournament_file,
+    tournament_json,
+    write_tournament,
+)
+from scorekeeper.core.models import Night, RosterChange, Tournament
+from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
+from scorekeeper.core.text import name_key
+
+CLUB_FORMAT = "scorekeeper-club"
+CLUB_VERSION = 2
+#: The club files this Scorekeeper reads: version 1 was written before tournaments (it has no
+#: ``tournaments``); version 2 has them, and its ``nights`` are the club's nights only.
+CLUB_VERSIONS = (1, 2)
+GONE_PLAYER_ID = 0  # a roster change of a record that is gone (merged away) points at no player
+
+__all__ = [
+    "CLUB_FORMAT",
+    "CLUB_VERSION",
+    "CLUB_VERSIONS",
+    "CheckedClub",
+    "ClubImport",
+    "club_json",
+    "import_club",
+    "read_club",
+]
+
+_CLUB_KEYS_V1 = ("format", "version", "players", "roster_changes", "nights")
+_CLUB_KEYS = (*_CLUB_KEYS_V1, "tournaments")
+_CLUB_PLAYER_KEYS = ("name", "retired", "created_at")
+_CHANGE_KEYS = ("uid", "action", "player", "detail", "at")
+
+
+def club_json(db: Session) -> dict[str, Any]:
+    """The whole club as a JSON object, lossless: :func:`import_club` makes the same club of it.
+
+    ``players``: the whole roster by name (retired players and players without
+    a night too); ``roster_changes``: oldest first, each naming its player as
+    the roster has it now (null for a record that is gone, e.g. merged away);
+    ``nights``: :func:`night_json` of every night of the club, in the order they were made;
+    ``tournaments``: :func:`~scorekeeper.core.exchange.tournament_file.tournament_json` of every
+    tournament, oldest first, with its tables (nights of a tournament: not in ``nights``).
+    No database ids: uids and names say what is what. A tournament's guests are not on the
+    roster (``players``): they come with their tournament.
+    """
+    loose = select(Night.id).where(Night.tournament_id == None).order_by(Night.id)  # noqa: E711
+    nights = [night_json(db=db, night_id=night_id) for night_id in db.exec(loose)]
+    tournaments = [tournament_json(db, t_id) for t_id in db.exec(select(Tournament.id).order_by(Tournament.id))]
+    # The roster after the nights: a player seated at a night exported above is on it (guests are not).
+    players = list_players(db=db)
+    names = {p.id: p.name for p in players}  # changes name only players of this list
+    return {
+        "format": CLUB_FORMAT,
+        "version": CLUB_VERSION,
+        "players": [{"name": p.name, "retired": p.retired, "created_at": timestamp(p.created_at)} for p in players],
+        "roster_changes": [
+            {
+                "uid": c.uid,
+                "action": c.action,
+                "player": names.get(c.player_id),
+                "detail": copy.deepcopy(c.detail),
+                "at": timestamp(c.at),
+            }
+            for c in roster_changes(db=db)
+        ],
+        "nights": nights,
+        "tournaments": tournaments,
+    }
+
+
+@dataclass(frozen=True)
+class CheckedClub:
+    """A checked club file, ready to be written."""
+
+    players: list[dict[str, Any]]  # Player's columns
+    changes: list[dict[str, Any]]  # RosterChange's columns, with ``player`` (a name or None) for player_id
+    nights: list[CheckedNight]
+    tournaments: list[CheckedTournament] = field(default_factory=list)
+
+
+def _read_club_players(value: Any) -> list[dict[str, Any]]:
+    players = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(checks.a_list(value, "players")):
+        path = f"players[{i}]"
+        p = checks.object_with(item, path, _CLUB_PLAYER_KEYS, "a player")
+        name = checks.name(p["name"], f"{path}.name")
+        key = name_key(name)
+        if key in seen:
+            raise InvalidExport(f"{path}.name", f"{name!r} is players[{seen[key]}] already: a player is listed once")
+        seen[key] = i
+        players.append(
+            {
+                "name": name,
+                "retired": checks.boolean(p["retired"], f"{path}.retired"),
+                "created_at": checks.moment(p["created_at"], f"{path}.created_at"),
+            }
+        )
+    return players
+
+
+def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    listed = {name_key(p["name"]) for p in players}
+    changes = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(checks.a_list(value, "roster_changes")):
+        path = f"roster_changes[{i}]"
+        c = checks.object_with(item, path, _CHANGE_KEYS, "a roster change")
+        uid = checks.uid(c["uid"], f"{path}.uid")
+        if uid in seen:
+            raise InvalidExport(f"{path}.uid", f"roster_changes[{seen[uid]}] has the same uid")
+        seen[uid] = i
+        player = None
+        if c["player"] is not None:
+            player = checks.name(c["player"], f"{path}.player")
+            if name_key(player) not in listed:
+                raise InvalidExport(f"{path}.player", f"{player!r} is not one of the players")
+        changes.append(
+            {
+                "uid": uid,
+                "action": checks.action(c["action"], f"{path}.action"),
+                "player": player,
+                "detail": checks.json_object(c["detail"], f"{path}.detail"),
+                "at": checks.moment(c["at"], f"{path}.at"),
+            }
+        )
+    return changes
+
+
+def _read_nights(value: Any) -> list[CheckedNight]:
+    nights = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(checks.a_list(value, "nights")):
+        path = f"nights[{i}]"
+        try:
+            night = read_night(item)
+        except InvalidExport as err:
+            raise InvalidExport(checks.join(path, err.path), err.message) from None
+        uid = night.columns["uid"]
+        if uid in seen:
+            raise InvalidExport(f"{path}.evening.uid", f"nights[{seen[uid]}] is the same night (the same uid)")
+        seen[uid] = i
+        nights.append(night)
+    return nights
+
+
+def read_club(data: Any) -> CheckedClub:
+    """Check a club file completely (every night as :func:`read_night` does) without the database.
+
+    :raises InvalidExport: naming the JSON path of the first problem (``nights[3].hands[2].data.points``).
+    """
+    if isinstance(data, dict) and data.get("format") == CLUB_FORMAT and data.get("version") in CLUB_VERSIONS:
+        version = data["version"]
+        if type(version) is not int:
+            raise InvalidExport("version", f"this Scorekeeper reads version 1 or {CLUB_VERSION}, not {version!r}")
+    else:
+        version = CLUB_VERSION  # _file says what is wrong
+    old = version == 1
+    top = checks.file_top(data, CLUB_FORMAT, version, _CLUB_KEYS_V1 if old else _CLUB_KEYS, "club")
+    players = _read_club_players(top["players"])
+    changes = _read_changes(top["roster_changes"], players)
+    nights = _read_nights(top["nights"])
+    tournaments = []
+    loose = {night.columns["uid"]: f"nights[{i}]" for i, night in enumerate(nights)}  # where each night is
+    seen: dict[str, int] = {}
+    for i, item in enumerate([] if old else checks.a_list(top["tournaments"], "tournaments")):
+        path = f"tournaments[{i}]"
+        try:
+            t = read_tournament_file(item)
+        except InvalidExport as err:
+            raise InvalidExport(checks.join(path, err.path), err.message) from None
+        if t.uid in seen:
+            raise InvalidExport(f"{path}.tournament.uid", f"tournaments[{seen[t.uid]}] is the same tournament")
+        seen[t.uid] = i
+        for j, (_, night) in enumerate(t.tables):
+            uid = night.columns["uid"]
+            if uid in loose:
+                raise InvalidExport(
+                    f"{path}.tables[{j}].night.evening.uid", f"{loose[uid]} is the same night (the same uid)"
+                )
+            loose[uid] = f"{path}.tables[{j}].night"
+        tournaments.append(t)
+    return CheckedClub(players, changes, nights, tournaments)
+
+
+@dataclass(frozen=True)
+class ClubImport:
+    """What :func:`import_club` did: how many of each were new, and how many were there already."""
+
+    players_created: int
+    players_present: int
+    changes_created: int
+    changes_present: int
+    nights_created: int
+    nights_present: int
+    tournaments_created: int = 0
+    tournaments_present: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.players_created or self.changes_created or self.nights_created or self.tournaments_created)
+
+
+def import_club(*, db: Session, data: Any) -> ClubImport:
+    """Add a :func:`club_json` object to the database, in one transaction.
+
+    Players are found on the roster by name ignoring case, or added with the
+    file's ``retired`` and ``created_at``; roster changes, nights and tournaments already in
+    the database (the same uid) are left as they are, so importing a file twice
+    changes nothing the second time. The whole file is checked before anything
+    is written; on any error nothing is written (the session is rolled back,
+    with whatever else it held).
+
+    :raises InvalidExport: for a file that is not a valid club, naming the JSON path.
+    """
+    club = read_club(data)
+    try:
+        players = find_or_add_players(db=db, people=club.players)
+        ids = {name_key(player.name): player.id for player, _ in players}
+        known = set(db.exec(select(RosterChange.uid)))
+        new_changes = [c for c in club.changes if c["uid"] not in known]
+        for c in new_changes:
+            player_id = GONE_PLAYER_ID if c["player"] is None else ids[name_key(c["player"])]
+            columns = {key: copy.deepcopy(value) for key, value in c.items() if key != "player"}
+            add_imported_roster_change(db=db, player_id=player_id, columns=columns)
+        db.flush()  # in file order: their ids keep the order
+        created = [add_night(db, night)[1] for night in club.nights]
+        new_tournaments = []
+        for i, tournament in enumerate(club.tournaments):
+            try:
+                new_tournaments.append(write_tournament(db, tournament)[1])
+            except InvalidExport as err:  # a table's night is in the database already, not as this table
+                raise InvalidExport(checks.join(f"tournaments[{i}]", err.path), err.message) from None
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    players_created = sum(new for _, new in players)
+    return ClubImport(
+        players_created=players_created,
+        players_present=len(players) - players_created,
+        changes_created=len(new_changes),
+        changes_present=len(club.changes) - len(new_changes),
+        nights_created=sum(created),
+        nights_present=len(created) - sum(created),
+        tournaments_created=sum(new_tournaments),
+        tournaments_present=len(new_tournaments) - sum(new_tournaments),
+    )

@@ -1,0 +1,327 @@
+"""A night out of the database and back in: a lossless JSON file.
+
+- :func:`night_json` writes everything about a night (rules, people, hands,
+  idempotency keys, the audit trail, timestamps) as a JSON object.
+- :func:`read_night` checks such an object completely without the database;
+  :func:`import_night` writes it in one transaction. It checks the file as strictly
+  as the forms check their input, and settles its hands with the engine, so a
+  corrupted or hand-edited file cannot create a broken night.
+
+No Flask here: everything takes a database session.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, select
+
+from scorekeeper.core.exchange import checks
+from scorekeeper.core.exchange.checks import InvalidExport, timestamp
+from scorekeeper.core.exchange.transaction import import_once
+from scorekeeper.core.hands import add_imported_hands
+from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat
+from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
+from scorekeeper.core.players import find_or_add_players
+from scorekeeper.core.table import audit_trail, dealer_after, get_night
+from scorekeeper.core.text import ID_MAX, has_control, name_key
+from scorekeeper.engine import GAMES, InvalidHand, settle_session
+
+FORMAT = "scorekeeper-night"
+VERSION = 1
+POT_MAX = 10**9  # what the engine accepts as a pot to start with
+
+__all__ = ["FORMAT", "VERSION", "CheckedNight", "add_night", "import_night", "night_json", "read_night"]
+
+
+def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
+    """The whole night as a JSON object, lossless: :func:`import_night` makes the same night of it.
+
+    Database ids are left out (they differ between databases); the night's ``uid`` says which night it is.
+
+    :raises NotFound: for an unknown night.
+    """
+    night = get_night(db=db, night_id=night_id)
+    seats = db.exec(
+        select(Seat.position, Player.name)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.night_id == night.id)
+        .order_by(Seat.position)
+    ).all()
+    hands = db.exec(select(HandRecord).where(HandRecord.night_id == night.id).order_by(HandRecord.number)).all()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "evening": {
+            "uid": night.uid,
+            "game": night.game,
+            "rules": copy.deepcopy(night.rules),
+            "stake_cents": night.stake_cents,
+            "currency": night.currency,
+            "played_on": night.played_on.isoformat(),
+            "place": night.place,
+            "seat_count": night.seat_count,
+            "first_dealer": night.first_dealer,
+            "status": night.status,
+            "closed_at": timestamp(night.closed_at),
+            "pot_start": night.pot_start,
+            "created_at": timestamp(night.created_at),
+        },
+        "players": [{"position": position, "name": name} for position, name in seats],
+        "hands": [
+            {
+                "number": h.number,
+                "dealer": h.dealer,
+                "data": copy.deepcopy(h.data),
+                "idempotency_key": h.idempotency_key,
+                "created_at": timestamp(h.created_at),
+                "updated_at": timestamp(h.updated_at),
+            }
+            for h in hands
+        ],
+        "audit": [
+            {
+                "hand_number": a.hand_number,
+                "action": a.action,
+                "before": copy.deepcopy(a.before),
+                "after": copy.deepcopy(a.after),
+                "at": timestamp(a.at),
+            }
+            for a in audit_trail(db=db, night_id=night.id)
+        ],
+    }
+
+
+# --- reading a file: every check before anything is written ----------------------
+
+_TOP_KEYS = ("format", "version", "evening", "players", "hands", "audit")
+_NIGHT_KEYS = (
+    "uid",
+    "game",
+    "rules",
+    "stake_cents",
+    "currency",
+    "played_on",
+    "place",
+    "seat_count",
+    "first_dealer",
+    "status",
+    "closed_at",
+    "pot_start",
+    "created_at",
+)
+_PLAYER_KEYS = ("position", "name")
+_HAND_KEYS = ("number", "dealer", "data", "idempotency_key", "created_at", "updated_at")
+_AUDIT_KEYS = ("hand_number", "action", "before", "after", "at")
+
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+@dataclass(frozen=True)
+class CheckedNight:
+    """A checked night file, ready to be written."""
+
+    columns: dict[str, Any]  # Night's columns
+    names: list[str]  # clean names in seat order
+    hands: list[dict[str, Any]]  # HandRecord's columns (without night_id)
+    audit: list[dict[str, Any]]  # AuditEntry's columns (without night_id)
+
+
+def _read_night(value: Any) -> dict[str, Any]:
+    e = checks.object_with(value, "evening", _NIGHT_KEYS, "evening")
+    uid = checks.uid(e["uid"], "evening.uid")
+    game = checks.text(e["game"], "evening.game")
+    if game not in GAMES:
+        raise InvalidExport("evening.game", f"must be one of {', '.join(GAMES)}, not {game!r}")
+    complete = checks.rule_set(game, e["rules"], "evening.rules", "evening")
+    currency = checks.text(e["currency"], "evening.currency")
+    if not _CURRENCY.fullmatch(currency):
+        raise InvalidExport(
+            "evening.currency", f"must be a three-letter code in capitals such as EUR, not {currency!r}"
+        )
+    day = checks.day(e["played_on"], "evening.played_on")
+    place = checks.text(e["place"], "evening.place")
+    if len(place) > 80:
+        raise InvalidExport("evening.place", "may have at most 80 characters")
+    if has_control(place):
+        raise InvalidExport("evening.place", "must not contain control characters")
+    sizes = GAMES[game].table_sizes
+    seat_count = checks.integer(e["seat_count"], "evening.seat_count", 1, 10)
+    if seat_count not in sizes:
+        allowed = " or ".join(map(str, sizes))
+        raise InvalidExport("evening.seat_count", f"{game} is played by {allowed} players, not {seat_count}")
+    status = checks.text(e["status"], "evening.status")
+    if status not in STATUSES:
+        raise InvalidExport("evening.status", f"must be one of {', '.join(STATUSES)}, not {status!r}")
+    closed_at = checks.moment(e["closed_at"], "evening.closed_at", nullable=True)
+    if status == OPEN and closed_at is not None:
+        raise InvalidExport("evening.closed_at", "an open night has no closing time: it must be null")
+    if status == CLOSED and closed_at is None:
+        raise InvalidExport("evening.closed_at", "a closed night has the time it was closed: it must not be null")
+    return {
+        "uid": uid,
+        "game": game,
+        "rules": complete,
+        "stake_cents": checks.integer(e["stake_cents"], "evening.stake_cents", 0, STAKE_MAX_CENTS),
+        "currency": currency,
+        "played_on": day,
+        "place": place,
+        "seat_count": seat_count,
+        "first_dealer": checks.integer(e["first_dealer"], "evening.first_dealer", 1, seat_count),
+        "status": status,
+        "closed_at": closed_at,
+        "pot_start": checks.integer(e["pot_start"], "evening.pot_start", 0, POT_MAX),
+        "created_at": checks.moment(e["created_at"], "evening.created_at"),
+    }
+
+
+def _read_players(value: Any, seat_count: int) -> list[str]:
+    players = checks.a_list(value, "players")
+    if len(players) != seat_count:
+        raise InvalidExport(
+            "players", f"the night has {seat_count} seats (evening.seat_count) but {len(players)} players"
+        )
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(players):
+        path = f"players[{i}]"
+        p = checks.object_with(item, path, _PLAYER_KEYS, "a player")
+        position = checks.integer(p["position"], f"{path}.position", 1, seat_count)
+        if position != i + 1:
+            raise InvalidExport(f"{path}.position", f"the players are listed in seat order: expected {i + 1}")
+        name = checks.name(p["name"], f"{path}.name")
+        key = name_key(name)
+        if key in seen:
+            raise InvalidExport(f"{path}.name", f"{name!r} already sits at seat {seen[key]}: a player has one seat")
+        seen[key] = position
+        names.append(name)
+    return names
+
+
+def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
+    hands = []
+    keys: dict[str, int] = {}
+    rules = GAMES[night["game"]].parse_rules(night["rules"])  # checked by _read_night
+    dealer = night["first_dealer"]
+    for i, item in enumerate(checks.a_list(value, "hands")):
+        path = f"hands[{i}]"
+        h = checks.object_with(item, path, _HAND_KEYS, "a hand")
+        number = checks.integer(h["number"], f"{path}.number", 1, ID_MAX)
+        if number != i + 1:
+            raise InvalidExport(f"{path}.number", f"the hands are numbered 1, 2, 3, … in order: expected {i + 1}")
+        if checks.integer(h["dealer"], f"{path}.dealer", 1, night["seat_count"]) != dealer:
+            raise InvalidExport(
+                f"{path}.dealer",
+                f"hand {number} is dealt by seat {dealer} (the deal moves on clockwise from seat "
+                f"{night['first_dealer']}; a hand dealt again keeps its dealer), not {h['dealer']}",
+            )
+        data = checks.json_object(h["data"], f"{path}.data")
+        key = h["idempotency_key"]
+        if key is not None:
+            if not isinstance(key, str) or not 1 <= len(key) <= 64 or not (key.isascii() and key.isprintable()):
+                raise InvalidExport(f"{path}.idempotency_key", "must be null or 1 to 64 printable ASCII characters")
+            if key in keys:
+                raise InvalidExport(f"{path}.idempotency_key", f"hand {keys[key]} has the same key")
+            keys[key] = number
+        hands.append(
+            {
+                "number": number,
+                "dealer": h["dealer"],
+                "data": data,
+                "idempotency_key": key,
+                "created_at": checks.moment(h["created_at"], f"{path}.created_at"),
+                "updated_at": checks.moment(h["updated_at"], f"{path}.updated_at"),
+            }
+        )
+        dealer = dealer_after(game=night["game"], rules=rules, seat_count=night["seat_count"], dealer=dealer, data=data)
+    return hands
+
+
+def _read_audit(value: Any) -> list[dict[str, Any]]:
+    entries = []
+    for i, item in enumerate(checks.a_list(value, "audit")):
+        path = f"audit[{i}]"
+        a = checks.object_with(item, path, _AUDIT_KEYS, "an audit entry")
+        number = a["hand_number"]
+        if number is not None:
+            checks.integer(number, f"{path}.hand_number", 1, ID_MAX)
+        entries.append(
+            {
+                "hand_number": number,
+                "action": checks.action(a["action"], f"{path}.action"),
+                "before": checks.json_object(a["before"], f"{path}.before", nullable=True),
+                "after": checks.json_object(a["after"], f"{path}.after", nullable=True),
+                "at": checks.moment(a["at"], f"{path}.at"),
+            }
+        )
+    return entries
+
+
+def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
+    """The engine must settle the hands, as it did when they were recorded."""
+    try:
+        settle_session(night["game"], night["rules"], [h["data"] for h in hands], pot=night["pot_start"] or None)
+    except InvalidHand as err:
+        if err.hand is not None:
+            path = f"hands[{err.hand}].data"
+            raise InvalidExport(checks.join(path, err.field), err.message) from None
+        field = "pot_start" if err.field == "pot" else err.field
+        raise InvalidExport(checks.join("evening", field), err.message) from None
+
+
+def read_night(data: Any) -> CheckedNight:
+    """Check a night file completely (format, keys, types, names, the deal, the engine) without the database.
+
+    :raises InvalidExport: naming the JSON path of the first problem.
+    """
+    top = checks.file_top(data, FORMAT, VERSION, _TOP_KEYS, "night")
+    night = _read_night(top["evening"])
+    names = _read_players(top["players"], night["seat_count"])
+    hands = _read_hands(top["hands"], night)
+    audit = _read_audit(top["audit"])
+    _settle(night, hands)
+    return CheckedNight(night, names, hands, audit)
+
+
+# --- writing it: one transaction ----------------------------------------------
+
+
+def find_night(db: Session, uid: str) -> int | None:
+    """The id of the night with this uid, if the database has it."""
+    return db.exec(select(Night.id).where(Night.uid == uid)).first()
+
+
+def _write(db: Session, night: CheckedNight) -> int:
+    """Write a new night through the use cases (not committed)."""
+    seated = [player for player, _ in find_or_add_players(db=db, people=[{"name": name} for name in night.names])]
+    added = add_imported_night(db=db, columns=night.columns, player_ids=[p.id for p in seated])
+    add_imported_hands(db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit))
+    return added.id
+
+
+def add_night(db: Session, night: CheckedNight) -> tuple[int, bool]:
+    """Write a checked night unless its uid is there already (not committed: the club's import is one
+    transaction): ``(night_id, created)``."""
+    existing = find_night(db, night.columns["uid"])
+    if existing is not None:
+        return existing, False
+    return _write(db, night), True
+
+
+def import_night(*, db: Session, data: Any) -> tuple[int, bool]:
+    """Create the night of a :func:`night_json` object; returns ``(night_id, created)``.
+
+    A night whose ``uid`` is already in the database is not imported again:
+    its id comes back with ``created`` False and nothing changes. Players are
+    found on the roster by name ignoring case, or added to it. Everything
+    happens in one transaction: on any error nothing is written (the session
+    is rolled back, with whatever else it held).
+
+    :raises InvalidExport: for a file that is not a valid night, naming the JSON path.
+    """
+    night = read_night(data)
+    uid = night.columns["uid"]
+    return import_once(db=db, write=lambda: add_night(db, night), find=lambda: find_night(db, uid))

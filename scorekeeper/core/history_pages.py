@@ -1,0 +1,397 @@
+"""The club's history as its pages ask it: the seasons, the nights list, a player's record, the
+season leaderboard.
+
+Read from the rows :mod:`scorekeeper.core.history` writes with every change to a night (a few
+rows a night, added up in SQL). Reads only. No Flask here: everything takes a database session.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from fractions import Fraction
+
+from sqlalchemy import distinct, func
+from sqlmodel import Session, col, select
+
+from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat
+from scorekeeper.core.players import get_player
+from scorekeeper.core.summary import SEAT_COUNTS
+from scorekeeper.core.text import name_key
+from scorekeeper.engine import GAMES
+
+# --- seasons ------------------------------------------------------------------
+
+
+def parse_season_start(text: str) -> tuple[int, int]:
+    """``"MM-DD"`` as (month, day); a season may start on any day but 29 February.
+
+    >>> parse_season_start("08-01")
+    (8, 1)
+
+    :raises ValueError: for anything else.
+    """
+    try:
+        month, day = (int(part) for part in text.split("-"))
+        date(2001, month, day)  # not a leap year: every season has its start day
+    except (ValueError, TypeError):
+        raise ValueError(f"a season starts on a day written MM-DD (not 02-29), not {text!r}") from None
+    return month, day
+
+
+@dataclass(frozen=True)
+class Season:
+    """A season: from its start day (included) to the next season's (excluded).
+
+    >>> Season.of(date(2026, 3, 1), (8, 1)).label
+    '2025/26'
+    >>> Season.of(date(2026, 3, 1), (1, 1)).label
+    '2026'
+    """
+
+    year: int
+    start: date
+    end: date
+
+    @classmethod
+    def of(cls, day: date, start: tuple[int, int] = (1, 1)) -> Season:
+        year = day.year if (day.month, day.day) >= start else day.year - 1
+        return cls.starting(year, start)
+
+    @classmethod
+    def starting(cls, year: int, start: tuple[int, int] = (1, 1)) -> Season:
+        """The season that starts in ``year``; at the ends of the calendar (a date stored before
+        dates were checked) it is cut short instead of failing.
+
+        >>> Season.starting(9999, (8, 1)).end, Season.starting(0, (8, 1)).start
+        (datetime.date(9999, 12, 31), datetime.date(1, 1, 1))
+        """
+        first = date(year, *start) if year >= date.min.year else date.min
+        end = date(year + 1, *start) if year < date.max.year else date.max
+        return cls(year, first, end)
+
+    @property
+    def last(self) -> date:
+        """The season's last day."""
+        return self.end - timedelta(days=1)
+
+    @property
+    def label(self) -> str:
+        if (self.start.month, self.start.day) == (1, 1):
+            return str(self.year)
+        return f"{self.year}/{(self.year + 1) % 100:02d}"
+
+
+SEASONS_SPAN = 100  # beyond this many seasons between the first night and the newest, only those with nights
+
+
+def seasons(*, db: Session, start: tuple[int, int]) -> list[Season]:
+    """Every season from the club's first night to its newest, newest first (none without nights);
+    across a span of more than a hundred seasons (a date typed wrong) only the seasons with nights."""
+    first, last = db.exec(select(func.min(Night.played_on), func.max(Night.played_on))).one()
+    if first is None:
+        return []
+    a, b = Season.of(first, start).year, Season.of(last, start).year
+    if b - a < SEASONS_SPAN:
+        return [Season.starting(year, start) for year in range(b, a - 1, -1)]
+    years = {Season.of(day, start).year for day in db.exec(select(distinct(Night.played_on)))}
+    return [Season.starting(year, start) for year in sorted(years, reverse=True)]
+
+
+def places(db: Session) -> list[str]:
+    """The places the club has played at, by name."""
+    return sorted(db.exec(select(Night.place).where(Night.place != "").distinct()))
+
+
+# --- the nights list -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightFilter:
+    """What the nights list shows: every filter is optional; ``until`` is included."""
+
+    game: str | None = None
+    player_id: int | None = None
+    place: str | None = None
+    since: date | None = None
+    until: date | None = None
+
+
+@dataclass(frozen=True)
+class NightItem:
+    night: Night
+    names: list[str]
+    hands: int
+    leader: tuple[str, int] | None  # the night's biggest winner and their money
+
+
+@dataclass(frozen=True)
+class NightsPage:
+    items: list[NightItem]
+    total: int
+    page: int
+    pages: int
+
+
+def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: int = 25) -> NightsPage:
+    """One page of the nights that match, newest first; a page past the end shows the last one."""
+    if per_page < 1:
+        raise ValueError("a page holds at least one night")
+    query = select(Night).where(Night.tournament_id == None)  # noqa: E711 (tournaments are listed apart)
+    if filters.game:
+        query = query.where(col(Night.game) == filters.game)
+    if filters.player_id is not None:
+        query = query.where(Night.id.in_(select(Seat.night_id).where(Seat.player_id == filters.player_id)))
+    if filters.place:
+        query = query.where(Night.place == filters.place)
+    if filters.since:
+        query = query.where(Night.played_on >= filters.since)
+    if filters.until:
+        query = query.where(Night.played_on <= filters.until)
+    total = db.exec(select(func.count()).select_from(query.subquery())).one()
+    pages = max(1, math.ceil(total / per_page))
+    page = min(max(1, page), pages)
+    nights = list(
+        db.exec(query.order_by(Night.played_on.desc(), Night.id.desc()).offset((page - 1) * per_page).limit(per_page))
+    )
+    ids = [e.id for e in nights]
+    names: dict[int, list[str]] = defaultdict(list)
+    for night_id, name in db.exec(
+        select(Seat.night_id, Player.name)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.night_id.in_(ids))
+        .order_by(Seat.night_id, Seat.position)
+    ):
+        names[night_id].append(name)
+    hands = dict(
+        db.exec(
+            select(HandRecord.night_id, func.count()).where(HandRecord.night_id.in_(ids)).group_by(HandRecord.night_id)
+        ).all()
+    )
+    leaders: dict[int, tuple[str, int]] = {}
+    for night_id, name, cents in db.exec(
+        select(NightResult.night_id, Player.name, NightResult.cents)
+        .join(Player, Player.id == NightResult.player_id)
+        .where(NightResult.night_id.in_(ids), NightResult.cents > 0)
+        .order_by(NightResult.night_id, NightResult.cents.desc(), NightResult.position)
+    ):
+        leaders.setdefault(night_id, (name, cents))
+    items = [NightItem(e, names[e.id], hands.get(e.id, 0), leaders.get(e.id)) for e in nights]
+    return NightsPage(items, total, page, pages)
+
+
+# --- a player's record -----------------------------------------------------------
+
+
+def ratio(part: int, whole: int, scale: int = 100) -> int | None:
+    """``part / whole`` times ``scale``, rounded half away from zero, in integers; None for 0 / 0.
+
+    >>> ratio(2, 3), ratio(-5, 4, 100), ratio(1, 0)
+    (67, -125, None)
+    """
+    if not whole:
+        return None
+    value = Fraction(part * scale, whole)
+    return int(value + Fraction(1, 2)) if value >= 0 else -int(-value + Fraction(1, 2))
+
+
+@dataclass
+class Tally:
+    """Nights, hands, units and money added up (for one game, a season, or everything)."""
+
+    nights: int = 0
+    hands: int = 0
+    units: int = 0
+    cents: int = 0
+    declared: int = 0
+    won: int = 0
+
+    def add(self, row: NightResult) -> None:
+        self.nights += 1
+        self.hands += row.hands
+        self.units += row.units
+        self.cents += row.cents
+        self.declared += row.declared
+        self.won += row.won
+
+    @property
+    def units_per_hand(self) -> int | None:
+        """Hundredths of a unit per hand."""
+        return ratio(part=self.units, whole=self.hands)
+
+    @property
+    def win_rate(self) -> int | None:
+        """Per cent of the hands declared that were won."""
+        return ratio(part=self.won, whole=self.declared)
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """One night of a player's: for best and worst, and the chart."""
+
+    night_id: int
+    played_on: date
+    game: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class ContractLine:
+    game: str
+    contract: str
+    declared: int
+    won: int
+
+    @property
+    def win_rate(self) -> int | None:
+        return ratio(part=self.won, whole=self.declared)
+
+
+@dataclass
+class PlayerHistory:
+    player: Player
+    total: Tally = field(default_factory=Tally)
+    games: dict[str, Tally] = field(default_factory=dict)  # game -> everything in it
+    seasons: list[tuple[Season, dict[str, Tally]]] = field(default_factory=list)  # newest first
+    contracts: list[ContractLine] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # matzl_caught, matzl_lost, touts, solos ...
+    best: NightLine | None = None
+    worst: NightLine | None = None
+    streak: list[NightLine] = field(default_factory=list)  # the longest run of nights won
+    nights: list[NightLine] = field(default_factory=list)  # oldest first
+
+
+#: The counts on a player's page, added up over their nights.
+COUNTS = tuple(SEAT_COUNTS)
+
+
+def player_history(*, db: Session, player_id: int, season_start: tuple[int, int] = (1, 1)) -> PlayerHistory:
+    """Everything a player's page shows, from their result rows (a few per night, not per hand).
+
+    A night counts when the player played a hand in it or it moved their money (a
+    share of the pot when the dealer of a table of five sat out every hand); a night
+    is won when it brought the player money; the streak is the longest run of nights
+    won in a row, by date.
+
+    :raises errors.NotFound: for an unknown player.
+    """
+    history = PlayerHistory(get_player(db=db, player_id=player_id))
+    rows = db.exec(
+        select(NightResult)
+        .where(NightResult.player_id == player_id)
+        .order_by(NightResult.played_on, NightResult.night_id)
+    ).all()
+    counts = dict.fromkeys(COUNTS, 0)
+    by_season: dict[int, dict[str, Tally]] = defaultdict(dict)
+    run: list[NightLine] = []
+    for row in rows:
+        if not row.hands and not row.cents:
+            continue  # a night without a hand for this player: not a night played (nor attended)
+        history.total.add(row)
+        history.games.setdefault(row.game, Tally()).add(row)
+        season = Season.of(row.played_on, season_start)
+        by_season[season.year].setdefault(row.game, Tally()).add(row)
+        for name in COUNTS:
+            counts[name] += getattr(row, name)
+        night = NightLine(row.night_id, row.played_on, row.game, row.cents)
+        history.nights.append(night)
+        # the best night brought money, the worst cost some: a night without (a Matt without a stake) is neither
+        if night.cents > 0 and (history.best is None or night.cents > history.best.cents):
+            history.best = night
+        if night.cents < 0 and (history.worst is None or night.cents < history.worst.cents):
+            history.worst = night
+        run = [*run, night] if night.cents > 0 else []
+        if len(run) > len(history.streak):
+            history.streak = run
+    history.seasons = [
+        (Season.starting(year, season_start), dict(sorted(games.items())))
+        for year, games in sorted(by_season.items(), reverse=True)
+    ]
+    history.contracts = [
+        ContractLine(game, contract, declared, won)
+        for game, contract, declared, won in db.exec(
+            select(
+                ContractResult.game,
+                ContractResult.contract,
+                func.sum(ContractResult.declared),
+                func.sum(ContractResult.won),
+            )
+            .where(ContractResult.player_id == player_id)
+            .group_by(ContractResult.game, ContractResult.contract)
+            .order_by(ContractResult.game, ContractResult.contract)
+        )
+    ]
+    solos = [c for c in history.contracts if c.contract in GAMES[c.game].solo_contracts]
+    counts["solos"] = sum(c.declared for c in solos)
+    counts["solos_won"] = sum(c.won for c in solos)
+    history.counts = counts
+    return history
+
+
+# --- the leaderboard -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: int
+    name: str
+    tally: Tally
+    attendance: int | None  # per cent of the season's nights of the game
+
+
+SORTS = ("money", "per_hand", "win_rate", "attendance")
+
+
+def leaderboard(
+    *, db: Session, game: str, season: Season, min_declared: int = 20, sort: str = "money"
+) -> tuple[list[Standing], int]:
+    """The season's standings in one game, and how many nights of it were played.
+
+    A win rate counts only with at least ``min_declared`` hands declared; below
+    that it is None and sorts last.
+    """
+    if sort not in SORTS:
+        raise ValueError(f"sort by one of {', '.join(SORTS)}, not {sort!r}")
+    in_season = (
+        col(NightResult.game) == game,
+        NightResult.played_on >= season.start,
+        NightResult.played_on < season.end,
+        (NightResult.hands > 0) | (NightResult.cents != 0),  # as on the player's page
+    )
+    nights = db.exec(select(func.count(distinct(NightResult.night_id))).where(*in_season)).one()
+    rows = db.exec(
+        select(
+            NightResult.player_id,
+            Player.name,
+            func.count(),
+            func.sum(NightResult.hands),
+            func.sum(NightResult.units),
+            func.sum(NightResult.cents),
+            func.sum(NightResult.declared),
+            func.sum(NightResult.won),
+        )
+        .join(Player, Player.id == NightResult.player_id)
+        .where(*in_season)
+        .group_by(NightResult.player_id, Player.name)
+    ).all()
+    standings = []
+    for player_id, name, count, hands, units, cents, declared, won in rows:
+        tally = Tally(count, hands, units, cents, declared, won)
+        standings.append(Standing(player_id, name, tally, ratio(part=count, whole=nights)))
+
+    def rate(s: Standing) -> int | None:
+        return s.tally.win_rate if s.tally.declared >= min_declared else None
+
+    def key(s: Standing) -> tuple:
+        value = {
+            "money": s.tally.cents,
+            "per_hand": s.tally.units_per_hand,
+            "win_rate": rate(s),
+            "attendance": s.attendance,
+        }[sort]
+        return (value is None, -(value or 0), -s.tally.cents, name_key(s.name))
+
+    standings.sort(key=key)
+    return standings, nights
