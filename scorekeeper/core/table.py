@@ -164,6 +164,10 @@ class Table:
     def next_dealer(self) -> int:
         return self.next_deal.dealer
 
+    def dealt_again(self, number: int) -> bool:
+        """Whether hand ``number`` was dealt again by its dealer (a redeal: it counts as no deal)."""
+        return deal.keeps_dealer(GAMES[self.night.game], self.settlement.rules, self.settlement.hands[number - 1])
+
     @property
     def deal_stays(self) -> tuple[str, ...]:
         """The contracts whose hand the same dealer deals again at this night (engine/deal.py ``deal_stays``)."""

@@ -91,3 +91,17 @@ def test_a_hand_entered_for_another_dealer_lands_only_where_the_same_people_play
     assert len(hand_rows(db=db, night_id=night.id)) == 1
     record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True}, dealt_by=2)
     assert [r.dealer for r in hand_rows(db=db, night_id=night.id)] == [1, 2]
+
+
+def test_a_deal_read_before_the_night_changed_is_worked_out_again_under_the_lock(db, players):
+    """The page read the night after a Rundpass dealt again (Anna deals the next hand too); then the Rundpass
+    was corrected to a Sauspiel: the next hand is Bernd's deal, not the one the page read."""
+    night = start_night(db, players, game="schafkopf", seats=4, rules=RULES["schafkopf"])
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})
+    table = load_table(db=db, night_id=night.id, newest=1)
+    seen = (table.night.version, table.next_deal)
+    assert seen[1].dealer == 1
+    sauspiel = {"contract": "sauspiel", "declarer": 1, "partner": 2, "suit": "gras", "points": 70}
+    edit_hand(db=db, night_id=night.id, number=1, hand=sauspiel)
+    record_hand(db=db, night_id=night.id, hand=sauspiel, seen=seen)
+    assert [r.dealer for r in hand_rows(db=db, night_id=night.id)] == [1, 2]
