@@ -57,7 +57,9 @@
     });
   }
 
-  // The hand form as the server makes it now: its token, its count of hands, and whose it is
+  // The hand form as the server makes it now: its token, its count of hands, and whose it is. A night that
+  // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
+  // why (core/lifecycle.py): resolves to {closed: the server's words} instead, and nothing is sent.
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
@@ -67,6 +69,11 @@
         var page = new DOMParser().parseFromString(html, "text/html");
         var token = page.querySelector('#hand-form input[name="csrf_token"]');
         var count = page.querySelector('#hand-form input[name="expected_hands"]');
+        var table = "/nights/" + night;
+        if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
+          var why = page.querySelector(".flash-error");
+          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", account: account };
+        }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };
       });
@@ -118,15 +125,26 @@
     // is answered as that hand, not stored twice) and the count it expects: when another phone recorded
     // a hand meanwhile, the server refuses it, and it waits, marked (words.conflict, words.refused), for
     // the player; so do those after it. Nothing is sent when the server's answer is another account's
-    // or nobody's. Resolves to {landed, failed}: how many landed, and whether the sending stopped for
-    // want of a connection (or of the account's session).
+    // or nobody's. A night that takes no hand any more (closed meanwhile) stops the sending: each of its
+    // waiting hands is marked (words.closed, and the server's reason) for the player to discard. Resolves
+    // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
+    // (or of the account's session), and whether the night was found closed.
     send: function (night, account, words) {
-      var landed = 0;
+      var landed = 0, closed = false;
+      function refuseAll(hands, why) {  // this one and the rest: none of them can be recorded now
+        closed = true;
+        return Promise.all(hands.map(function (hand) {
+          hand.refused = true;
+          hand.conflict = words.closed + (why ? " " + why : "");
+          return scope.skOutbox.keep(hand);
+        }));
+      }
       function next(hands) {
         var hand = hands.shift();
         if (!hand || hand.conflict) return null;
         return freshForm(night).then(function (fresh) {
           if (fresh.account !== account) throw new Error("another account");
+          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), fresh.closed);
           return post(hand, fresh.token).then(function (r) {
             if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
               landed++;
@@ -143,9 +161,9 @@
         });
       }
       return waiting(night, account).then(next).then(function () {
-        return { landed: landed, failed: false };
+        return { landed: landed, failed: false, closed: closed };
       }, function () {
-        return { landed: landed, failed: true };
+        return { landed: landed, failed: true, closed: closed };
       });
     }
   };

@@ -17,9 +17,32 @@
 // - A hand is the account's that saved it (the page's data-account, templates/base.html): a page lists
 //   and sends its own account's hands only, and a hand goes only when the server's answer is that
 //   account's: never under another member's (or a guest's) session on the same phone.
+
+// The deal behind the hands waiting: a copy of the engine's (scorekeeper/engine/deal.py: Deal.at,
+// next_deal), needed offline, held to it by tests/engine/test_deal_js.py over fixtures the engine writes.
+// ``start``: the deal of the hand the page was made for ({number, dealer}), the table's ``size``, the game's
+// ``seats`` and the contracts whose hand the same dealer deals again (``stays``: the engine's deal_stays);
+// ``contracts``: the contract ("" for none) of each hand waiting before it, in order. Returns the deal of
+// the hand after them: {number, dealer, forehand, positions (the table position of each seat), sitsOut}.
+(function (scope) {
+  "use strict";
+  function at(number, dealer, size, seats) {
+    var positions = [];
+    for (var p = 1; p <= size; p++) if (size === seats || p !== dealer) positions.push(p);
+    return { number: number, dealer: dealer, forehand: dealer % size + 1, positions: positions, sitsOut: size === seats ? null : dealer };
+  }
+  scope.skDeal = function (start, contracts) {
+    var d = at(start.number, start.dealer, start.size, start.seats);
+    contracts.forEach(function (c) {
+      d = at(d.number + 1, c && start.stays.indexOf(c) >= 0 ? d.dealer : d.forehand, start.size, start.seats);
+    });
+    return d;
+  };
+})(typeof self !== "undefined" ? self : globalThis);
+
 (function () {
   "use strict";
-  if (!window.indexedDB || !window.fetch || !self.skOutbox) return;
+  if (typeof window === "undefined" || !window.indexedDB || !window.fetch || !self.skOutbox) return;
   var box = document.getElementById("outbox");
   if (!box) return;
   var night = box.dataset.night;
@@ -210,25 +233,33 @@
     return !bad.length;
   }
 
+  // The deal behind the hands waiting here (after ``made`` hands the page knew of), from the page's data-*:
+  // its next dealer (data-dealer), the table's size and seats, and data-deal-stays (skDeal).
+  function contractOf(hand) {
+    var c = hand.fields.filter(function (p) { return p[0] === "contract"; })[0];
+    return c ? c[1] : "";
+  }
+  function dealBehind(data, made, hands) {
+    var ahead = hands.filter(function (h) { return h.expected >= made; });
+    var start = {
+      number: made + 1, dealer: parseInt(data.dealer, 10), size: parseInt(data.size, 10),
+      seats: parseInt(data.seats, 10), stays: (data.dealStays || "").split(/\s+/)
+    };
+    return self.skDeal(start, ahead.map(contractOf));
+  }
+
   // A form kept for offline use was made for the hand after the server's last one: behind hands waiting
   // here, another player deals (and at a table of five sits out). From the table's positions and names
-  // (data-*), the form names who deals the hand it will be, as the server does: the deal moves on one
-  // position per hand (scorekeeper/engine/ledger.py), but for a hand that keeps it (data-deal-stays: a
-  // Rundpass where the rules redeal). The seats the form posts are that deal's (dealt_by).
+  // (data-*), the form names who deals the hand it will be, as the server does (dealBehind: the deal
+  // moves on one position per hand, but for a hand that keeps it, a Rundpass where the rules redeal).
+  // The seats the form posts are that deal's (dealt_by).
   function deal(hands) {
-    var d = form.dataset, size = parseInt(d.size, 10), seats = parseInt(d.seats, 10);
-    var first = parseInt(d.dealer, 10), made = madeFor;
-    if (!size || !first || !(made >= 0) || !d.people) return hands;
-    var stays = (d.dealStays || "").split(/\s+/);
-    var ahead = hands.filter(function (h) { return h.expected >= made; });
-    var moves = ahead.filter(function (h) {
-      var c = h.fields.filter(function (p) { return p[0] === "contract"; })[0];
-      return !(c && stays.indexOf(c[1]) >= 0);
-    }).length;
+    var d = form.dataset, size = parseInt(d.size, 10), made = madeFor;
+    if (!size || !parseInt(d.dealer, 10) || !(made >= 0) || !d.people) return hands;
+    var seats = parseInt(d.seats, 10);
     var people = JSON.parse(d.people), words = JSON.parse(d.dealWords);
-    var dealer = (first - 1 + moves) % size + 1, forehand = dealer % size + 1, number = made + 1 + ahead.length;
-    var positions = [];
-    for (var p = 1; p <= size; p++) if (size === seats || p !== dealer) positions.push(p);
+    var next = dealBehind(d, made, hands);
+    var dealer = next.dealer, forehand = next.forehand, number = next.number, positions = next.positions;
     function name(p) { return people[p - 1]; }
     function say(key, who) { return words[key].replace("{name}", who); }
     function seatOf(p) { return positions.indexOf(p) + 1; }
@@ -317,16 +348,16 @@
     return parts.join(" · ");
   }
 
-  // The table page kept for offline use was made before the hands waiting here: the deal has moved on one
-  // position per waiting hand (scorekeeper/engine/ledger.py), so its "deals" badge goes to the next hand's dealer.
+  // The table page kept for offline use was made before the hands waiting here: its "deals" badge goes to the
+  // dealer of the next hand to be recorded, behind those waiting (dealBehind: a redeal keeps the dealer).
   function dealerBadge(hands) {
     var t = document.querySelector("#balance [data-made]");
     var badge = t && t.querySelector(".badge[data-deals]");
     if (!badge) return;
-    var made = parseInt(t.dataset.made, 10), size = parseInt(t.dataset.size, 10), first = parseInt(t.dataset.dealer, 10);
-    var ahead = hands.filter(function (h) { return h.expected >= made; }).length;
-    var cell = t.querySelector('tr[data-position="' + ((first - 1 + ahead) % size + 1) + '"] > td');
+    var next = dealBehind(t.dataset, parseInt(t.dataset.made, 10), hands);
+    var cell = t.querySelector('tr[data-position="' + next.dealer + '"] > td');
     if (cell && badge.parentNode !== cell) cell.append(" ", badge);
+    t.dataset.dealt = String(next.number);  // the hand the badge is for (the tests wait for it)
   }
 
   window.addEventListener("online", function () { delay = 0; send(); });

@@ -22,25 +22,20 @@ from scorekeeper.core import history, lifecycle
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
 from scorekeeper.core.nights import close_locked, lock_night, touch
-from scorekeeper.core.table import (
-    HandRow,
+from scorekeeper.core.stored import (
     Last,
     Running,
-    Table,
-    Tail,
-    build_table,
-    dealer_after,
     deals_played,
     hand_record,
-    hand_rows,
     last_hand,
+    next_deal_after,
     running_sums,
-    seats,
-    settle,
     stored_columns,
     stored_state,
 )
-from scorekeeper.engine import GAMES, Game, ledger
+from scorekeeper.core.table import HandRow, Table, Tail, build_table, hand_rows, seats, settle
+from scorekeeper.engine import GAMES, Game, deal
+from scorekeeper.engine.deal import Deal
 
 __all__ = [
     "add_hands",
@@ -110,20 +105,36 @@ def _last_stored(*, db: Session, night: Night, last: Last | None = None) -> Last
     return last
 
 
-def _next_dealer(*, night: Night, last: Last | None, rules: Any) -> int:
-    """Who deals the hand after ``last`` (the night's first dealer for its first hand)."""
-    if last is None:
-        return night.first_dealer
-    return dealer_after(game=night.game, rules=rules, seat_count=night.seat_count, dealer=last.dealer, data=last.data)
-
-
-def complete_hand(*, night: Night, hand: Any, dealer: int) -> Any:
-    """The hand as the engine gets it: with what the deal tells (the game says what: in
+def complete_hand(*, night: Night, hand: Any, dealt: Deal) -> Any:
+    """The hand as the engine gets it: with what its deal tells (the game says what: in
     Matzlfangen forehand declares a Rufen, so nobody taps the declarer)."""
+    return dealt.complete(GAMES[night.game], hand)
+
+
+def _same_players(*, db: Session, night: Night, hand: Any, dealt: Deal, dealt_by: int | None) -> None:
+    """A hand entered for another deal (``dealt_by`` dealt it: kept offline, then added as the next
+    hand) lands as the next hand (``dealt``) only when the same people play it: at a table of five
+    another player sits out; where forehand declares (no declarer entered), another one declares.
+
+    :raises InvalidInput: when other players would play the hand (``dealt_by``; its names: ``dealer``,
+        ``now``, and ``number``, the hand it would be).
+    """
+    size = night.seat_count
+    if dealt_by is None or type(dealt_by) is not int or not 1 <= dealt_by <= size or dealt_by == dealt.dealer:
+        return
     game = GAMES[night.game]
-    positions = ledger.seat_positions(night.seat_count, game.seats, dealer)
-    forehand = ledger.seat_of(ledger.forehand_of(dealer, night.seat_count), positions)
-    return game.complete_hand(hand, ledger.seat_of(dealer, positions), forehand)
+    declares = game.forehand_declares and isinstance(hand, dict) and "declarer" not in hand
+    if dealt.played_as(Deal.at(dealt.number, dealt_by, size, game.seats), declares):
+        return
+    people = seats(db=db, night_id=night.id)
+    raise InvalidInput(
+        "dealt_by",
+        "This hand was entered while {dealer} dealt. As {hand}, {now} deals and other players would play it: "
+        "discard it and enter it again as {hand}.",
+        dealer=people[dealt_by].name,
+        hand=dealt.number,
+        now=people[dealt.dealer].name,
+    )
 
 
 def record_hand(
@@ -135,12 +146,17 @@ def record_hand(
     expected_hands: int | None = None,
     night_uid: str | None = None,
     who: str | None = lifecycle.SYSTEM,
+    dealt_by: int | None = None,
+    seen: tuple[int, Deal] | None = None,
 ) -> tuple[HandRecord, bool, Table | None]:
     """Record the next hand. Returns the hand, whether it was new, and the table after it (when new).
 
     A repeat of an ``idempotency_key`` returns the hand first recorded with it.
     ``expected_hands`` is how many hands the form saw: if another phone recorded
-    one since, the hand is refused with :class:`Conflict`. ``night_uid`` is the uid of the night
+    one since, the hand is refused with :class:`Conflict`. ``dealt_by``: the dealer of the deal the hand
+    was entered for (a form's), refused where other players play the next hand. ``seen``: the night's
+    version and its next deal as the caller read them (a page's table): used where the night is still
+    at that version, else worked out again. ``night_uid`` is the uid of the night
     the form was made for (another night's is refused); ``who`` asks (:mod:`~scorekeeper.core.lifecycle`).
 
     :raises InvalidHand: when the engine refuses the hand (nothing is saved).
@@ -174,15 +190,20 @@ def record_hand(
     last = _last_stored(db=db, night=night, last=last)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
-    dealer = _next_dealer(night=night, last=last, rules=rules)
-    data = complete_hand(night=night, hand=hand, dealer=dealer)
+    if seen is not None and seen[0] == night.version and seen[1].number == count + 1:
+        dealt = seen[1]  # the night as the caller read it: its next deal as worked out then
+    else:
+        dealt = next_deal_after(night=night, rules=rules, last=last)
+    _same_players(db=db, night=night, hand=hand, dealt=dealt, dealt_by=dealt_by)
+    dealer = dealt.dealer
+    data = complete_hand(night=night, hand=hand, dealt=dealt)
     if last is None:
         state, sums = game.initial_state(rules, night.pot_start or None), Running.start(game.seats, night.seat_count)
     else:
         state, sums = game.state_from_json(last.state), last.running
     (parsed,), (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; a JSON object
     deals_after = life.deals_played + (0 if game.is_redeal(rules, parsed) else 1)
-    (sums,) = running_sums(game=night.game, seat_count=night.seat_count, start=sums, results=[result], dealers=[dealer])
+    sums = sums.after(result.deltas, dealt.positions)
     stored = dict(data)
     record = HandRecord(
         night_id=night_id,
@@ -236,11 +257,11 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
     datas = []
-    dealer = _next_dealer(night=night, last=last, rules=rules)
+    dealt = next_deal_after(night=night, rules=rules, last=last)
     for hand in hands:
-        data = dict(complete_hand(night=night, hand=hand, dealer=dealer))
-        datas.append((dealer, data))
-        dealer = dealer_after(game=night.game, rules=rules, seat_count=night.seat_count, dealer=dealer, data=data)
+        data = dict(complete_hand(night=night, hand=hand, dealt=dealt))
+        datas.append((dealt.dealer, data))
+        dealt = deal.next_deal(game, rules, dealt, data)
     state = _state_before(db=db, night=night, game=game, rules=rules, number=count + 1)
     _, results, states = game.settle_from(rules, [d for _, d in datas], state, count)
     lifecycle.check_deals(life, life.deals_played + deals_played(night=night, hands=[d for _, d in datas]))
@@ -296,7 +317,8 @@ def edit_hand(
     record = hand_record(db=db, night_id=night_id, number=number) if 1 <= number <= len(hands) else None
     if record is None:
         raise NotFound(f"no hand {number}")
-    data = complete_hand(night=night, hand=hand, dealer=record.dealer)
+    dealt = Deal.at(number, record.dealer, night.seat_count, GAMES[night.game].seats)  # as it was dealt
+    data = complete_hand(night=night, hand=hand, dealt=dealt)
     _last_stored(db=db, night=night)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)

@@ -1,13 +1,15 @@
 """A night's table: the night with its people, its hands and their settlement (a read model).
 
-The pages, the summary, the exports and the API show a :class:`Table`; nothing here writes.
+The pages, the summary, the exports and the API show a :class:`Table`; nothing here writes (the
+writers' storage toolkit is core/stored.py). A table knows the deal of each hand and of the next
+one (:class:`~scorekeeper.engine.deal.Deal`), worked out once when the night is read.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from sqlalchemy import Text, type_coerce
@@ -15,9 +17,21 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
+from scorekeeper.core.stored import (  # noqa: F401  (the storage toolkit's names, for callers that import them from here)
+    Last,
+    Running,
+    _decoded,
+    dealer_after,
+    deals_played,
+    hand_record,
+    last_hand,
+    running_sums,
+    stored_columns,
+    stored_state,
+)
 from scorekeeper.core.text import is_id
-from scorekeeper.engine import GAMES, HandResult, Settlement, ledger, settle_session, stored_deltas
-from scorekeeper.engine.errors import Refusal
+from scorekeeper.engine import GAMES, HandResult, Settlement, deal, ledger, settle_session, stored_deltas
+from scorekeeper.engine.deal import Deal
 
 
 class HandRow(NamedTuple):
@@ -30,37 +44,6 @@ class HandRow(NamedTuple):
     data: dict[str, Any]
     result: Any = None
     deltas: dict[str, int] | None = None
-
-
-class Running(NamedTuple):
-    """The night's sums after a hand, stored with it (``HandRecord.running``): ``totals`` the
-    engine's seats' sums of deltas (``Settlement.totals``), ``units`` each table position's."""
-
-    totals: tuple[int, ...]
-    units: tuple[int, ...]
-
-    def after(self, deltas: Sequence[int], positions: Sequence[int]) -> Running:
-        """These sums with one more hand's ``deltas`` (per engine seat, played by ``positions``)."""
-        units = list(self.units)
-        for seat, delta in enumerate(deltas):
-            units[positions[seat] - 1] += delta
-        return Running(tuple(t + d for t, d in zip(self.totals, deltas, strict=True)), tuple(units))
-
-    def to_json(self) -> dict[str, list[int]]:
-        return {"totals": list(self.totals), "units": list(self.units)}
-
-    @classmethod
-    def from_json(cls, value: Any) -> Running:
-        value = _decoded(value)
-        return cls(tuple(value["totals"]), tuple(value["units"]))
-
-    @classmethod
-    def start(cls, seats: int, table_size: int) -> Running:
-        return cls((0,) * seats, (0,) * table_size)
-
-
-def _decoded(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
 
 
 def _seat_deltas(hand: Any) -> tuple[int, ...]:
@@ -161,60 +144,64 @@ class Table:
     def size(self) -> int:
         return self.night.seat_count
 
+    def deal(self, number: int) -> Deal:
+        """The deal of hand ``number`` (1-based): a recorded hand's as stored, the next hand's as worked
+        out when the night was read (:attr:`next_deal`).
+
+        :raises LookupError: for a hand not read (an older hand of a table read with ``newest``).
+        """
+        if number == len(self.hands) + 1:
+            return self.next_deal
+        if not 1 <= number <= len(self.hands):
+            raise LookupError(f"no hand {number}")
+        return Deal.at(number, self.hands[number - 1].dealer, self.size, GAMES[self.night.game].seats)
+
     def dealer_for(self, number: int) -> int:
-        """The table position that deals hand ``number`` (1-based): a recorded hand's stored dealer;
-        the next hand's is the one after the last hand's dealer, or the same where the game deals
-        that hand again (:func:`dealer_after`)."""
-        if number == 1:
-            return self.night.first_dealer
-        try:
-            if number <= len(self.hands):
-                return self.hands[number - 1].dealer
-            if number == len(self.hands) + 1:
-                last = self.hands[number - 2]
-                night = self.night
-                return dealer_after(
-                    game=night.game,
-                    rules=self.settlement.rules,
-                    seat_count=night.seat_count,
-                    dealer=last.dealer,
-                    data=last.data,
-                )
-        except LookupError:  # an older hand of a table read with ``newest``
-            pass
-        return ledger.dealer_of(self.night.first_dealer, self.size, number - 1)
-
-    def forehand_for(self, number: int) -> int:
-        """The table position after that dealer."""
-        return ledger.forehand_of(self.dealer_for(number), self.size)
-
-    def positions_for(self, number: int) -> tuple[int, ...]:
-        """Who plays hand ``number``: the table position of each engine seat."""
-        return ledger.seat_positions(self.size, GAMES[self.night.game].seats, self.dealer_for(number))
+        """The table position that deals hand ``number`` (:meth:`deal`)."""
+        return self.deal(number).dealer
 
     @property
     def next_dealer(self) -> int:
-        return self.dealer_for(len(self.hands) + 1)
+        return self.next_deal.dealer
 
-    def next_positions(self) -> tuple[int, ...]:
-        """Who plays the next hand: table position of each engine seat."""
-        return self.positions_for(len(self.hands) + 1)
+    def dealt_again(self, number: int) -> bool:
+        """Whether hand ``number`` was dealt again by its dealer (a redeal: it counts as no deal)."""
+        return deal.keeps_dealer(GAMES[self.night.game], self.settlement.rules, self.settlement.hands[number - 1])
 
-    def with_hand(self, number: int, data: dict[str, Any]) -> Table:
-        """This table with hand ``number`` replaced (or added as the next one), settled, not saved.
+    @property
+    def deal_stays(self) -> tuple[str, ...]:
+        """The contracts whose hand the same dealer deals again at this night (engine/deal.py ``deal_stays``)."""
+        return deal.deal_stays(GAMES[self.night.game], self.settlement.rules)
+
+    @cached_property
+    def next_deal(self) -> Deal:
+        """The deal of the hand after the last, worked out once (when first asked) from the last hand's
+        dealer and the last hand as the settlement parsed it (engine/deal.py ``next_deal``)."""
+        game = GAMES[self.night.game]
+        count = len(self.hands)
+        if not count:
+            return deal.first_deal(game, self.size, self.night.first_dealer)
+        last = Deal.at(count, self.hands[count - 1].dealer, self.size, game.seats)
+        return deal.next_deal(game, self.settlement.rules, last, self.settlement.hands[count - 1])
+
+    def with_hand(self, number: int, hand: dict[str, Any]) -> Table:
+        """This table with hand ``number`` (as entered: completed here by its deal) replaced (or added
+        as the next one), settled, not saved.
 
         A next hand is settled alone from the stored state after the last one, where it is known;
         otherwise (and for a replaced hand) the night is settled from its start.
 
         :raises InvalidHand: when the engine refuses the hand or a later hand because of it.
         """
-        row = HandRow(number, self.dealer_for(number), data)
+        dealt = self.deal(number)
+        data = dealt.complete(GAMES[self.night.game], hand)
+        row = HandRow(number, dealt.dealer, data)
         if number == len(self.hands) + 1 and self.state is not UNKNOWN and self.running is not None:
             game = GAMES[self.night.game]
             rules = self.settlement.rules
             start = game.state_from_json(self.state) if self.hands else self.settlement_start()
             _, (result,), (after,) = game.settle_from(rules, [data], start, number - 1)
-            running = self.running.after(result.deltas, self.positions_for(number))
+            running = self.running.after(result.deltas, dealt.positions)
             read = [*_read(self.hands), row._replace(result=result.to_json())]
             return build_table(
                 night=self.night,
@@ -264,114 +251,9 @@ def hand_rows(*, db: Session, night_id: int, after: int = 0) -> list[Any]:
     return [HandRow(n, d, data, None if r == "null" else r, deltas) for n, d, data, r, deltas in db.exec(query)]
 
 
-class Last(NamedTuple):
-    """The last hand of a night as a new hand needs it: its number, and what is stored after it
-    (``settled``: whether it has a result; ``state``; ``running``: None where not stored), its
-    dealer and its hand (who deals next)."""
-
-    number: int
-    settled: bool
-    state: Any
-    running: Running | None
-    dealer: int
-    data: Any
-
-
-def last_hand(*, db: Session, night_id: int) -> Last | None:
-    """The night's last hand (None for a night without hands), in one small query."""
-    row = db.exec(
-        select(
-            HandRecord.number,
-            type_coerce(HandRecord.result, Text),
-            HandRecord.state,
-            HandRecord.running,
-            HandRecord.dealer,
-            HandRecord.data,
-        )
-        .where(HandRecord.night_id == night_id)
-        .order_by(HandRecord.number.desc())
-        .limit(1)
-    ).first()
-    if row is None:
-        return None
-    number, result, state, running, dealer, data = row
-    settled = result not in (None, "null")  # a JSON null reads as no result, as a SQL NULL does
-    return Last(number, settled, state, None if running is None else Running.from_json(running), dealer, data)
-
-
-def dealer_after(*, game: str, rules: Any, seat_count: int, dealer: int, data: Any) -> int:
-    """Who deals the hand after one (``data``, an engine hand) that ``dealer`` dealt: the next
-    table position, or the same one where the game deals that hand again and it does not count
-    (``Game.is_redeal``: a tournament's all-pass Schafkopf hand). ``rules``: parsed. A hand the
-    engine refuses moves the deal on (the refusal is reported where the hand is settled)."""
-    g = GAMES[game]
-    try:
-        redeal = g.is_redeal(rules, g.parse_hand(data, None, rules))
-    except Refusal:
-        redeal = False
-    return dealer if redeal else ledger.forehand_of(dealer, seat_count)
-
-
 def hand_data(*, db: Session, night_id: int) -> list[Any]:
     """The night's engine hands, in order (nothing else of them)."""
     return list(db.exec(select(HandRecord.data).where(HandRecord.night_id == night_id).order_by(HandRecord.number)))
-
-
-def deals_played(*, night: Night, hands: Sequence[Any]) -> int:
-    """How many of these hands (engine hands) count as deals: a hand dealt again does not."""
-    game = GAMES[night.game]
-    rules = game.parse_rules(night.rules)
-    return sum(1 for data in hands if not game.is_redeal(rules, game.parse_hand(data, None, rules)))
-
-
-def stored_state(*, db: Session, night_id: int, number: int) -> Any:
-    """The stored state after hand ``number`` (``Game.state_to_json``; None also where there is none)."""
-    return db.exec(select(HandRecord.state).where(HandRecord.night_id == night_id, HandRecord.number == number)).first()
-
-
-def running_sums(
-    *, game: str, seat_count: int, start: Running, results: Sequence[Any], dealers: Sequence[int]
-) -> list[Running]:
-    """The sums after each of these hands (``results``: anything with ``deltas`` per engine seat),
-    dealt by ``dealers``, from ``start`` (the sums before the first of them)."""
-    seats = GAMES[game].seats
-    sums = []
-    for result, dealer in zip(results, dealers, strict=True):
-        start = start.after(result.deltas, ledger.seat_positions(seat_count, seats, dealer))
-        sums.append(start)
-    return sums
-
-
-def stored_columns(
-    *,
-    game: str,
-    rules: Any,
-    pot_start: int | None,
-    hands: list[Any],
-    dealers: Sequence[int] | None = None,
-    seat_count: int | None = None,
-) -> list[tuple[Any, ...]] | None:
-    """Each hand's ``result`` and ``state`` columns, settling the night from its start (and, given
-    the ``dealers`` and the ``seat_count``, its ``running`` column); None when the engine refuses
-    the night (its hands then keep no stored results)."""
-    g = GAMES[game]
-    try:
-        parsed_rules = g.parse_rules(rules)
-        state = g.initial_state(parsed_rules, pot_start or None)
-        _, results, states = g.settle_from(parsed_rules, hands, state)
-    except Refusal:
-        return None
-    columns = [(r.to_json(), g.state_to_json(s)) for r, s in zip(results, states, strict=True)]
-    if dealers is None or seat_count is None:
-        return columns
-    start = Running.start(g.seats, seat_count)
-    sums = running_sums(game=game, seat_count=seat_count, start=start, results=results, dealers=dealers)
-    return [(*c, r.to_json()) for c, r in zip(columns, sums, strict=True)]
-
-
-def hand_record(*, db: Session, night_id: int, number: int) -> HandRecord | None:
-    """The stored hand ``number`` of a night, if there is one."""
-    return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.number == number)).first()
 
 
 def settle(*, night: Night, hands: list[dict[str, Any]]) -> Settlement:
@@ -445,7 +327,7 @@ def build_table(
     game = GAMES[night.game]
     size = night.seat_count
     read = _read(hands)
-    positions = _like(hands, [ledger.seat_positions(size, game.seats, h.dealer) for h in read])
+    positions = _like(hands, [deal.seat_positions(size, game.seats, h.dealer) for h in read])
     if settlement is None and is_stored(hands, state):
         settlement = stored_settlement(night=night, hands=hands, state=state, running=running)
         rows = []

@@ -2,55 +2,27 @@
 
 A table has ``table_size`` positions (1..N clockwise). The engine speaks in
 ``seats`` (4, or 2 for Matt); at a table of five the dealer sits out, and the
-other four positions, in clockwise order from position 1, are seats 1-4.
+other four positions, in clockwise order from position 1, are seats 1-4 (the deal: ``deal.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .deal import dealer_of, forehand_of, seat_of, seat_positions
 from .results import Settlement
 
-
-def dealer_of(first_dealer: int, table_size: int, hand_index: int) -> int:
-    """The dealing position of the hand at ``hand_index`` (0-based): the deal moves on clockwise.
-
-    >>> [dealer_of(3, 4, i) for i in range(5)]
-    [3, 4, 1, 2, 3]
-    """
-    return (first_dealer - 1 + hand_index) % table_size + 1
-
-
-def forehand_of(dealer: int, table_size: int) -> int:
-    """The position after the dealer (clockwise).
-
-    >>> forehand_of(4, 4), forehand_of(2, 5)
-    (1, 3)
-    """
-    return dealer % table_size + 1
-
-
-def seat_positions(table_size: int, seats: int, dealer: int) -> tuple[int, ...]:
-    """The table position of each engine seat (seat 1 first) in a hand dealt by ``dealer``.
-
-    >>> seat_positions(4, 4, 2)
-    (1, 2, 3, 4)
-    >>> seat_positions(5, 4, 2)
-    (1, 3, 4, 5)
-    """
-    if table_size == seats:
-        return tuple(range(1, seats + 1))
-    if table_size == seats + 1:
-        return tuple(p for p in range(1, table_size + 1) if p != dealer)
-    raise ValueError(f"a table of {table_size} cannot play a game of {seats} seats")
-
-
-def seat_of(position: int, positions: Sequence[int]) -> int | None:
-    """The engine seat of a table position in a hand, or None when it sits out."""
-    try:
-        return positions.index(position) + 1
-    except ValueError:
-        return None
+__all__ = [  # the deal's arithmetic is deal.py's, named here too for the callers of old
+    "balance_units",
+    "cents",
+    "dealer_of",
+    "forehand_of",
+    "format_money",
+    "minimal_transfers",
+    "position_units",
+    "seat_of",
+    "seat_positions",
+]
 
 
 def position_units(settlement: Settlement, positions: Sequence[Sequence[int]], table_size: int) -> list[list[int]]:

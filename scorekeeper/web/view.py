@@ -235,7 +235,7 @@ def audit_text(table: Table, entry: AuditEntry) -> str:
         return _("%(hand)s: %(action)s", hand=hand, action=entry.action)
     form = FORMS.get(table.night.game)
     seat_fields = tuple(getattr(form, "SEAT_FIELDS", ()))
-    names = seat_names(table, table.positions_for(number)) if number else {}
+    names = seat_names(table, table.deal(number).positions) if number else {}
     before, after = entry.before or {}, entry.after or {}
     changes = [
         f"{_field_label(form, key)} {_audit_value(before.get(key), key, seat_fields, names)}"

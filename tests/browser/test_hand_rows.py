@@ -12,12 +12,12 @@ from tests.support import worker_ready
 pytestmark = pytest.mark.browser
 
 
-def offline_form(page, live, roster, game: str) -> tuple[str, int]:
-    """A new night of ``game`` (Anna, Bernd, Clara, Dieter; Anna deals), its pages kept by the worker, its hand
-    form open on a phone that has just lost its connection: the base URL and the night."""
+def offline_form(page, live, roster, game: str, rules=None) -> tuple[str, int]:
+    """A new night of ``game`` (Anna, Bernd, Clara, Dieter; Anna deals; ``rules``), its pages kept by the worker,
+    its hand form open on a phone that has just lost its connection: the base URL and the night."""
     base, app = live
     with database.session(app.extensions["sk_engine"]) as db:
-        night = create_night(db=db, game=game, rules=None, stake_cents=10, player_ids=roster[:4], first_dealer=1).id
+        night = create_night(db=db, game=game, rules=rules, stake_cents=10, player_ids=roster[:4], first_dealer=1).id
     page.goto(f"{base}/nights/{night}")
     worker_ready(page)
     page.goto(f"{base}/nights/{night}")

@@ -17,7 +17,8 @@ from scorekeeper.core.db import make_engine, upgrade_to
 from scorekeeper.core.hands import add_hands, complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import HandRecord
 from scorekeeper.core.table import HandRow, Running, Tail, build_table, hand_rows, load_table, seats
-from scorekeeper.engine import GAMES, HandResult, InvalidHand, ledger
+from scorekeeper.engine import GAMES, HandResult, InvalidHand
+from scorekeeper.engine.deal import Deal
 from scorekeeper.engine.samples import random_hands
 from tests.support import start_night
 
@@ -43,11 +44,11 @@ def _pick(night, number: int, pool: list[dict], rng: random.Random) -> dict:
     a Rufen); whether it fits the hands before it (Konter a Matt after a Stänner) is left to chance."""
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
-    dealer = ledger.dealer_of(night.first_dealer, night.seat_count, number - 1)
+    dealt = Deal.at(number, (night.first_dealer + number - 2) % night.seat_count + 1, night.seat_count, game.seats)
     while True:
         hand = rng.choice(pool)
         try:
-            game.parse_hand(complete_hand(night=night, hand=hand, dealer=dealer), None, rules)
+            game.parse_hand(complete_hand(night=night, hand=hand, dealt=dealt), None, rules)
         except InvalidHand:
             continue
         return hand
@@ -192,7 +193,7 @@ def test_a_table_of_the_newest_hands_adds_the_next_hand_alone_as_a_whole_night_w
     assert isinstance(tail.hands, Tail) and len(tail.hands.read) == 1
     with pytest.raises(LookupError):
         tail.hands[0]  # not read: a page of the newest hands can't show an older one by mistake
-    data = complete_hand(night=night, hand=hands[29], dealer=tail.next_dealer)
+    data = complete_hand(night=night, hand=hands[29], dealt=tail.next_deal)
     preview = tail.with_hand(30, data)
     whole = load_table(db=db, night_id=night.id).with_hand(30, data)
     assert (preview.balance, preview.settlement.pot, preview.rows[29]) == (

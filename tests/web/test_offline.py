@@ -74,7 +74,7 @@ def test_every_page_registers_the_worker_only_where_the_browser_allows_one():
     assert 'navigator.serviceWorker.register("/sw.js")' in script and "window.isSecureContext" in script
 
 
-# --- a hand kept offline and added as the next hand keeps its players (hands/routes.py _same_players) -----
+# --- a hand kept offline and added as the next hand keeps its players (core/hands.py _same_players) ------
 
 SAUSPIEL = {"contract": "sauspiel", "declarer": 1, "partner": 2, "suit": "gras", "points": 70}
 

@@ -9,10 +9,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput
-from scorekeeper.core.hands import complete_hand, edit_hand, record_hand, undo_last
+from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.table import Table, deals_played, load_table
-from scorekeeper.engine import GAMES, InvalidHand, ledger
+from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import life
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import found, get_db
@@ -81,7 +81,7 @@ def _problems(form: HandForm, table: Table, names: dict[int, str]) -> list[Probl
 def _form_page(table: Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
     template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
     names = seat_names(table, positions)
-    dealer = table.dealer_for(number)
+    dealt = table.deal(number)  # the core's: the page shows it
     now = life.life(table.night)
     deal = number  # a tournament's table counts its deals: a hand dealt again is no deal
     if now.tournament:
@@ -98,11 +98,12 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
             names=names,
             problems=_problems(form, table, names) if status >= 400 else [],
             saving=request.form.get("action") == "save",
-            sits_out=table.players[dealer].name if table.size > len(names) else None,
+            sits_out=table.players[dealt.sits_out].name if dealt.sits_out else None,
             number=number,
             deal=deal,
-            dealer=table.players[dealer].name,
-            forehand=table.players[table.forehand_for(number)].name,
+            dealer=table.players[dealt.dealer].name,
+            dealt=dealt,
+            forehand=table.players[dealt.forehand].name,
             preview=preview,
             edit=edit,
             hidden=_hidden_fields(table),
@@ -113,30 +114,24 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
     )
 
 
-def _forehand_seat(table: Table, positions: tuple[int, ...], number: int) -> int:
-    """The engine seat of forehand in hand ``number``."""
-    return ledger.seat_of(table.forehand_for(number), positions) or 1
-
-
 def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
     """Validate, preview or save: the same path with or without JavaScript."""
     preview = None
     if request.method == "POST":
         if not form.validate():
             return _form_page(table, form, positions, number, None, 400, edit)
-        hand = form.hand_json()
-        data = complete_hand(night=table.night, hand=hand, dealer=table.dealer_for(number))
+        hand = form.hand_json()  # as entered: the core completes it with its deal
         try:
             if request.form.get("action") == "save":
-                save(data, form)
+                save(hand, form)
                 return None
             # the same settling as saving (the night's carried pot included), without saving
-            preview = hand_view(table.with_hand(number, data), number)
+            preview = hand_view(table.with_hand(number, hand), number)
         except InvalidHand as exc:
             get_db().rollback()
             if exc.hand is not None and exc.hand != number - 1:  # the change would spoil a later hand
                 # that hand's own players (at a table of five another one sits out)
-                words = {**form.page_words(), "seats": seat_names(table, table.positions_for(exc.hand + 1))}
+                words = {**form.page_words(), "seats": seat_names(table, table.deal(exc.hand + 1).positions)}
                 form.form_errors.append(
                     _(
                         "This would make %(hand)s invalid: %(reason)s",
@@ -149,6 +144,8 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             return _form_page(table, form, positions, number, None, 400, edit)
         except InvalidInput as exc:
             get_db().rollback()
+            if exc.field == "dealt_by":  # entered for another deal: the hand it would be, in the game's word
+                exc.params["hand"] = hand_word(table.night.game, exc.params["hand"], lower=True)
             _attach(form, exc, table)
             return _form_page(table, form, positions, number, None, 400, edit)
         except Conflict as exc:
@@ -157,41 +154,12 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             if not edit and form.expected() not in (None, number - 1) and life.refusal(table.night, "record") is None:
                 # a stale form (another phone was quicker): the page shows the next hand's deal and names;
                 # once checked with the table, saved again it is that hand
-                form.expected_hands.data, form.dealt_by.data = str(number - 1), str(table.dealer_for(number))
+                form.expected_hands.data, form.dealt_by.data = str(number - 1), str(table.deal(number).dealer)
                 form.form_errors.append(
                     _("Saved again, it is recorded as %(hand)s.", hand=hand_word(table.night.game, number, lower=True))
                 )
             return _form_page(table, form, positions, number, None, 409, edit)
     return _form_page(table, form, positions, number, preview, edit=edit)
-
-
-def _same_players(table: Table, form: HandForm, number: int) -> None:
-    """A hand entered for another deal (kept offline, then added as the next hand) lands as hand ``number``
-    only when the same people play it: the seats the form posts are those of the deal it was made for, and
-    the deal moves on (at a table of five another player sits out; where forehand declares, another one
-    declares). Else it is refused, and the phone keeps it.
-
-    :raises InvalidInput: when other players would play the hand.
-    """
-    dealer = parse_int(form.dealt_by.data or "")
-    if dealer is None or not 1 <= dealer <= table.size or form.expected() != number - 1:
-        return  # a replay of a stored hand is answered as that hand; a stale count is the core's conflict
-    now = table.dealer_for(number)
-    if dealer == now:
-        return
-    game = GAMES[table.night.game]
-    same = ledger.seat_positions(table.size, game.seats, dealer) == table.positions_for(number)
-    if same and game.forehand_declares and "declarer" not in form.hand_json():  # forehand declares this one
-        same = ledger.forehand_of(dealer, table.size) == table.forehand_for(number)
-    if not same:
-        raise InvalidInput(
-            "dealt_by",
-            "This hand was entered while {dealer} dealt. As {hand}, {now} deals and other players would play it: "
-            "discard it and enter it again as {hand}.",
-            dealer=table.players[dealer].name,
-            hand=hand_word(table.night.game, number, lower=True),
-            now=table.players[now].name,
-        )
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -202,26 +170,23 @@ def new(night_id: int):
     if (away := life.not_now(table.night, "record")) is not None:
         return away
     form = FORMS[table.night.game]()
-    positions = table.next_positions()
-    form.prepare(
-        seat_names(table, positions),
-        len(table.hands),
-        table.settlement.rules,
-        _forehand_seat(table, positions, len(table.hands) + 1),
-    )
+    dealt = table.next_deal  # worked out by the core as it read the night
+    positions = dealt.positions
+    form.prepare(seat_names(table, positions), len(table.hands), table.settlement.rules, dealt.forehand_seat)
     if not form.dealt_by.data:
-        form.dealt_by.data = str(table.dealer_for(len(table.hands) + 1))
+        form.dealt_by.data = str(dealt.dealer)
 
-    def save(data, form):
-        _same_players(table, form, len(table.hands) + 1)
+    def save(hand, form):
         record_hand(
             db=get_db(),
             night_id=night_id,
-            hand=data,
+            hand=hand,
             idempotency_key=form.idempotency_key.data or None,
             expected_hands=form.expected(),
             night_uid=request.form.get("night_uid"),
             who=life.who(night_id),
+            dealt_by=parse_int(form.dealt_by.data or ""),  # the core refuses it where other players play it now
+            seen=(table.night.version, dealt),  # the deal the core worked out as it read the night
         )
 
     answer = _handle(table, form, len(table.hands) + 1, positions, save)
@@ -263,18 +228,17 @@ def edit(night_id: int, number: int):
     positions = table.positions[number - 1]
     form_cls = FORMS[table.night.game]
     form = form_cls() if request.method == "POST" else form_cls(data=_form_data_of(record.data, table.night.game))
-    form.prepare(
-        seat_names(table, positions), len(table.hands), table.settlement.rules, _forehand_seat(table, positions, number)
-    )
+    forehand = table.deal(number).forehand_seat
+    form.prepare(seat_names(table, positions), len(table.hands), table.settlement.rules, forehand)
     if request.method == "GET":
         form.expected_hands.data = str(table.night.version)
 
-    def save(data, form):
+    def save(hand, form):
         edit_hand(
             db=get_db(),
             night_id=night_id,
             number=number,
-            hand=data,
+            hand=hand,
             expected_version=form.expected(),
             night_uid=request.form.get("night_uid"),
             who=life.who(night_id),

@@ -153,20 +153,19 @@ def _context(table: Table) -> dict:
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "allowed": life.allowed(night, now),  # what the page offers (core/lifecycle.py)
         "next_deal": now.next_deal,  # the counter, the button and the list: one numbering
-        **_tournament_table(night, now, hands),
+        **_tournament_table(table, now, hands),
     }
 
 
-def _tournament_table(night: Night, now: lifecycle.Life, hands: list) -> dict:
+def _tournament_table(table: Table, now: lifecycle.Life, hands: list) -> dict:
     """A tournament's table: which it is, how many of its deals are played, how many hands were
     dealt again (they do not count), and each row's counted deal (None: dealt again)."""
     if not now.tournament:
         return {"deals_played": None, "redeals": 0, "at_table": None, "deal_of": {}}
-    game = GAMES[night.game]
-    rules = game.parse_rules(night.rules)
+    night = table.night
     deal_of, deal = {}, now.deals_played
     for h in hands:  # newest first
-        if game.is_redeal(rules, game.parse_hand(h.data, None, rules)):
+        if table.dealt_again(h.number):  # the core's answer (engine/deal.py)
             deal_of[h.number] = None
         else:
             deal_of[h.number], deal = deal, deal - 1
