@@ -20,17 +20,9 @@ from sqlalchemy import bindparam, delete, func
 from sqlmodel import Session, select
 
 from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, TournamentTable
+from scorekeeper.core.stored import stored_columns
 from scorekeeper.core.summary import ROW_COUNTS, PlayerStats, count_hand, money_lines, summarize
-from scorekeeper.core.table import (
-    HandRow,
-    Table,
-    build_table,
-    get_night,
-    load_table,
-    read_table,
-    seats,
-    stored_columns,
-)
+from scorekeeper.core.table import HandRow, Table, build_table, get_night, load_table, read_table, seats
 from scorekeeper.engine import GAMES, Settlement
 
 # --- writing: a night's rows ----------------------------------------------------

@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.errors import Conflict
 from scorekeeper.core.models import CLOSED, OPEN, HandRecord, Night, Tournament, TournamentTable
-from scorekeeper.core.table import deals_played
+from scorekeeper.core.stored import deals_played
 
 __all__ = [
     "ACTIONS",

@@ -16,7 +16,8 @@ from scorekeeper.core import history
 from scorekeeper.core.db import make_engine, upgrade_to
 from scorekeeper.core.hands import add_hands, complete_hand, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import HandRecord
-from scorekeeper.core.table import HandRow, Running, Tail, build_table, hand_rows, load_table, seats
+from scorekeeper.core.stored import Running
+from scorekeeper.core.table import HandRow, Tail, build_table, hand_rows, load_table, seats
 from scorekeeper.engine import GAMES, HandResult, InvalidHand
 from scorekeeper.engine.deal import Deal
 from scorekeeper.engine.samples import random_hands

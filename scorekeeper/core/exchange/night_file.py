@@ -26,7 +26,8 @@ from scorekeeper.core.hands import add_imported_hands
 from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import find_or_add_players
-from scorekeeper.core.table import audit_trail, dealer_after, get_night
+from scorekeeper.core.stored import dealer_after
+from scorekeeper.core.table import audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, has_control, name_key
 from scorekeeper.engine import GAMES, InvalidHand, settle_session
 

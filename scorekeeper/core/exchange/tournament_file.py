@@ -42,7 +42,7 @@ from scorekeeper.core.models import (
 )
 from scorekeeper.core.nights import add_imported_night, new_join_code
 from scorekeeper.core.players import find_or_add_players, player_named
-from scorekeeper.core.table import deals_played
+from scorekeeper.core.stored import deals_played
 from scorekeeper.core.text import ID_MAX, name_key
 
 FORMAT = "scorekeeper-tournament"

@@ -11,7 +11,8 @@ from flask_babel import gettext as _
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.numbers import parse_int
-from scorekeeper.core.table import Table, deals_played, load_table
+from scorekeeper.core.stored import deals_played
+from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import life
 from scorekeeper.web.access import NIGHT_WRITE, access

@@ -29,7 +29,7 @@ def fill(conn: sa.Connection) -> int:
 
     Returns how many nights were filled.
     """
-    from scorekeeper.core.table import stored_columns
+    from scorekeeper.core.stored import stored_columns
 
     night = sa.table("evening", sa.column("id"), sa.column("game"), sa.column("rules", sa.JSON), sa.column("pot_start"))
     hand = sa.table(

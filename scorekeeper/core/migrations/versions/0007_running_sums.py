@@ -28,7 +28,7 @@ def fill(conn: sa.Connection) -> int:
 
     Returns how many nights were filled.
     """
-    from scorekeeper.core.table import Running, running_sums
+    from scorekeeper.core.stored import Running, running_sums
     from scorekeeper.engine import GAMES, HandResult
 
     night = sa.table("evening", sa.column("id"), sa.column("game"), sa.column("seat_count"))

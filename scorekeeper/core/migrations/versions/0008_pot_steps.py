@@ -31,7 +31,7 @@ def fill(conn: sa.Connection, games: tuple[str, ...] = GAMES) -> int:
 
     Returns how many nights were stored again.
     """
-    from scorekeeper.core.table import stored_columns
+    from scorekeeper.core.stored import stored_columns
 
     night = sa.table(
         "evening",
