@@ -182,7 +182,7 @@ def record_hand(
     count = 0 if last is None else last.number
     if expected_hands is not None and expected_hands != count:
         raise Conflict(
-            "another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
+            "Another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
             "now it has {now}. Check the table and enter the hand again if it is missing.",
             seen=expected_hands,
             now=count,

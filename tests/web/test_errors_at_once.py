@@ -54,7 +54,7 @@ def test_a_refused_stale_form_says_which_hand_it_will_now_record_and_records_it_
     answer = client.post(f"/nights/{night.id}/hands/new?lang=de", data={**mine, "action": "save"})
     assert answer.status_code == 409
     said = text(summary(answer.get_data(as_text=True)))
-    assert "ein anderes Handy hat inzwischen ein Spiel eingetragen" in said
+    assert "Ein anderes Handy hat inzwischen ein Spiel eingetragen" in said
     assert "Erneut gespeichert, wird es als Spiel 2 eingetragen." in said
     again = open_form_from(answer.get_data(as_text=True))
     assert again["expected_hands"] == "1"

@@ -128,7 +128,7 @@ def test_a_stale_form_says_not_saved_and_why(client, db, night):
     assert answer.status_code == 409
     box = summary(answer.get_data(as_text=True))
     assert re.search(r"<h2[^>]*>Not saved</h2>", box)
-    assert "another phone recorded a hand meanwhile" in text(box)
+    assert "Another phone recorded a hand meanwhile" in text(box)
     assert links(box) == []
 
 

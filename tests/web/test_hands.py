@@ -724,7 +724,7 @@ def test_a_stale_form_is_refused_with_409_and_says_what_happened(client, db, nig
     answer = client.post(f"/nights/{night.id}/hands/new?lang=en", data={**mine, "action": "save"})
     assert answer.status_code == 409
     assert form_errors(answer.get_data(as_text=True)) == (
-        "another phone recorded a hand meanwhile: this form was made when the night had 0 hands, now it has 1. "
+        "Another phone recorded a hand meanwhile: this form was made when the night had 0 hands, now it has 1. "
         "Check the table and enter the hand again if it is missing. Saved again, it is recorded as hand 2."
     )
     assert snapshot(db, night.id) == before
@@ -736,7 +736,7 @@ def test_a_stale_form_is_refused_in_german_by_default(client, db, night):
     answer = client.post(f"/nights/{night.id}/hands/new", data={**mine, "action": "save"})
     assert answer.status_code == 409
     assert form_errors(answer.get_data(as_text=True)).startswith(
-        "ein anderes Handy hat inzwischen ein Spiel eingetragen: dieses Formular stammt von 0 Spielen, jetzt sind es 1."
+        "Ein anderes Handy hat inzwischen ein Spiel eingetragen: dieses Formular stammt von 0 Spielen, jetzt sind es 1."
     )
     assert snapshot(db, night.id)[0] == 1
 
