@@ -345,3 +345,19 @@ def test_the_player_pages_chart_and_dates_are_whole(phone, club, live, size, lan
         problems += [f"/players/{player}: chart text {t!r} is cut" for t in page.evaluate(CHART_TEXT_OUTSIDE)]
         problems += [f"/players/{player}: {w!r} is broken" for w in page.evaluate(WORDS_BROKEN, "main .plain li")]
     assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_leaderboards_columns_fit_360_px(phone, club, live, lang):
+    """The leaderboard's four columns (name, money, per hand, wins) are all seen at 360 px, big money too."""
+    base, _ = live
+    page = phone(SMALL, lang=lang)
+    wide = {}
+    for game in ("schafkopf", "matzlfangen", "konter_a_matt", "matt"):
+        page.goto(f"{base}/leaderboard?game={game}&lang={lang}")
+        over = page.evaluate(
+            "() => [...document.querySelectorAll('.table-scroll')].map(b => b.scrollWidth - b.clientWidth)"
+        )
+        if any(over):
+            wide[game] = over
+    assert wide == {}
