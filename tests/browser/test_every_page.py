@@ -214,6 +214,7 @@ def test_every_page_of_the_app_is_checked_or_excluded_with_a_reason(site):
     for path in pages.values():
         endpoint, _args = adapter.match(path.split("?")[0], method="GET")
         covered.add(endpoint)
+    # the JSON API (api.*) has no pages: tests/web/test_openapi.py checks its answers against its OpenAPI document
     routes = {r.endpoint for r in app.url_map.iter_rules() if "GET" in r.methods and not r.endpoint.startswith("api.")}
     unchecked = routes - covered - set(EXCLUDED) - set(ELSEWHERE)
     assert not unchecked, f"pages nobody checks: {sorted(unchecked)}"
