@@ -1,6 +1,10 @@
 // Other phones at the table see new hands without reloading: poll the night's live part with the
 // ETag last seen (If-None-Match). An unchanged night answers 304 with no body (one small query on
 // the server); a changed one sends the new live part and its new ETag.
+// An answer that is not this page's account's (the session ended elsewhere: a redirect to the sign-in
+// page, a 401, or the Scorekeeper-Account header names somebody else) stops the polling and fills and
+// shows the page's notice (#session-gone, templates/base.html: its words in its attributes) with a link to sign
+// in; the live part stays as it was.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -9,13 +13,36 @@
   var tag = live.dataset.etag || null;
   var every = (parseFloat(live.dataset.poll) || 2) * 1000;
   var record = document.getElementById("record");
+  var account = document.documentElement.dataset.account;
   var busy = false;
+  var timer = null;
+  function signedIn(r) {
+    if (r.status === 401) return false;
+    if (r.redirected && /^\/(login|join)$/.test(new URL(r.url).pathname)) return false;
+    var who = r.headers.get("Scorekeeper-Account");
+    return !(who && account && who !== account);
+  }
+  function gone() {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", check);
+    var notice = document.getElementById("session-gone");
+    if (!notice || !notice.hidden) return;
+    var say = document.createElement("span");
+    var link = document.createElement("a");
+    say.textContent = notice.dataset.say + " ";
+    link.className = "button small";
+    link.href = notice.dataset.href;
+    link.textContent = notice.dataset.link;
+    notice.append(say, link);
+    notice.hidden = false;
+  }
   function check() {
     if (document.hidden || busy) return;
     busy = true;
     var headers = tag ? { "If-None-Match": tag } : {};
     fetch(live.dataset.liveUrl, { cache: "no-store", credentials: "same-origin", headers: headers })
       .then(function (r) {
+        if (!signedIn(r)) return gone();
         if (r.status !== 200) return;  // 304: nothing changed (anything else: try again next time)
         return r.text().then(function (html) {
           tag = r.headers.get("ETag") || null;
@@ -27,6 +54,6 @@
       .catch(function () { /* offline for a moment: try again next time */ })
       .then(function () { busy = false; });
   }
-  setInterval(check, every);
+  timer = setInterval(check, every);
   document.addEventListener("visibilitychange", check);
 })();

@@ -85,7 +85,7 @@ def _open(page, base: str, path: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
-@pytest.mark.parametrize(("lang", "scheme"), [("de", "light"), ("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize(("lang", "scheme"), [("en", "light"), ("de", "dark")])  # German, light: test_every_page
 def test_the_pages_around_the_table_have_no_serious_violation(phone, live, roster, lang, scheme):
     base, _ = live
     night = _night(live, roster, "matzlfangen", 4, MATZL_HANDS)

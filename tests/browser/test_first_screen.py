@@ -297,3 +297,67 @@ def test_names_break_between_words_only(phone, club, live, size):
             _open_hands(page)
             broken += [f"{path}: {word}" for word in page.evaluate(WORDS_BROKEN, selector)]
     assert broken == []
+
+
+STATS_COLUMNS_CUT = """() => [...document.querySelectorAll('.table-scroll > table.stats')].flatMap(t => {
+  const box = t.parentElement.getBoundingClientRect();
+  return [...t.querySelectorAll('thead th')].slice(0, 3)
+    .filter(th => th.getBoundingClientRect().right > box.right + 0.5).map(th => th.textContent.trim());
+})"""
+
+
+def test_the_statistics_show_the_names_and_the_first_contract_whole_at_360_px(phone, club, live):
+    """The night in numbers scrolls sideways at 360 px, but its names break between words, so that the hands and
+    the first contract beside them are seen without scrolling (not a column cut in the middle of a word)."""
+    base, _ = live
+    page = phone(SMALL)
+    cut = []
+    for _game, night in club:
+        page.goto(f"{base}/nights/{night}/summary")
+        cut += [f"/nights/{night}/summary: {th}" for th in page.evaluate(STATS_COLUMNS_CUT)]
+    assert cut == [], "\n".join(cut)
+
+
+CHART_TEXT_OUTSIDE = """() => [...document.querySelectorAll('.chart-box svg')].flatMap(svg => {
+  const width = svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBBox()])
+    .filter(([, b]) => b.x < 0 || b.x + b.width > width).map(([text]) => text);
+})"""
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(SMALL, "de"), (SMALL, "en"), (PHONE, "en")], ids=["360-de", "360-en", "390-en"]
+)
+def test_the_player_pages_chart_and_dates_are_whole(phone, club, live, size, lang):
+    """Issue 26.4: the y axis's values are whole (its first digit was cut); a date is never broken at its
+    hyphens ("(2026-" / "11-20"), nor is any other word of the records."""
+    base, app = live
+    from sqlmodel import select
+
+    from scorekeeper.core.models import Player
+
+    with database.session(app.extensions["sk_engine"]) as db:
+        players = [p.id for p in db.exec(select(Player).where(Player.name.in_(NAMES)))]
+    page = phone(size, lang=lang)
+    problems = []
+    for player in players:
+        page.goto(f"{base}/players/{player}?lang={lang}")
+        problems += [f"/players/{player}: chart text {t!r} is cut" for t in page.evaluate(CHART_TEXT_OUTSIDE)]
+        problems += [f"/players/{player}: {w!r} is broken" for w in page.evaluate(WORDS_BROKEN, "main .plain li")]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_leaderboards_columns_fit_360_px(phone, club, live, lang):
+    """The leaderboard's four columns (name, money, per hand, wins) are all seen at 360 px, big money too."""
+    base, _ = live
+    page = phone(SMALL, lang=lang)
+    wide = {}
+    for game in ("schafkopf", "matzlfangen", "konter_a_matt", "matt"):
+        page.goto(f"{base}/leaderboard?game={game}&lang={lang}")
+        over = page.evaluate(
+            "() => [...document.querySelectorAll('.table-scroll')].map(b => b.scrollWidth - b.clientWidth)"
+        )
+        if any(over):
+            wide[game] = over
+    assert wide == {}

@@ -1,6 +1,7 @@
-"""Issue 26.5 on a phone: every tap target of every page is at least 44 px tall (390 x 844), and the
-settlement's statistics, which scroll sideways at 360 px, scroll in a region a keyboard reaches (axe finds
-nothing serious there). A link inside a sentence is text, not a tap target (WCAG 2.5.8's inline exception)."""
+"""Issue 26.5 on a phone: what a tap target is (``SMALL_TARGETS``, used over every page of the app by
+test_every_page.py at 390 x 844), and the settlement's statistics, which scroll sideways at 360 px, scroll in a
+region a keyboard reaches (axe finds nothing serious there). A link inside a sentence is text, not a tap target
+(WCAG 2.5.8's inline exception)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,9 @@ from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import create_night
-from tests.browser import test_accessibility as a11y
 from tests.browser.test_accessibility import describe, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-phone = a11y.phone  # a phone of 390x844 signed in: phone(lang)
 
 MIN = 44
 
@@ -65,43 +63,21 @@ def _nights(live, roster) -> dict[str, int]:
     return out
 
 
-def _pages(nights: dict[str, int], roster) -> list[str]:
-    pages = ["/", "/players/", f"/players/{roster[0]}", "/nights/new", "/nights/", "/leaderboard", "/account"]
-    for game in ("matzlfangen", "schafkopf", "konter_a_matt", "matt"):
-        night = nights[game]
-        pages += [f"/nights/{night}", f"/nights/{night}/summary", f"/nights/{night}/hands/new"]
-        pages += [f"/nights/{night}/hands/1/edit"]
-    t = nights["tournament"]
-    pages += ["/tournaments/", "/tournaments/new", f"/tournaments/{t}", f"/tournaments/{t}/standings"]
-    return pages
-
-
-def test_every_tap_target_of_every_page_is_at_least_44_px_tall(phone, live, roster):
-    base, _ = live
-    nights = _nights(live, roster)
-    page = phone("de")
-    failures = []
-    for path in _pages(nights, roster):
-        page.goto(f"{base}{path}")
-        page.wait_for_load_state("networkidle")
-        small = page.evaluate(SMALL_TARGETS, MIN)
-        if small:
-            failures.append(f"{path}: " + "; ".join(small))
-    assert not failures, "\n".join(failures)
-
-
-@pytest.mark.parametrize("game", ["matzlfangen", "schafkopf", "konter_a_matt", "matt"])
-def test_the_settlement_at_360_px_has_no_serious_violation(browser, sign_in, live, roster, game):
+def test_the_settlement_at_360_px_has_no_serious_violation(browser, sign_in, live, roster):
+    """The settlement of each game at 360 px, where its statistics scroll sideways."""
     base, _ = live
     nights = _nights(live, roster)
     context = browser.new_context(viewport={"width": 360, "height": 640}, locale="de-DE")
     try:
         page = context.new_page()
         sign_in(page)
-        path = f"/nights/{nights[game]}/summary"
-        page.goto(f"{base}{path}")
-        page.wait_for_load_state("networkidle")
-        found = violations(page)
-        assert not found, describe(found, f"{path} at 360 px")
+        failures = []
+        for game in ("matzlfangen", "schafkopf", "konter_a_matt", "matt"):
+            path = f"/nights/{nights[game]}/summary"
+            page.goto(f"{base}{path}")
+            found = violations(page)
+            if found:
+                failures.append(describe(found, f"{path} ({game}) at 360 px"))
+        assert not failures, "\n\n".join(failures)
     finally:
         context.close()
