@@ -25,7 +25,7 @@ from scorekeeper.core.players import create_player
 from tests.browser.conftest import PHONE, _sign_in
 from tests.browser.test_accessibility import describe, violations
 from tests.browser.test_tap_targets import MIN, SMALL_TARGETS
-from tests.support import sqlite_copy
+from tests.support import TEMPLATE_CODE, sqlite_copy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -172,13 +172,22 @@ PAGE_NAMES = list(_all_pages(defaultdict(int), 1))
 
 
 @pytest.fixture(scope="module")
-def site(browser, sqlite_template, tmp_path_factory):
+def site(browser, sqlite_template, static_cache, tmp_path_factory):
     """The app with the club above, served in a thread, and a phone per visitor: yields (pages, phones)."""
     tmp = tmp_path_factory.mktemp("every_page")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SCOREKEEPER_INSTANCE", str(tmp / "instance"))
         url = sqlite_copy(sqlite_template, tmp / "b.db")
-        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "browser", "POLL_SECONDS": 60, "MIGRATE_ON_START": False})
+        app = create_app(
+            {
+                "DATABASE_URL": url,
+                "SECRET_KEY": "browser",
+                "POLL_SECONDS": 60,
+                "MIGRATE_ON_START": False,
+                "STATIC_CACHE": str(static_cache),
+            }
+        )
+        app.jinja_env.bytecode_cache = TEMPLATE_CODE
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
