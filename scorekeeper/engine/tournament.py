@@ -9,6 +9,7 @@ machine and any Python from 3.11 on, because the only randomness used is
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -828,6 +829,22 @@ class Standing:
     decided_by: DecidedBy | None
 
 
+def separated_by(upper: Standing, lower: Standing) -> DecidedBy:
+    """The first rule that puts ``upper`` before ``lower`` (two places of one standings list).
+
+    >>> table = standings([Entry(1, (4,), solos_won=1), Entry(2, (4,), solos_won=1, solos_lost=2)], seed=0)
+    >>> separated_by(table[0], table[1])
+    'solos_lost'
+    """
+    if upper.total != lower.total:
+        return "points"
+    if upper.solos_won != lower.solos_won:
+        return "solos_won"
+    if upper.solos_lost != lower.solos_lost:
+        return "solos_lost"
+    return "lot"
+
+
 def lot_key(seed: int | str, player: int) -> bytes:
     """A participant's place in the seeded lot: the same for a seed and an id whoever else plays."""
     return hashlib.sha256(f"lot:{seed}:{player}".encode()).digest()
@@ -854,24 +871,22 @@ def standings(entries: Sequence[Entry], seed: int | str) -> list[Standing]:
         return (-entry.total, -entry.solos_won, entry.solos_lost, lot_key(seed, entry.player))
 
     ordered = sorted(entries, key=key)
-    keys = [key(e) for e in ordered]
-
-    def separated_by(i: int, j: int) -> int:
-        """The index in _CRITERIA of the first rule that tells places i and j apart."""
-        return next(k for k in range(len(_CRITERIA)) if keys[i][k] != keys[j][k])
-
-    result = []
-    for i, entry in enumerate(ordered):
-        depths = [separated_by(i, j) for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
-        result.append(
-            Standing(
-                player=entry.player,
-                points=tuple(entry.points),
-                solos_won=entry.solos_won,
-                solos_lost=entry.solos_lost,
-                total=entry.total,
-                rank=i + 1,
-                decided_by=_CRITERIA[max(depths)] if depths else None,
-            )
+    result = [
+        Standing(
+            player=entry.player,
+            points=tuple(entry.points),
+            solos_won=entry.solos_won,
+            solos_lost=entry.solos_lost,
+            total=entry.total,
+            rank=i + 1,
+            decided_by=None,
         )
+        for i, entry in enumerate(ordered)
+    ]
+    for i, standing in enumerate(result):
+        steps = [separated_by(result[i - 1], standing)] if i else []
+        if i + 1 < len(result):
+            steps.append(separated_by(standing, result[i + 1]))
+        if steps:
+            result[i] = dataclasses.replace(standing, decided_by=max(steps, key=_CRITERIA.index))
     return result

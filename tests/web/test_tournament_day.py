@@ -80,6 +80,30 @@ def test_the_paper_form_takes_solos_and_they_break_ties(client, db):
     assert f"placed by more solos won; the solos of {second.names[1]} are unknown" in said
 
 
+def test_a_tie_of_three_says_which_step_placed_each_of_them(client, db):
+    """Three players on +7: the first won more solos, the second and third won as many and the second
+    lost fewer; the note says both steps, not only the deepest. A tie among unknown solos says so."""
+    t = _tournament(db, n=12)
+    client.post(f"/tournaments/{t.id}/draw")
+    tables = [_table(db, t, 1, n) for n in (1, 2, 3)]
+    _paper(client, t, 1, [7, -7, 1, -1], [[2, 0], [0, 0], None, [0, 0]])
+    _paper(client, t, 2, [7, -7, 1, -1], [[1, 0], [0, 0], None, [0, 0]])
+    _paper(client, t, 3, [7, -7, 1, -1], [[1, 1], [0, 0], None, [0, 0]])
+    page = client.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+    first, second, third = (table.names[0] for table in tables)
+    assert (
+        f"{first}, {second}, {third}, each +7: {first} before {second} by more solos won, "
+        f"{second} before {third} by fewer solos lost." in said
+    )
+    # the three on +1 gave no solos: placed by lot, and the note says their solos are unknown
+    ones = [table.names[2] for table in tables]
+    note = next(line for line in said.split(".") if "each +1" in line)
+    assert "placed by lot; the solos of" in note and all(name in note for name in ones)
+    german = client.get(f"/tournaments/{t.id}/standings?lang=de").get_data(as_text=True)
+    assert f"{first} vor {second} durch mehr gewonnene Soli" in re.sub(r"\s+", " ", german)
+
+
 @pytest.mark.parametrize(
     ("solos", "said"),
     [
