@@ -260,6 +260,55 @@ def test_start_numbers_never_move_and_a_replacement_keeps_the_number_and_the_poi
     assert "Resi" in [n for table in view.rounds[1].tables for n in table.names]
 
 
+def _replaced(client, db):
+    """A tournament of 8 members after round 1; Spieler 5 replaced by Resi (a member); Sepp, not entered."""
+    t = _tournament(db, n=8, deals=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    db.rollback()
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    resi, sepp = create_player(db=db, name="Resi"), create_player(db=db, name="Sepp")
+    answer = client.post(f"/tournaments/{t.id}/entrants/5/replace", data={"player": str(resi.id)})
+    assert answer.status_code == 302
+    db.rollback()
+    db.expire_all()
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert view.names[5] == "Resi"
+    return t, view.entrants[4].former[0]["player_id"], resi, sepp
+
+
+def test_a_replaced_person_merged_into_somebody_not_entered_keeps_the_pages_whole(client, db):
+    """Merging the record of the person replaced into another record: their earlier table is the kept
+    record's now (the same person), and the tournament's pages and standings still show everyone."""
+    t, replaced, _, sepp = _replaced(client, db)
+    points = _line(tm.read_tournament(db=db, tournament_id=t.id), 5).standing.total
+    answer = client.post(f"/players/{sepp.id}/merge", data={"other": str(replaced), "confirm": "y"})
+    assert answer.status_code == 302, re.sub(r"<[^>]+>", "", answer.get_data(as_text=True))[-1500:]
+    db.rollback()
+    for path in ("", "/standings", "/standings?round=1", "/results.pdf"):
+        assert client.get(f"/tournaments/{t.id}{path}").status_code == 200, path
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert "Sepp" in [n for table in view.rounds[0].tables for n in table.names]
+    assert _line(view, 5).standing.total == points and view.names[5] == "Resi"
+    assert "in the place of Sepp after round 1" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    client.post(f"/tournaments/{t.id}/draw")
+    assert client.get(f"/tournaments/{t.id}").status_code == 200
+
+
+def test_a_replaced_person_is_not_merged_into_another_participant_of_the_tournament(client, db):
+    """The person replaced and their replacement, or another participant, are two people of one
+    tournament: merging them is refused by name and changes nothing."""
+    t, replaced, resi, _ = _replaced(client, db)
+    other = tm.read_tournament(db=db, tournament_id=t.id).entrants[0].player_id
+    for keep, merged in ((resi.id, replaced), (other, replaced), (replaced, other)):
+        answer = client.post(f"/players/{keep}/merge", data={"other": str(merged), "confirm": "y"})
+        assert answer.status_code == 400
+        assert ": they are two people" in answer.get_data(as_text=True)  # a shared table or the tournament
+    db.rollback()
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert view.entrants[4].former[0]["player_id"] == replaced and view.names[5] == "Resi"
+
+
 def test_a_bad_replacement_is_refused_and_changes_nothing(client, db):
     t = _tournament(db, n=8, deals=2)
     for data, said in (
