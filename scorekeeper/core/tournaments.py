@@ -61,6 +61,7 @@ __all__ = [
     "player_tournaments",
     "read_tournament",
     "redraw_round",
+    "reopen_tournament",
     "replace_entrant",
     "set_rules",
     "table_of",
@@ -936,6 +937,35 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
         raise Conflict("the tournament is not over: {n} rounds are to be played", n=t.rounds)
     t.status = CLOSED
     t.closed_at = utcnow()
+    _bump(db, t)
+    db.commit()
+    return t
+
+
+#: The most characters of a reason for reopening a tournament.
+REASON_MAX = 200
+
+
+def reopen_tournament(
+    *, db: Session, tournament_id: Any, reason: Any, who: str | None = lifecycle.SYSTEM
+) -> Tournament:
+    """Open a closed tournament again (an admin, with a reason kept on the tournament and shown on
+    its page): its standings are no longer final and its tables are no longer frozen, so that an
+    admin can then reopen a table to correct it (:mod:`scorekeeper.core.lifecycle`).
+
+    :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    :raises Conflict: for an open tournament, or ``who`` not an admin.
+    """
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    refused = lifecycle.tournament_refusal(t, lifecycle.REOPEN, who)
+    if refused is not None:
+        raise refused
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("reason", "give a reason for reopening the tournament")
+    reason = _text(reason, "reason", REASON_MAX, required=True)
+    t.status = OPEN
+    t.closed_at = None
+    t.reopened = [*(t.reopened or ()), {"at": utcnow().isoformat(timespec="seconds"), "reason": reason}]
     _bump(db, t)
     db.commit()
     return t

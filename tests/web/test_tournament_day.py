@@ -482,3 +482,62 @@ def test_the_withdraw_page_posts_its_confirmation_once_and_withdraws(client, db)
     assert done.status_code == 302, done.get_data(as_text=True)
     db.rollback()
     assert _line(tm.read_tournament(db=db, tournament_id=t.id), 9).entrant.withdrawn_after == 0
+
+
+# --- issue 24: a closed tournament is reopened by an admin, audited and visibly -------------------
+
+
+def _closed(client, db):
+    """A tournament of 8 over one round of one deal, every table done, closed."""
+    t = _tournament(db, n=8, deals=1, rounds=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    db.rollback()
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    assert client.post(f"/tournaments/{t.id}/close").status_code == 302
+    db.expire_all()
+    return t, tm.read_tournament(db=db, tournament_id=t.id)
+
+
+def test_a_closed_tournament_freezes_its_tables_until_an_admin_reopens_it_with_a_reason(client, db):
+    t, view = _closed(client, db)
+    night = view.rounds[0].tables[0].night.id
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "Reopen the tournament" in page and f"/tournaments/{t.id}/reopen" in page
+    # a table of the closed tournament: reopening it is refused, the tournament first
+    answer = client.post(f"/nights/{night}/reopen", data={"reason": "Tippfehler"}, follow_redirects=True)
+    assert "the tournament is closed: an admin reopens the tournament first" in answer.get_data(as_text=True).lower()
+    # no reason: refused in the page's words, nothing changes
+    answer = client.post(f"/tournaments/{t.id}/reopen", data={"reason": "  "})
+    assert answer.status_code == 400 and "give a reason" in answer.get_data(as_text=True).lower()
+    answer = client.post(f"/tournaments/{t.id}/reopen", data={"reason": "x" * 201})
+    assert answer.status_code == 400 and "at most 200 characters" in answer.get_data(as_text=True)
+    db.expire_all()
+    assert tm.get_tournament(db=db, tournament_id=t.id).status == "closed"
+    answer = client.post(f"/tournaments/{t.id}/reopen", data={"reason": "Tisch 1 falsch abgeschrieben"})
+    assert answer.status_code == 302
+    db.rollback()
+    reopened = tm.get_tournament(db=db, tournament_id=t.id)
+    assert reopened.status == "open" and reopened.closed_at is None
+    assert [r["reason"] for r in reopened.reopened] == ["Tisch 1 falsch abgeschrieben"]
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "Reopened " in page and "Tisch 1 falsch abgeschrieben" in page and "Reopen the tournament" not in page
+    german = client.get(f"/tournaments/{t.id}?lang=de").get_data(as_text=True)
+    assert "Wieder geöffnet" in german
+    # now a table can be reopened and corrected; an open tournament is not reopened again
+    assert client.post(f"/nights/{night}/reopen", data={"reason": "Tippfehler"}).status_code == 302
+    again = client.post(f"/tournaments/{t.id}/reopen?lang=en", data={"reason": "noch mal"})
+    assert again.status_code == 409 and "the tournament is open" in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("role", ["scorer", "viewer"])
+def test_only_an_admin_reopens_a_tournament(client, db, as_role, role):
+    t, _ = _closed(client, db)
+    other = as_role(role)
+    assert other.get(f"/tournaments/{t.id}/reopen").status_code == 403
+    assert other.post(f"/tournaments/{t.id}/reopen", data={"reason": "weil"}).status_code == 403
+    assert "Reopen the tournament" not in other.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    db.expire_all()
+    assert tm.get_tournament(db=db, tournament_id=t.id).status == "closed"
+    with pytest.raises(tm.Conflict, match="only an admin"):
+        tm.reopen_tournament(db=db, tournament_id=t.id, reason="weil", who=role)

@@ -13,16 +13,17 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from scorekeeper.core import lifecycle
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.web import life, options, printing
-from scorekeeper.web.access import SCORER, VIEWER, access
+from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
-from scorekeeper.web.forms import choices
+from scorekeeper.web.forms import ReopenForm, choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
@@ -366,6 +367,34 @@ def close(tournament_id: int):
         return _refused(tournament_id, exc)
     flash(_("The tournament is closed: the standings are final."))
     return redirect(url_for(".show", tournament_id=tournament_id))
+
+
+@bp.route("/<int:tournament_id>/reopen", methods=["GET", "POST"])
+@access(ADMIN)
+def reopen(tournament_id: int):
+    """Open a closed tournament again (an admin, with a reason the page keeps): its tables are no
+    longer frozen, so that one can then be reopened and corrected."""
+    t = _view(tournament_id).tournament
+    form = ReopenForm()
+    valid = form.validate_on_submit()
+    if request.method == "POST" and not valid:  # no reason, or a form too old: said on the form first
+        return render_template("tournaments/reopen.html", t=t, form=form), 400
+    refused = lifecycle.tournament_refusal(t, lifecycle.REOPEN, life.who(None))
+    if refused is not None:
+        return _refused(tournament_id, refused)
+    if valid:
+        try:
+            tm.reopen_tournament(db=get_db(), tournament_id=tournament_id, reason=form.reason.data, who=life.who(None))
+        except InvalidInput as exc:
+            get_db().rollback()
+            form.reason.errors = [message(exc)]
+        except Conflict as exc:
+            return _refused(tournament_id, exc)
+        else:
+            flash(_("The tournament is open again: its standings are not final; an admin can reopen a table."))
+            return redirect(url_for(".show", tournament_id=tournament_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("tournaments/reopen.html", t=t, form=form), status
 
 
 def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
