@@ -149,6 +149,32 @@ def test_the_score_sheet_has_a_line_per_deal_with_its_dealer_the_sums_and_the_ta
     assert f"/tournaments/{t.id}/sheets.pdf" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
 
 
+def test_the_score_sheets_tariff_lists_only_what_the_rules_play_and_its_sum_line_is_one_line(client, db, tmp_path):
+    """Under ``turnier`` an all-pass is dealt again and runners are never paid: no pot, no Ramsch and
+    no runners-from lines in the box. The sum line and the solos line each stay on one line, at a
+    table of four and of five."""
+    t = _tournament(db, n=9, deals=4)
+    client.post(f"/tournaments/{t.id}/draw")
+    text = pdf_text(client.get(f"/tournaments/{t.id}/sheets.pdf").data, tmp_path)
+    for label in ("Into the pot", "The pot at the end", "Ramsch", "Jungfrau", "Durchmarsch", "Runners from"):
+        assert label not in text, label
+    assert "Solo tariff: 5" in text and "Runners at most: 0" in text and "When everybody passes: dealt again" in text
+    assert len(re.findall(r"^\s*Sum: must be 0\s", text, re.M)) == 2  # the label whole, on its line
+    assert len(re.findall(r"^\s*Solos won / lost\s", text, re.M)) == 2
+    german = pdf_text(client.get(f"/tournaments/{t.id}/sheets.pdf?lang=de").data, tmp_path)
+    assert len(re.findall(r"^\s*Summe: muss 0 ergeben\s", german, re.M)) == 2  # it wrapped before
+    assert len(re.findall(r"^\s*Soli gewonnen / verloren\s", german, re.M)) == 2
+    client.set_cookie("lang", "en")
+    bavarian = tm.create_tournament(
+        db=db, name="Zwei", game="schafkopf", rules={"preset": "bavarian"}, deals=4, seed="s"
+    )  # an all-pass is a Ramsch: its lines, and no pot
+    for e in tm.read_tournament(db=db, tournament_id=t.id).entrants[:8]:
+        tm.add_entrant(db=db, tournament_id=bavarian.id, player_id=e.player_id)
+    client.post(f"/tournaments/{bavarian.id}/draw")
+    text = pdf_text(client.get(f"/tournaments/{bavarian.id}/sheets.pdf").data, tmp_path)
+    assert "Ramsch tariff" in text and "Into the pot" not in text
+
+
 # --- 2c: a standings list per round -----------------------------------------------------------
 
 
@@ -388,6 +414,14 @@ def test_the_table_cards_qr_code_opens_the_tables_join_page(client, db, tmp_path
     client.post(f"/tournaments/{t.id}/draw")
     text = pdf_text(client.get(f"/tournaments/{t.id}/cards.pdf").data, tmp_path)
     assert "/join?table=1" in text.replace(" ", "")
+
+
+def test_the_table_cards_join_address_is_never_broken_across_lines(client, db, app, tmp_path):
+    app.config["PUBLIC_URL"] = "http://192.168.178.24:8000"
+    t = _tournament(db, n=9)
+    client.post(f"/tournaments/{t.id}/draw")
+    text = pdf_text(client.get(f"/tournaments/{t.id}/cards.pdf").data, tmp_path)
+    assert text.count("http://192.168.178.24:8000/join?table=1") == 2  # each card's address on one line
 
 
 # --- 3g: the PDFs print money as the pages do ---------------------------------------------------

@@ -19,6 +19,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand, ledger
+from scorekeeper.engine.tariff import tariff_options
 from scorekeeper.web import life, options, printing
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
@@ -575,8 +576,8 @@ def sheets(tournament_id: int):
     game = GAMES[t.game]
     rules = game.parse_rules(t.rules)
     tariff = [
-        (str(options.option(t.game, f.name).label), options.value_text(t.game, f.name, getattr(rules, f.name)))
-        for f in game.options()
+        (str(options.option(t.game, name).label), options.value_text(t.game, name, getattr(rules, name)))
+        for name in tariff_options(t.game, rules)
     ]
     return _pdf(
         "tournaments/sheets_pdf.html",
