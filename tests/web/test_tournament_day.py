@@ -19,6 +19,7 @@ from scorekeeper.core.models import TournamentTable
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
 from tests.support import make_user, pdf_text, signed_in
+from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
 WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
@@ -30,14 +31,7 @@ def english(client):
     client.set_cookie("lang", "en")
 
 
-def _tournament(db, n=8, deals=2, **kwargs):
-    t = tm.create_tournament(
-        db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=deals, seed="s", **kwargs
-    )
-    for i in range(n):
-        p = create_player(db=db, name=f"Spieler {i + 1}")
-        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
-    return t
+_tournament = make_tournament
 
 
 def _table(db, t, round_number=1, number=1):

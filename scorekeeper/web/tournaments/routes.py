@@ -209,37 +209,50 @@ def _entrant(view: tm.TournamentView, number: int):
     return entrant
 
 
+def _entrant_page(tournament_id: int, number: int, template: str, make_form, act):
+    """A page about one participant that asks before it changes anything (withdraw, replace): shown on
+    GET; on POST ``act(view, entrant, form)`` does the change and answers where to go next, or the
+    status to show the page again with (its refusals said on the form)."""
+    view = _view(tournament_id)
+    entrant = _entrant(view, number)
+    form = make_form(view)
+    status = 200
+    if request.method == "POST":
+        outcome = act(view, entrant, form)
+        if not isinstance(outcome, int):
+            return outcome
+        status = outcome
+    return render_template(template, view=view, t=view.tournament, entrant=entrant, form=form), status
+
+
 @bp.route("/<int:tournament_id>/entrants/<int:number>/withdraw", methods=["GET", "POST"])
 @access(SCORER)
 def withdraw(tournament_id: int, number: int):
     """Withdraw a participant between rounds, after a page that names them asks (no script needed)."""
-    view = _view(tournament_id)
-    if request.method == "POST" and not any(e.number == number for e in view.entrants):
+    if request.method == "POST" and not any(e.number == number for e in _view(tournament_id).entrants):
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
-    entrant = _entrant(view, number)
-    form = WithdrawForm()
-    status = 200
-    if request.method == "POST":
-        status = 400
+
+    def act(view, entrant, form):
         if not form.validate_on_submit():
             form.form_errors.append(_("The form has expired: try again."))
-        elif form.confirm.data != str(number):
+            return 400
+        if form.confirm.data != str(number):
             form.form_errors.append(_("Confirm the withdrawal on this page."))
-        else:
-            try:
-                tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
-            except (Conflict, InvalidInput) as exc:
-                return _refused(tournament_id, exc)
-            flash(
-                _(
-                    "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
-                    name=view.names[number],
-                    n=number,
-                )
+            return 400
+        try:
+            tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
+        except (Conflict, InvalidInput) as exc:
+            return _refused(tournament_id, exc)
+        flash(
+            _(
+                "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
+                name=view.names[number],
+                n=number,
             )
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
-    page = render_template("tournaments/withdraw.html", view=view, t=view.tournament, entrant=entrant, form=form)
-    return page, status
+        )
+        return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+
+    return _entrant_page(tournament_id, number, "tournaments/withdraw.html", lambda view: WithdrawForm(), act)
 
 
 @bp.post("/<int:tournament_id>/entrants/<int:number>/take-back")
@@ -296,45 +309,43 @@ def _apart(tournament_id: int, change, said: str):
 @access(SCORER)
 def replace(tournament_id: int, number: int):
     """Another person takes a participant's place: the start number and the points so far stay."""
-    view = _view(tournament_id)
-    entrant = _entrant(view, number)
-    form = _entrant_form(view)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.validate_on_submit():
-            player_id = parse_int(form.player.data) if form.player.data else None
-            guest = (form.guest.data or "").strip() or None
-            try:
-                if form.player.data and player_id is None:
-                    raise NotFound(form.player.data)
-                tm.replace_entrant(
-                    db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+
+    def act(view, entrant, form):
+        if not form.validate_on_submit():
+            return 400
+        player_id = parse_int(form.player.data) if form.player.data else None
+        guest = (form.guest.data or "").strip() or None
+        try:
+            if form.player.data and player_id is None:
+                raise NotFound(form.player.data)
+            tm.replace_entrant(
+                db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+            )
+        except InvalidInput as exc:
+            get_db().rollback()
+            target = form.guest if exc.field == "guest" or guest else form.player
+            target.errors = [*list(target.errors), message(exc)]
+        except Conflict as exc:
+            get_db().rollback()
+            form.form_errors.append(message(exc))
+            return 409
+        except NotFound:
+            get_db().rollback()
+            form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
+        else:
+            name = tm.read_tournament(db=get_db(), tournament_id=tournament_id).names[number]
+            flash(
+                _(
+                    "%(name)s takes the place of %(before)s: start number %(n)s, the points so far stay.",
+                    name=name,
+                    before=view.names[number],
+                    n=number,
                 )
-            except InvalidInput as exc:
-                get_db().rollback()
-                target = form.guest if exc.field == "guest" or guest else form.player
-                target.errors = [*list(target.errors), message(exc)]
-            except Conflict as exc:
-                get_db().rollback()
-                form.form_errors.append(message(exc))
-                status = 409
-            except NotFound:
-                get_db().rollback()
-                form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
-            else:
-                name = tm.read_tournament(db=get_db(), tournament_id=tournament_id).names[number]
-                flash(
-                    _(
-                        "%(name)s takes the place of %(before)s: start number %(n)s, the points so far stay.",
-                        name=name,
-                        before=view.names[number],
-                        n=number,
-                    )
-                )
-                return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
-    page = render_template("tournaments/replace.html", view=view, t=view.tournament, entrant=entrant, form=form)
-    return page, status
+            )
+            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+        return 400
+
+    return _entrant_page(tournament_id, number, "tournaments/replace.html", _entrant_form, act)
 
 
 @bp.post("/<int:tournament_id>/draw")
