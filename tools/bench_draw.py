@@ -20,8 +20,21 @@ from scorekeeper.engine.tournament import draw_round
 #: (players, rounds): the fewest repeated table-mates over the whole tournament. 16 over 4 and 5
 #: rounds: the affine plane of order 4; 8 and 12 over 3 rounds: tests/engine/test_draw_schedule.py
 #: (every schedule tried; three tables of four repeat three pairs a round); 16 over 6 rounds: 144
-#: pairs seated among 120; 20 players over 4 and 200 over 6: schedules without repeats are known.
-KNOWN = {(8, 3): 8, (12, 3): 6, (16, 4): 0, (16, 5): 0, (16, 6): 24, (20, 4): 0, (20, 5): 0, (200, 6): 0}
+#: pairs seated among 120; 20 over 5, 24 over 6 and 7, 28 over 9: the schedules of
+#: ``tournament.DESIGNS``; 200 over 6: schedules without repeats are known.
+KNOWN = {
+    (8, 3): 8,
+    (12, 3): 6,
+    (16, 4): 0,
+    (16, 5): 0,
+    (16, 6): 24,
+    (20, 4): 0,
+    (20, 5): 0,
+    (24, 6): 0,
+    (24, 7): 0,
+    (28, 9): 0,
+    (200, 6): 0,
+}
 
 
 def play(players: int, rounds: int, seed: str) -> tuple[list[float], int]:

@@ -12,6 +12,7 @@ and the one answer to "may this account do this action to this night now?".
                        any ──the tournament closes──► frozen (nothing changes; reopen the tournament first)
 
     tournament         open ──every round over, closed──► closed
+                       closed ──reopen (admin, a reason, kept on the tournament)──► open (its tables thaw)
                        (the next round is drawn only when every table of the round is finished)
 
 Who: an account's role (``viewer``, ``scorer``, ``admin``), :data:`GUEST` (a phone that joined the
@@ -44,6 +45,7 @@ __all__ = [
     "check_form",
     "life_of",
     "refusal",
+    "tournament_refusal",
 ]
 
 # --- the actions ---------------------------------------------------------------------------
@@ -220,6 +222,21 @@ def check(life: Life, action: str, who: str | None = SYSTEM) -> None:
 def allowed(life: Life, who: str | None) -> frozenset[str]:
     """The actions ``who`` may do to the night now (what a page offers)."""
     return frozenset(a for a in ACTIONS if refusal(life, a, who) is None)
+
+
+def tournament_refusal(tournament: Tournament, action: str, who: str | None = SYSTEM) -> Conflict | None:
+    """Why ``who`` may not do ``action`` (only :data:`REOPEN` here) to the tournament now, or None.
+
+    Reopening a closed tournament is an admin's (with a reason, kept on the tournament); its tables
+    then thaw (each finished table stays finished until an admin reopens it too).
+    """
+    if action != REOPEN:
+        raise ValueError(f"not an action on a tournament: {action!r}")
+    if who not in (ADMIN, SYSTEM):
+        return Conflict("only an admin may reopen a tournament")
+    if tournament.status != CLOSED:
+        return Conflict("the tournament is open")
+    return None
 
 
 def check_deals(life: Life, deals_after: int) -> None:

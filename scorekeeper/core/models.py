@@ -289,6 +289,10 @@ class Tournament(SQLModel, table=True):
     version: int = Field(default=0)  # bumped by every change: the standings board polls it
     created_at: datetime = Field(default_factory=utcnow)
     closed_at: datetime | None = None
+    # each reopening of the closed tournament (0013): {"at": ISO time, "reason": text}, oldest first
+    reopened: list[dict[str, Any]] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
 
     @property
     def is_open(self) -> bool:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import InvalidInput, NotFound
-from scorekeeper.core.models import ContractResult, Entrant, NightResult, Player, RosterChange, Seat
+from scorekeeper.core.models import ContractResult, Entrant, NightResult, Player, RosterChange, Seat, Tournament
 from scorekeeper.core.text import clean_name, is_id, name_key
 
 
@@ -106,10 +106,15 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
             other=merged.name,
             night=shared,
         )
-    entered = select(Entrant.tournament_id).where(Entrant.player_id == keep.id)
-    both = db.exec(
-        select(Entrant.tournament_id).where(Entrant.player_id == merged.id, Entrant.tournament_id.in_(entered))
-    ).first()
+    # a tournament's people: its participants and those they replaced (Entrant.former)
+    entrants = db.exec(
+        select(Entrant).where(or_(Entrant.player_id.in_((keep.id, merged.id)), Entrant.former.is_not(None)))
+    ).all()
+    played: dict[int, set[int]] = {keep.id: set(), merged.id: set()}
+    for e in entrants:
+        for person in {e.player_id, *(f["player_id"] for f in e.former or ())} & set(played):
+            played[person].add(e.tournament_id)
+    both = min(played[keep.id] & played[merged.id], default=None)
     if both is not None:
         raise InvalidInput(
             "other",
@@ -121,6 +126,14 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     moved = len(db.exec(select(Seat.night_id).where(Seat.player_id == merged.id)).all())
     for model in (Seat, NightResult, ContractResult, RosterChange, Entrant):  # the duplicate's roster changes too
         db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
+    for e in entrants:  # a person replaced in a tournament: their earlier tables are the kept record's now
+        if any(f["player_id"] == merged.id for f in e.former or ()):
+            e.former = [
+                {**f, "player_id": keep.id, "name": keep.name} if f["player_id"] == merged.id else f for f in e.former
+            ]
+            db.add(e)
+    if played[merged.id]:  # their pages and PDFs name the kept record now
+        db.exec(update(Tournament).where(Tournament.id.in_(played[merged.id])).values(version=Tournament.version + 1))
     detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
     db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))
     if merged.retired is False and keep.retired:

@@ -11,6 +11,7 @@ they work.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ __all__ = [
     "player_tournaments",
     "read_tournament",
     "redraw_round",
+    "reopen_tournament",
     "replace_entrant",
     "set_rules",
     "table_of",
@@ -149,14 +151,35 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Step:
+    """Within a tie: what put ``upper`` right before ``lower`` (``solos_won``, ``solos_lost`` or ``lot``),
+    and whether either's solos are unknown (a paper list left them out: they count as 0 there)."""
+
+    upper: Line
+    lower: Line
+    by: str
+
+    @property
+    def unknown(self) -> bool:
+        return not (self.upper.solos_known and self.lower.solos_known)
+
+
+@dataclass(frozen=True)
 class Tie:
-    """Participants with equal points and the step of the tie-break that placed them (``decided_by``
-    of the lowest of them: ``solos_won``, ``solos_lost`` or ``lot``), and whose solos are unknown."""
+    """Participants with equal points, in their order, and what decided each place between them
+    (``steps``: one per neighbouring two; ``decided_by``: the deepest of them), and whose solos are
+    unknown."""
 
     total: int
     lines: list[Line]
     decided_by: str
     unknown: list[Line]
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def one_step(self) -> bool:
+        """Whether one step placed them all (then a note names it once)."""
+        return len({step.by for step in self.steps}) == 1
 
 
 def ties(lines: list[Line]) -> list[Tie]:
@@ -170,8 +193,10 @@ def ties(lines: list[Line]) -> list[Tie]:
             j += 1
         if j > i:
             group = lines[i : j + 1]
-            step = max((ln.standing.decided_by or "points" for ln in group), key=order.index)
-            out.append(Tie(group[0].standing.total, group, step, [ln for ln in group if not ln.solos_known]))
+            steps = [Step(a, b, plan.separated_by(a.standing, b.standing)) for a, b in itertools.pairwise(group)]
+            deepest = max((step.by for step in steps), key=order.index)
+            unknown = [ln for ln in group if not ln.solos_known]
+            out.append(Tie(group[0].standing.total, group, deepest, unknown, steps))
         i = j + 1
     return out
 
@@ -912,6 +937,35 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
         raise Conflict("the tournament is not over: {n} rounds are to be played", n=t.rounds)
     t.status = CLOSED
     t.closed_at = utcnow()
+    _bump(db, t)
+    db.commit()
+    return t
+
+
+#: The most characters of a reason for reopening a tournament.
+REASON_MAX = 200
+
+
+def reopen_tournament(
+    *, db: Session, tournament_id: Any, reason: Any, who: str | None = lifecycle.SYSTEM
+) -> Tournament:
+    """Open a closed tournament again (an admin, with a reason kept on the tournament and shown on
+    its page): its standings are no longer final and its tables are no longer frozen, so that an
+    admin can then reopen a table to correct it (:mod:`scorekeeper.core.lifecycle`).
+
+    :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    :raises Conflict: for an open tournament, or ``who`` not an admin.
+    """
+    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    refused = lifecycle.tournament_refusal(t, lifecycle.REOPEN, who)
+    if refused is not None:
+        raise refused
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("reason", "give a reason for reopening the tournament")
+    reason = _text(reason, "reason", REASON_MAX, required=True)
+    t.status = OPEN
+    t.closed_at = None
+    t.reopened = [*(t.reopened or ()), {"at": utcnow().isoformat(timespec="seconds"), "reason": reason}]
     _bump(db, t)
     db.commit()
     return t

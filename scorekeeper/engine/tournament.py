@@ -9,8 +9,8 @@ machine and any Python from 3.11 on, because the only randomness used is
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import itertools
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -280,7 +280,7 @@ def _plan(
         away = {index[p] for p in out}
         seated.append([i for i in range(n) if i not in away])
     floor = _least(base, add, slots)
-    design = _affine_start(sizes, local_history, len(byes), apart_local, lot)
+    design = _design_start(sizes, local_history, len(byes), apart_local, lot)
     done = [] if design is None else design
     best: list[list[int]] = []
     best_cost = -1
@@ -526,67 +526,168 @@ AFFINE_16: tuple[tuple[frozenset[int], ...], ...] = (
 )
 
 
-def _affine_start(
+def _cyclic(m: int, columns: int, base: str) -> tuple[tuple[frozenset[int], ...], ...]:
+    """The rounds ``base + k`` (k in Z_m) of a base round over the points ``Z_m x columns`` and fixed points.
+
+    ``base`` lists the base round's tables, ``;`` between tables, ``,`` between points: ``i.a`` is the
+    point ``(i, a)`` (numbered ``a * m + i``), ``*k`` the k-th fixed point (numbered ``m * columns + k``),
+    which every translate leaves where it is.
+    """
+
+    def point(text: str, k: int) -> int:
+        if text.startswith("*"):
+            return m * columns + int(text[1:])
+        i, a = (int(x) for x in text.split("."))
+        return a * m + (i + k) % m
+
+    tables = [table.split(",") for table in base.split(";")]
+    return tuple(tuple(frozenset(point(x, k) for x in table) for table in tables) for k in range(m))
+
+
+#: Schedules without a repeated table-mate for fields of tables of four: players -> rounds (classes of
+#: tables, points 0..n-1). 16: the affine plane (5 rounds); 20: 5 rounds, 24: 7, 28: 9 (every pair meets
+#: once), each the translates of one base round by Z_m (found by a search over base rounds whose
+#: pairs lie in different orbits, so that no two translates share a pair; checked by the tests).
+DESIGNS: dict[int, tuple[tuple[frozenset[int], ...], ...]] = {
+    16: AFFINE_16,
+    20: _cyclic(5, 4, "0.0,2.2,3.0,3.3;0.1,0.2,3.1,4.0;0.3,3.2,2.1,1.2;1.0,1.1,2.3,4.2;1.3,4.1,2.0,4.3"),
+    24: _cyclic(7, 3, "*0,6.0,6.1,2.2;*1,4.0,6.2,1.1;*2,5.0,3.1,5.2;0.0,2.1,1.0,3.0;0.1,5.1,4.1,4.2;0.2,2.0,3.2,1.2"),
+    28: _cyclic(
+        9,
+        3,
+        "*0,1.0,4.2,3.1;0.0,1.1,5.1,8.2;0.1,7.1,3.0,6.1;0.2,2.0,4.0,7.0;1.2,2.1,2.2,7.2;3.2,8.0,8.1,5.2;"
+        "4.1,6.2,6.0,5.0",
+    ),
+}
+
+
+def _design_start(
     sizes: tuple[int, ...], history: list[list[list[int]]], rounds: int, apart: list[tuple[int, int]], lot: _Lot
 ) -> list[list[int]] | None:
-    """For 16 players at four tables: the rounds of the affine plane of order 4, its points given to the
-    players by lot so that the rounds played so far are rounds of the plane, where they can be (None
-    where they cannot). The classes not played yet come first the ones that seat pairs to keep apart
-    at different tables; rounds beyond the plane's five are drawn one by one after it."""
-    if sizes != (4, 4, 4, 4) or len(history) > 4:
+    """The rounds of a known schedule without repeats (``DESIGNS``) for a field of tables of four, its points
+    given to the players by lot so that the rounds played so far are rounds of it, where they can be
+    (None where they cannot, or no schedule is known). The rounds not played yet come first the ones
+    that seat pairs to keep apart at different tables; rounds beyond the schedule's are drawn after it."""
+    n = 4 * len(sizes)
+    design = DESIGNS.get(n)
+    if design is None or set(sizes) != {4} or len(history) >= len(design):
         return None
-    if any(sorted(len(t) for t in r) != [4, 4, 4, 4] for r in history):
-        return None  # somebody did not play a round (a withdrawal, a late entry): not the plane's rounds
-    point = _affine_points(history, lot)
-    if point is None:
+    if any(sorted(len(t) for t in r) != list(sizes) for r in history):
+        return None  # somebody did not play a round (a withdrawal, a late entry): not the schedule's rounds
+    line_of = [{p: t for t, line in enumerate(lines) for p in line} for lines in design]
+    found = _embed(history, design, line_of, lot)
+    if found is None:
         return None
-    line_class = {line: c for c, lines in enumerate(AFFINE_16) for line in lines}
-    used = {line_class[frozenset(point[i] for i in table)] for table in (r[0] for r in history)}
-    order = [c for c in range(len(AFFINE_16)) if c not in used]
+    point, used = found
+    order = [c for c in range(len(design)) if c not in used]
     lot.shuffle(order)
-
-    line_of = [{p: t for t, line in enumerate(lines) for p in line} for lines in AFFINE_16]
     order.sort(key=lambda c: sum(1 for i, j in apart if line_of[c][point[i]] == line_of[c][point[j]]))
-    return [[line_of[c][point[i]] for i in range(16)] for c in order[:rounds]]
+    return [[line_of[c][point[i]] for i in range(n)] for c in order[:rounds]]
 
 
-def _affine_points(history: list[list[list[int]]], lot: _Lot) -> list[int] | None:
-    """Each of 16 players' point of the affine plane such that each round of ``history`` is a class of lines."""
+#: The most players placed (tries) while looking for the schedule's points of the rounds played.
+EMBED_TRIES = 20_000
+
+
+def _embed(
+    history: list[list[list[int]]],
+    design: tuple[tuple[frozenset[int], ...], ...],
+    line_of: list[dict[int, int]],
+    lot: _Lot,
+) -> tuple[list[int], set[int]] | None:
+    """Each player's point of ``design`` such that every round of ``history`` is one of its rounds (a
+    different one each), and the rounds used; None when there is none (or none found in ``EMBED_TRIES``).
+
+    Backtracking, one player after another (each next the one with table-mates already placed in the
+    most rounds): two table-mates placed fix their round's class (the one line through their points),
+    a table's line is then its own, and every later table-mate must lie on it.
+    """
+    n = sum(len(t) for t in design[0])
+    point = list(range(n))
+    lot.shuffle(point)
     if not history:
-        point = list(range(16))
-        lot.shuffle(point)
-        return point
-    x_of = {i: x for x, table in enumerate(history[0]) for i in table}
-    if len(history) == 1:
-        point = [0] * 16
-        xs = list(range(4))
-        lot.shuffle(xs)
-        for x, table in zip(xs, history[0], strict=True):
-            ys = list(range(4))
-            lot.shuffle(ys)
-            for y, i in zip(ys, table, strict=True):
-                point[i] = 4 * x + y
-        return point
-    y_of = {i: y for y, table in enumerate(history[1]) for i in table}
-    if len({(x_of[i], y_of[i]) for i in range(16)}) != 16:
-        return None  # round 2 repeated a pair of round 1
-    line_class = {line: c for c, lines in enumerate(AFFINE_16) for line in lines}
-    perms = list(itertools.permutations(range(4)))
-    order = list(range(len(perms) ** 2))
-    lot.shuffle(order)
-    for o in order:
-        px, py = perms[o // len(perms)], perms[o % len(perms)]
-        point = [4 * px[x_of[i]] + py[y_of[i]] for i in range(16)]
-        classes = set()
-        for r in history[2:]:
-            found = {line_class.get(frozenset(point[i] for i in table)) for table in r}
-            if len(found) != 1 or None in found:
-                break
-            classes |= found
-        else:
-            if len(classes) == len(history) - 2:
-                return point
-    return None
+        return point, set()
+    table_of = [{p: t for t, table in enumerate(r) for p in table} for r in history]
+    mates = [[[q for q in r[table_of[k][p]] if q != p] for k, r in enumerate(history)] for p in range(n)]
+    line_through: dict[tuple[int, int], tuple[int, int]] = {}
+    for c, lines in enumerate(design):
+        for t, line in enumerate(lines):
+            for x in line:
+                for y in line:
+                    if x != y:
+                        line_through[x, y] = (c, t)
+    order = [history[0][0][0]]
+    placed_set = {order[0]}
+    while len(order) < n:
+        best = max(
+            (p for p in range(n) if p not in placed_set),
+            key=lambda p: (sum(any(q in placed_set for q in m) for m in mates[p]), -p),
+        )
+        order.append(best)
+        placed_set.add(best)
+    candidates = list(range(n))
+    lot.shuffle(candidates)
+    at = [-1] * n  # the point of each player placed
+    holder = [-1] * n  # the player at each point
+    cls = [-1] * len(history)  # the class of each round played
+    lines = [dict() for _ in history]  # each round's table -> its line
+    tables = [dict() for _ in history]  # each round's line -> its table
+    tries = [0]
+
+    def place(k: int) -> bool:
+        if k == n:
+            return True
+        p = order[k]
+        for x in candidates:
+            if holder[x] >= 0:
+                continue
+            tries[0] += 1
+            if tries[0] > EMBED_TRIES:
+                return False
+            undo = []
+            ok = True
+            for r in range(len(history)):
+                t = table_of[r][p]
+                c = cls[r]
+                if c < 0:
+                    q = next((q for q in mates[p][r] if at[q] >= 0), -1)
+                    if q < 0:
+                        continue
+                    c, _ = line_through.get((x, at[q]), (-1, -1))
+                    if c < 0 or c in cls:
+                        ok = False
+                        break
+                    cls[r] = c
+                    undo.append((r, None))
+                line = line_of[c][x]
+                have = lines[r].get(t)
+                if have is None:
+                    if line in tables[r] or any(at[q] >= 0 and line_of[c][at[q]] != line for q in mates[p][r]):
+                        ok = False
+                        break
+                    lines[r][t] = line
+                    tables[r][line] = t
+                    undo.append((r, t))
+                elif have != line:
+                    ok = False
+                    break
+            if ok:
+                at[p], holder[x] = x, p
+                if place(k + 1):
+                    return True
+                at[p], holder[x] = -1, -1
+            for r, t in reversed(undo):
+                if t is None:
+                    cls[r] = -1
+                else:
+                    del tables[r][lines[r].pop(t)]
+            if tries[0] > EMBED_TRIES:
+                return False
+        return False
+
+    if not place(0) or -1 in cls:
+        return None
+    return at, set(cls)
 
 
 def _best_swaps(
@@ -728,6 +829,22 @@ class Standing:
     decided_by: DecidedBy | None
 
 
+def separated_by(upper: Standing, lower: Standing) -> DecidedBy:
+    """The first rule that puts ``upper`` before ``lower`` (two places of one standings list).
+
+    >>> table = standings([Entry(1, (4,), solos_won=1), Entry(2, (4,), solos_won=1, solos_lost=2)], seed=0)
+    >>> separated_by(table[0], table[1])
+    'solos_lost'
+    """
+    if upper.total != lower.total:
+        return "points"
+    if upper.solos_won != lower.solos_won:
+        return "solos_won"
+    if upper.solos_lost != lower.solos_lost:
+        return "solos_lost"
+    return "lot"
+
+
 def lot_key(seed: int | str, player: int) -> bytes:
     """A participant's place in the seeded lot: the same for a seed and an id whoever else plays."""
     return hashlib.sha256(f"lot:{seed}:{player}".encode()).digest()
@@ -754,24 +871,22 @@ def standings(entries: Sequence[Entry], seed: int | str) -> list[Standing]:
         return (-entry.total, -entry.solos_won, entry.solos_lost, lot_key(seed, entry.player))
 
     ordered = sorted(entries, key=key)
-    keys = [key(e) for e in ordered]
-
-    def separated_by(i: int, j: int) -> int:
-        """The index in _CRITERIA of the first rule that tells places i and j apart."""
-        return next(k for k in range(len(_CRITERIA)) if keys[i][k] != keys[j][k])
-
-    result = []
-    for i, entry in enumerate(ordered):
-        depths = [separated_by(i, j) for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
-        result.append(
-            Standing(
-                player=entry.player,
-                points=tuple(entry.points),
-                solos_won=entry.solos_won,
-                solos_lost=entry.solos_lost,
-                total=entry.total,
-                rank=i + 1,
-                decided_by=_CRITERIA[max(depths)] if depths else None,
-            )
+    result = [
+        Standing(
+            player=entry.player,
+            points=tuple(entry.points),
+            solos_won=entry.solos_won,
+            solos_lost=entry.solos_lost,
+            total=entry.total,
+            rank=i + 1,
+            decided_by=None,
         )
+        for i, entry in enumerate(ordered)
+    ]
+    for i, standing in enumerate(result):
+        steps = [separated_by(result[i - 1], standing)] if i else []
+        if i + 1 < len(result):
+            steps.append(separated_by(standing, result[i + 1]))
+        if steps:
+            result[i] = dataclasses.replace(standing, decided_by=max(steps, key=_CRITERIA.index))
     return result

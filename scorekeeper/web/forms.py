@@ -7,7 +7,7 @@ from typing import Any
 from flask import g
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, PasswordField, SelectField
+from wtforms import IntegerField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import EqualTo, InputRequired, ValidationError
 
@@ -29,6 +29,12 @@ class Form(FlaskForm):
         if g.get("csrf_refused") and "csrf_token" in self:
             self.csrf_token.errors = []  # the page says it once, in its words, above the form (web/app.py)
         return valid
+
+
+class ReopenForm(Form):
+    """Reopening a closed night or a closed tournament: the reason, kept with it."""
+
+    reason = StringField(_l("Reason"), validators=[InputRequired(message=_l("Give a reason."))])
 
 
 class WholeNumberField(IntegerField):

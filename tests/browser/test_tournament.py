@@ -17,6 +17,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.players import create_player
 from scorekeeper.engine.tournament import count_repeats
+from tests.browser.tournament_steps import create_tournament, enter_from_roster, entered, make_roster
 from tests.support import pdf_text
 
 pytestmark = pytest.mark.browser
@@ -131,41 +132,21 @@ def least_repeats(players: list[str], sizes: list[int], history: list[list[list[
 def test_an_organiser_runs_a_tournament_of_nine_through_two_rounds_from_two_table_phones(page, browser, live, tmp_path):
     base, app = live
     engine = app.extensions["sk_engine"]
-    with database.session(engine) as db:
-        for name in ROSTER:
-            create_player(db=db, name=name)
+    make_roster(app, ROSTER)
 
     # 1. the organiser creates the tournament: Schafkopf, turnier (the default), 2 rounds of 2 deals, prizes
-    page.goto(f"{base}/tournaments/new")
-    page.fill("#name", "Preisschafkopf im Löwen")
-    tap(page, "game", "Schafkopf")
-    page.fill("#rounds", "2")
-    page.fill("#deals", "2")
-    page.fill("#prizes", "30; 20")
-    assert (
-        page.input_value("#schafkopf__preset") == "turnier"
-        or page.locator("input[name=schafkopf__preset][value=turnier]").is_checked()
-    )
-    shot(page, "01-new")
-    page.locator("button[name=create]").click()
-    page.wait_for_url(re.compile(r".*/tournaments/\d+$"))
-    tid = int(page.url.rstrip("/").split("/")[-1])
-    with database.session(engine) as db:
-        t = tm.get_tournament(db=db, tournament_id=tid)
-        assert (t.game, t.rounds, t.deals, t.prizes) == ("schafkopf", 2, 2, [3000, 2000])
-        assert t.rules["preset"] == "turnier" and t.rules["all_pass"] == "redeal"
+    t = create_tournament(page, base, app, "Preisschafkopf im Löwen", rounds=2, deals=2, prizes="30; 20")
+    tid = t.id
+    assert t.prizes == [3000, 2000]
 
     # 2. nine participants: eight from the roster, one guest typed in
-    for name in ROSTER:
-        page.select_option("#player", label=name)
-        page.locator("#entrants form:has(#player) button[type=submit]").click()
-        page.wait_for_load_state("load")
+    enter_from_roster(page, ROSTER)
     page.fill("#guest", GUEST)
     page.locator("#entrants form:has(#player) button[type=submit]").click()
     page.wait_for_load_state("load")
-    entered = [" ".join(t.split()) for t in page.locator("ol.entrants > li").all_inner_texts()]
-    for number, (line, name) in enumerate(zip(entered, [*ROSTER, GUEST], strict=True), start=1):
-        assert line.startswith(f"{number} {name}"), entered
+    lines = entered(page)
+    for number, (line, name) in enumerate(zip(lines, [*ROSTER, GUEST], strict=True), start=1):
+        assert line.startswith(f"{number} {name}"), lines
     assert page.locator("ol.entrants .badge").count() == 1  # the guest
     shot(page, "02-entrants")
 

@@ -22,8 +22,8 @@ import pytest
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.players import create_player
 from tests.browser.test_tournament import PHONE, SHOTS, deal_count, record
+from tests.browser.tournament_steps import create_tournament, enter_from_roster, entered, make_roster
 from tests.support import pdf_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -103,14 +103,20 @@ def expected_standings(seed: str, names: dict[int, str], points: dict, solos: di
 
 
 def expected_notes(lines: list[dict]) -> list[str]:
-    """The notes under the standings: each group of equal points, which step placed it, whose solos are unknown."""
+    """The notes under the standings: each group of equal points, which step placed it (one step for all,
+    else the step between each two in a row), whose solos are unknown."""
     notes = []
     for _total, group in itertools.groupby(lines, key=lambda x: x["total"]):
         group = list(group)
         if len(group) < 2:
             continue
-        note = f"{', '.join(x['name'] for x in group)}, je {signed(group[0]['total'])}: gereiht "
-        note += STEP_WORDS[max(x["step"] for x in group)]
+        steps = [next(k for k in range(4) if a["key"][k] != b["key"][k]) for a, b in itertools.pairwise(group)]
+        note = f"{', '.join(x['name'] for x in group)}, je {signed(group[0]['total'])}:"
+        if len(set(steps)) == 1:
+            note += f" gereiht {STEP_WORDS[steps[0]]}"
+        else:
+            pairs = zip(itertools.pairwise(group), steps, strict=True)
+            note += " " + ", ".join(f"{a['name']} vor {b['name']} {STEP_WORDS[k]}" for (a, b), k in pairs)
         unknown = [x["name"] for x in group if not x["known"]]
         if unknown:
             note += f"; die Soli von {', '.join(unknown)} sind unbekannt (Papierliste) und zählen als 0"
@@ -177,31 +183,15 @@ def in_order(text: str, names: list[str]) -> bool:
 def test_an_organiser_runs_a_tournament_of_sixteen_over_four_rounds(page, browser, live, tmp_path):
     base, app = live
     engine = app.extensions["sk_engine"]
-    with database.session(engine) as db:
-        for name in NAMES:
-            create_player(db=db, name=name)
+    make_roster(app, NAMES)
 
     # the organiser creates it: Schafkopf, the turnier preset, 4 rounds of 2 deals
-    page.goto(f"{base}/tournaments/new")
-    page.fill("#name", "Turniertag im Löwen")
-    page.locator("#game-group label", has_text=re.compile("^Schafkopf$")).click()
-    page.fill("#rounds", str(ROUNDS))
-    page.fill("#deals", str(DEALS))
-    with page.expect_navigation():
-        page.locator("button[name=create]").click()
-    tid = int(page.url.rstrip("/").split("/")[-1])
-    with database.session(engine) as db:
-        t = tm.get_tournament(db=db, tournament_id=tid)
-        assert (t.rounds, t.deals, t.rules["preset"]) == (ROUNDS, DEALS, "turnier")
-        seed = t.seed
+    t = create_tournament(page, base, app, "Turniertag im Löwen", rounds=ROUNDS, deals=DEALS)
+    tid, seed = t.id, t.seed
 
     # 16 participants from the roster: start numbers 1..16 in the order entered
-    for name in NAMES:
-        page.select_option("#player", label=name)
-        with page.expect_navigation():
-            page.locator("#entrants form:has(#player) button[type=submit]").click()
-    entered = [" ".join(t.split()) for t in page.locator("ol.entrants > li").all_inner_texts()]
-    assert [re.match(r"(\d+) (\w+)", line).groups() for line in entered] == [
+    enter_from_roster(page, NAMES)
+    assert [re.match(r"(\d+) (\w+)", line).groups() for line in entered(page)] == [
         (str(n), name) for n, name in enumerate(NAMES, start=1)
     ]
     names = dict(enumerate(NAMES, start=1))

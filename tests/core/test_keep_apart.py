@@ -9,19 +9,13 @@ import pytest
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.players import create_player
+from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
 
 
 def _tournament(db, n=16, rounds=4):
-    t = tm.create_tournament(
-        db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, rounds=rounds, deals=1, seed="s"
-    )
-    for i in range(n):
-        p = create_player(db=db, name=f"Spieler {i + 1}")
-        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
-    return t
+    return make_tournament(db, n, name="Preisschafkopf", rounds=rounds, deals=1)
 
 
 def _tables(view_round):

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from scorekeeper.engine.tournament import AFFINE_16, apart_pairs, draw_round, table_plan
+from scorekeeper.engine.tournament import AFFINE_16, DESIGNS, apart_pairs, draw_round, table_plan
 from tests.engine.test_draw import seatings
 
 SEEDS = range(20)
@@ -60,10 +60,41 @@ def test_the_affine_plane_of_order_4_has_five_rounds_of_16_players_without_a_rep
     assert len(meetings(AFFINE_16)) == 16 * 15 // 2  # every pair meets exactly once
 
 
+@pytest.mark.parametrize("n", sorted(DESIGNS))
+def test_each_known_schedule_seats_everybody_each_round_and_no_pair_twice(n):
+    """The schedules the draw starts from (16: the affine plane; 20, 24, 28: translates of a base round);
+    24 over 7 rounds and 28 over 9 are the most rounds any schedule of tables of four can have
+    (each round a player meets three new people: 23 // 3, 27 // 3)."""
+    for tables in DESIGNS[n]:
+        assert sorted(p for line in tables for p in line) == list(range(n))
+        assert [len(line) for line in tables] == [4] * (n // 4)
+    assert max(meetings(DESIGNS[n]).values()) == 1
+    assert len(DESIGNS[n]) == {16: 5, 20: 5, 24: 7, 28: 9}[n]
+    assert len(DESIGNS[n]) == (n - 1) // 3 or n == 20
+
+
 #: (players, rounds) with a known schedule without repeated table-mates: 16 over up to five rounds
 #: (the affine plane of order 4), and schedules this draw finds for larger fields. Below 16 players
 #: and from 17 to 19 no second round can avoid a repeat (see the test below).
-ZERO_KNOWN = [(16, 2), (16, 3), (16, 4), (16, 5), (20, 3), (20, 4), (21, 3), (24, 4), (28, 5), (32, 6), (40, 6)]
+ZERO_KNOWN = [
+    (16, 2),
+    (16, 3),
+    (16, 4),
+    (16, 5),
+    (20, 3),
+    (20, 4),
+    (20, 5),
+    (21, 3),
+    (24, 4),
+    (24, 5),
+    (24, 6),
+    (24, 7),
+    (28, 5),
+    (28, 7),
+    (28, 9),
+    (32, 6),
+    (40, 6),
+]
 
 
 @pytest.mark.parametrize(("n", "rounds"), ZERO_KNOWN)
@@ -230,3 +261,27 @@ def test_byes_keep_their_rule_when_rounds_are_planned(n, rounds):
         for p in d.byes:
             counts[p] += 1
         assert max(counts.values()) - min(counts.values()) <= 1
+
+
+def test_a_round_drawn_again_with_another_lot_still_leaves_no_repeats():
+    """The organiser draws a round again (the app's seed with the attempt number): the later rounds
+    still find the schedule the rounds played belong to."""
+    for seed in range(10):
+        history, draws = [], []
+        for round_no in range(1, 7):
+            attempt_seed = seed if round_no % 2 else f"{seed}/{round_no}"
+            draw = draw_round(range(1, 25), history, attempt_seed, round_no, rounds=6)
+            draws.append(draw)
+            history.append(draw.tables)
+        assert repeats(history) == 0, seed
+
+
+def test_rounds_played_outside_the_known_schedule_are_planned_around():
+    """Two rounds of 24 seated by hand (not rounds of one known schedule: the players' first round met
+    in a fixed pattern): the draw cannot use the schedule and still seats the rest without a repeat."""
+    first = [tuple(range(4 * t + 1, 4 * t + 5)) for t in range(6)]
+    second = [tuple(first[(t + k) % 6][k] for k in range(4)) for t in range(6)]
+    assert repeats([first, second]) == 0
+    draw = draw_round(range(1, 25), [first, second], 5, 3, rounds=4)
+    assert sorted(p for t in draw.tables for p in t) == list(range(1, 25))
+    assert draw.repeats == 0

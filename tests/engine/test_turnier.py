@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.engine import GAMES, InvalidHand, settle_json
 from scorekeeper.engine.samples import random_hands
 from scorekeeper.engine.schafkopf import PRESETS, Hand, Rules, is_redeal
+from scorekeeper.engine.tariff import tariff_options
 from tests.support import check_steps
 
 TURNIER = {"preset": "turnier"}
@@ -302,3 +303,31 @@ def test_settle_json_settles_a_turnier_night_end_to_end():
     assert sum(out["totals"].values()) == 0
     assert out["rules"]["preset"] == "turnier"
     assert out["rules"]["all_pass"] == "redeal" and out["rules"]["klopfen_played"] is False
+
+
+# --- which lines a tariff lists (the score sheet's box) ------------------------------------------
+
+POT = {"pot_stake", "pot_at_close"}
+RAMSCH = {"tariff_ramsch", "jungfrau", "durchmarsch_tariff", "ramsch_tie"}
+RUNNERS_FROM = {"laufende_min", "laufende_min_wenz"}
+
+
+@pytest.mark.parametrize(
+    ("rules", "left_out"),
+    [
+        (TURNIER, POT | RAMSCH | RUNNERS_FROM),  # an all-pass is dealt again, runners never paid
+        ({"preset": "seed"}, RAMSCH),  # a rundpass pays into the pot
+        ({"preset": "bavarian"}, POT),  # an all-pass is a Ramsch
+        ({"preset": "seed-variant"}, POT | RAMSCH),  # an all-pass is nothing
+        ({"preset": "turnier", "all_pass": "ramsch", "laufende_max": 4}, POT),
+    ],
+)
+def test_a_tariff_lists_only_the_options_that_apply_under_the_rules(rules, left_out):
+    parsed = SCHAFKOPF.parse_rules(rules)
+    every = [f.name for f in SCHAFKOPF.options()]
+    assert tariff_options("schafkopf", parsed) == tuple(name for name in every if name not in left_out)
+
+
+def test_a_game_without_such_options_lists_every_option():
+    matzl = GAMES["matzlfangen"]
+    assert tariff_options("matzlfangen", matzl.parse_rules({})) == tuple(f.name for f in matzl.options())

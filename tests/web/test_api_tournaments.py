@@ -287,6 +287,28 @@ def test_the_standings_rank_every_participant_with_points_per_round_total_and_so
     assert {line["name"] for line in lines} >= {"Gast Gustl", "Spieler 1"}
 
 
+def test_the_standings_say_whose_solos_are_unknown_and_the_document_describes_it(client, db, entered):
+    """A paper list that left a player's solos out: the standings count them as 0 and say they are
+    unknown (``solos_known``), as the page's ``?`` does."""
+    client.post(f"/api/v1/tournaments/{entered['id']}/rounds")
+    tm.enter_paper(
+        db=db, tournament_id=entered["id"], round_number=1, table=1, points=[3, -3, 0, 0],
+        solos=[[1, 0], None, [0, 0], [0, 1]],
+    )  # fmt: skip
+    view = tm.read_tournament(db=db, tournament_id=entered["id"])
+    left_out = view.rounds[0].tables[0].entrants[1].number
+    lines = client.get(f"/api/v1/tournaments/{entered['id']}/standings").get_json()["standings"]
+    known = {line["number"]: line["solos_known"] for line in lines}
+    assert known == {e.number: e.number != left_out for e in view.entrants}
+    unknown = next(line for line in lines if line["number"] == left_out)
+    assert (unknown["solos_won"], unknown["solos_lost"]) == (0, 0)
+    schema = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["Standings"]
+    line_schema = schema["properties"]["standings"]["items"]
+    assert line_schema["properties"]["solos_known"]["type"] == "boolean"
+    assert "unknown" in line_schema["properties"]["solos_known"]["description"]
+    assert set(line_schema["required"]) == set(lines[0]) == set(line_schema["properties"])
+
+
 def test_the_export_is_the_tournament_file_and_imports_into_another_database(client, db, entered, other_db):
     client.post(f"/api/v1/tournaments/{entered['id']}/rounds")
     answer = client.get(f"/api/v1/tournaments/{entered['id']}/export")

@@ -258,6 +258,7 @@ WRITES: dict[str, Write] = {
     "tournaments.replace": Write(fields_of(tournament_forms.EntrantForm), lambda w, a: {"guest": "Resi"}),
     "tournaments.draw": Write(("again",)),
     "tournaments.close": Write(()),
+    "tournaments.reopen": Write(("reason",), lambda w, a: {"reason": "Tippfehler"}),
     "tournaments.paper": Write(
         ("p1", "p2", "p3", "p4", "p5", "w1", "l1", "w2", "l2", "w3", "l3", "w4", "l4", "w5", "l5"),
         lambda w, a: {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"},
@@ -318,6 +319,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "tournaments.results": (),
     "tournaments.paper": (),
     "tournaments.rules": (),
+    "tournaments.reopen": (),
 }
 
 EXCLUDED = {"static": "files from disk: no input but the file name"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.players import create_player
+from tests.support_tournament import make_tournament
 
 
 @pytest.fixture(autouse=True)
@@ -16,13 +16,7 @@ def english(client):
 
 
 def _tournament(db, n=8, rounds=2):
-    t = tm.create_tournament(
-        db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, rounds=rounds, deals=2, seed="s"
-    )
-    for i in range(n):
-        p = create_player(db=db, name=f"Spieler {i + 1}")
-        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
-    return t
+    return make_tournament(db, n, rounds=rounds)
 
 
 def test_the_organiser_keeps_two_apart_and_allows_them_together_again(client, db):

@@ -19,6 +19,7 @@ from scorekeeper.core.models import TournamentTable
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
 from tests.support import make_user, pdf_text, signed_in
+from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
 WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
@@ -30,14 +31,7 @@ def english(client):
     client.set_cookie("lang", "en")
 
 
-def _tournament(db, n=8, deals=2, **kwargs):
-    t = tm.create_tournament(
-        db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=deals, seed="s", **kwargs
-    )
-    for i in range(n):
-        p = create_player(db=db, name=f"Spieler {i + 1}")
-        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
-    return t
+_tournament = make_tournament
 
 
 def _table(db, t, round_number=1, number=1):
@@ -78,6 +72,30 @@ def test_the_paper_form_takes_solos_and_they_break_ties(client, db):
     # the tie of -12 (first.entrants[1] won 1 solo, second.entrants[1] unknown): said in words, not only a letter
     said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
     assert f"placed by more solos won; the solos of {second.names[1]} are unknown" in said
+
+
+def test_a_tie_of_three_says_which_step_placed_each_of_them(client, db):
+    """Three players on +7: the first won more solos, the second and third won as many and the second
+    lost fewer; the note says both steps, not only the deepest. A tie among unknown solos says so."""
+    t = _tournament(db, n=12)
+    client.post(f"/tournaments/{t.id}/draw")
+    tables = [_table(db, t, 1, n) for n in (1, 2, 3)]
+    _paper(client, t, 1, [7, -7, 1, -1], [[2, 0], [0, 0], None, [0, 0]])
+    _paper(client, t, 2, [7, -7, 1, -1], [[1, 0], [0, 0], None, [0, 0]])
+    _paper(client, t, 3, [7, -7, 1, -1], [[1, 1], [0, 0], None, [0, 0]])
+    page = client.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+    first, second, third = (table.names[0] for table in tables)
+    assert (
+        f"{first}, {second}, {third}, each +7: {first} before {second} by more solos won, "
+        f"{second} before {third} by fewer solos lost." in said
+    )
+    # the three on +1 gave no solos: placed by lot, and the note says their solos are unknown
+    ones = [table.names[2] for table in tables]
+    note = next(line for line in said.split(".") if "each +1" in line)
+    assert "placed by lot; the solos of" in note and all(name in note for name in ones)
+    german = client.get(f"/tournaments/{t.id}/standings?lang=de").get_data(as_text=True)
+    assert f"{first} vor {second} durch mehr gewonnene Soli" in re.sub(r"\s+", " ", german)
 
 
 @pytest.mark.parametrize(
@@ -123,6 +141,32 @@ def test_the_score_sheet_has_a_line_per_deal_with_its_dealer_the_sums_and_the_ta
     assert "Solo tariff: 5" in one and "Sauspiel tariff: 1" in one
     assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=9").status_code == 404
     assert f"/tournaments/{t.id}/sheets.pdf" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+
+
+def test_the_score_sheets_tariff_lists_only_what_the_rules_play_and_its_sum_line_is_one_line(client, db, tmp_path):
+    """Under ``turnier`` an all-pass is dealt again and runners are never paid: no pot, no Ramsch and
+    no runners-from lines in the box. The sum line and the solos line each stay on one line, at a
+    table of four and of five."""
+    t = _tournament(db, n=9, deals=4)
+    client.post(f"/tournaments/{t.id}/draw")
+    text = pdf_text(client.get(f"/tournaments/{t.id}/sheets.pdf").data, tmp_path)
+    for label in ("Into the pot", "The pot at the end", "Ramsch", "Jungfrau", "Durchmarsch", "Runners from"):
+        assert label not in text, label
+    assert "Solo tariff: 5" in text and "Runners at most: 0" in text and "When everybody passes: dealt again" in text
+    assert len(re.findall(r"^\s*Sum: must be 0\s", text, re.M)) == 2  # the label whole, on its line
+    assert len(re.findall(r"^\s*Solos won / lost\s", text, re.M)) == 2
+    german = pdf_text(client.get(f"/tournaments/{t.id}/sheets.pdf?lang=de").data, tmp_path)
+    assert len(re.findall(r"^\s*Summe: muss 0 ergeben\s", german, re.M)) == 2  # it wrapped before
+    assert len(re.findall(r"^\s*Soli gewonnen / verloren\s", german, re.M)) == 2
+    client.set_cookie("lang", "en")
+    bavarian = tm.create_tournament(
+        db=db, name="Zwei", game="schafkopf", rules={"preset": "bavarian"}, deals=4, seed="s"
+    )  # an all-pass is a Ramsch: its lines, and no pot
+    for e in tm.read_tournament(db=db, tournament_id=t.id).entrants[:8]:
+        tm.add_entrant(db=db, tournament_id=bavarian.id, player_id=e.player_id)
+    client.post(f"/tournaments/{bavarian.id}/draw")
+    text = pdf_text(client.get(f"/tournaments/{bavarian.id}/sheets.pdf").data, tmp_path)
+    assert "Ramsch tariff" in text and "Into the pot" not in text
 
 
 # --- 2c: a standings list per round -----------------------------------------------------------
@@ -236,6 +280,55 @@ def test_start_numbers_never_move_and_a_replacement_keeps_the_number_and_the_poi
     assert "Resi" in [n for table in view.rounds[1].tables for n in table.names]
 
 
+def _replaced(client, db):
+    """A tournament of 8 members after round 1; Spieler 5 replaced by Resi (a member); Sepp, not entered."""
+    t = _tournament(db, n=8, deals=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    db.rollback()
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    resi, sepp = create_player(db=db, name="Resi"), create_player(db=db, name="Sepp")
+    answer = client.post(f"/tournaments/{t.id}/entrants/5/replace", data={"player": str(resi.id)})
+    assert answer.status_code == 302
+    db.rollback()
+    db.expire_all()
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert view.names[5] == "Resi"
+    return t, view.entrants[4].former[0]["player_id"], resi, sepp
+
+
+def test_a_replaced_person_merged_into_somebody_not_entered_keeps_the_pages_whole(client, db):
+    """Merging the record of the person replaced into another record: their earlier table is the kept
+    record's now (the same person), and the tournament's pages and standings still show everyone."""
+    t, replaced, _, sepp = _replaced(client, db)
+    points = _line(tm.read_tournament(db=db, tournament_id=t.id), 5).standing.total
+    answer = client.post(f"/players/{sepp.id}/merge", data={"other": str(replaced), "confirm": "y"})
+    assert answer.status_code == 302, re.sub(r"<[^>]+>", "", answer.get_data(as_text=True))[-1500:]
+    db.rollback()
+    for path in ("", "/standings", "/standings?round=1", "/results.pdf"):
+        assert client.get(f"/tournaments/{t.id}{path}").status_code == 200, path
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert "Sepp" in [n for table in view.rounds[0].tables for n in table.names]
+    assert _line(view, 5).standing.total == points and view.names[5] == "Resi"
+    assert "in the place of Sepp after round 1" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    client.post(f"/tournaments/{t.id}/draw")
+    assert client.get(f"/tournaments/{t.id}").status_code == 200
+
+
+def test_a_replaced_person_is_not_merged_into_another_participant_of_the_tournament(client, db):
+    """The person replaced and their replacement, or another participant, are two people of one
+    tournament: merging them is refused by name and changes nothing."""
+    t, replaced, resi, _ = _replaced(client, db)
+    other = tm.read_tournament(db=db, tournament_id=t.id).entrants[0].player_id
+    for keep, merged in ((resi.id, replaced), (other, replaced), (replaced, other)):
+        answer = client.post(f"/players/{keep}/merge", data={"other": str(merged), "confirm": "y"})
+        assert answer.status_code == 400
+        assert ": they are two people" in answer.get_data(as_text=True)  # a shared table or the tournament
+    db.rollback()
+    view = tm.read_tournament(db=db, tournament_id=t.id)
+    assert view.entrants[4].former[0]["player_id"] == replaced and view.names[5] == "Resi"
+
+
 def test_a_bad_replacement_is_refused_and_changes_nothing(client, db):
     t = _tournament(db, n=8, deals=2)
     for data, said in (
@@ -315,6 +408,14 @@ def test_the_table_cards_qr_code_opens_the_tables_join_page(client, db, tmp_path
     client.post(f"/tournaments/{t.id}/draw")
     text = pdf_text(client.get(f"/tournaments/{t.id}/cards.pdf").data, tmp_path)
     assert "/join?table=1" in text.replace(" ", "")
+
+
+def test_the_table_cards_join_address_is_never_broken_across_lines(client, db, app, tmp_path):
+    app.config["PUBLIC_URL"] = "http://192.168.178.24:8000"
+    t = _tournament(db, n=9)
+    client.post(f"/tournaments/{t.id}/draw")
+    text = pdf_text(client.get(f"/tournaments/{t.id}/cards.pdf").data, tmp_path)
+    assert text.count("http://192.168.178.24:8000/join?table=1") == 2  # each card's address on one line
 
 
 # --- 3g: the PDFs print money as the pages do ---------------------------------------------------
@@ -409,3 +510,62 @@ def test_the_withdraw_page_posts_its_confirmation_once_and_withdraws(client, db)
     assert done.status_code == 302, done.get_data(as_text=True)
     db.rollback()
     assert _line(tm.read_tournament(db=db, tournament_id=t.id), 9).entrant.withdrawn_after == 0
+
+
+# --- issue 24: a closed tournament is reopened by an admin, audited and visibly -------------------
+
+
+def _closed(client, db):
+    """A tournament of 8 over one round of one deal, every table done, closed."""
+    t = _tournament(db, n=8, deals=1, rounds=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    db.rollback()
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    assert client.post(f"/tournaments/{t.id}/close").status_code == 302
+    db.expire_all()
+    return t, tm.read_tournament(db=db, tournament_id=t.id)
+
+
+def test_a_closed_tournament_freezes_its_tables_until_an_admin_reopens_it_with_a_reason(client, db):
+    t, view = _closed(client, db)
+    night = view.rounds[0].tables[0].night.id
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "Reopen the tournament" in page and f"/tournaments/{t.id}/reopen" in page
+    # a table of the closed tournament: reopening it is refused, the tournament first
+    answer = client.post(f"/nights/{night}/reopen", data={"reason": "Tippfehler"}, follow_redirects=True)
+    assert "the tournament is closed: an admin reopens the tournament first" in answer.get_data(as_text=True).lower()
+    # no reason: refused in the page's words, nothing changes
+    answer = client.post(f"/tournaments/{t.id}/reopen", data={"reason": "  "})
+    assert answer.status_code == 400 and "give a reason" in answer.get_data(as_text=True).lower()
+    answer = client.post(f"/tournaments/{t.id}/reopen", data={"reason": "x" * 201})
+    assert answer.status_code == 400 and "at most 200 characters" in answer.get_data(as_text=True)
+    db.expire_all()
+    assert tm.get_tournament(db=db, tournament_id=t.id).status == "closed"
+    answer = client.post(f"/tournaments/{t.id}/reopen", data={"reason": "Tisch 1 falsch abgeschrieben"})
+    assert answer.status_code == 302
+    db.rollback()
+    reopened = tm.get_tournament(db=db, tournament_id=t.id)
+    assert reopened.status == "open" and reopened.closed_at is None
+    assert [r["reason"] for r in reopened.reopened] == ["Tisch 1 falsch abgeschrieben"]
+    page = client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    assert "Reopened " in page and "Tisch 1 falsch abgeschrieben" in page and "Reopen the tournament" not in page
+    german = client.get(f"/tournaments/{t.id}?lang=de").get_data(as_text=True)
+    assert "Wieder geöffnet" in german
+    # now a table can be reopened and corrected; an open tournament is not reopened again
+    assert client.post(f"/nights/{night}/reopen", data={"reason": "Tippfehler"}).status_code == 302
+    again = client.post(f"/tournaments/{t.id}/reopen?lang=en", data={"reason": "noch mal"})
+    assert again.status_code == 409 and "the tournament is open" in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("role", ["scorer", "viewer"])
+def test_only_an_admin_reopens_a_tournament(client, db, as_role, role):
+    t, _ = _closed(client, db)
+    other = as_role(role)
+    assert other.get(f"/tournaments/{t.id}/reopen").status_code == 403
+    assert other.post(f"/tournaments/{t.id}/reopen", data={"reason": "weil"}).status_code == 403
+    assert "Reopen the tournament" not in other.get(f"/tournaments/{t.id}").get_data(as_text=True)
+    db.expire_all()
+    assert tm.get_tournament(db=db, tournament_id=t.id).status == "closed"
+    with pytest.raises(tm.Conflict, match="only an admin"):
+        tm.reopen_tournament(db=db, tournament_id=t.id, reason="weil", who=role)

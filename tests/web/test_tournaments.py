@@ -10,6 +10,7 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.players import create_player
 from tests.support import pdf_text
+from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
 WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
@@ -48,13 +49,7 @@ def _form_with_rules(client, **changes):
 
 
 def _tournament(db, n=9, deals=2):
-    t = tm.create_tournament(
-        db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=deals, seed="s"
-    )
-    for i in range(n):
-        p = create_player(db=db, name=f"Spieler {i + 1}")
-        tm.add_entrant(db=db, tournament_id=t.id, player_id=p.id)
-    return t
+    return make_tournament(db, n, deals=deals)
 
 
 def test_the_organiser_creates_a_tournament_with_the_turnier_preset(client, db):

@@ -348,6 +348,11 @@ def _tournament_schemas() -> dict[str, Any]:
         "total": INTEGER,
         "solos_won": {"type": "integer", "minimum": 0},
         "solos_lost": {"type": "integer", "minimum": 0},
+        "solos_known": {
+            "type": "boolean",
+            "description": "false where a table's paper list left this participant's solos out: they are "
+            "unknown, and solos_won and solos_lost count them as 0 for the tie-break",
+        },
         "decided_by": {
             "type": ["string", "null"],
             "enum": [*get_args(DecidedBy), None],

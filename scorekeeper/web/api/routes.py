@@ -447,7 +447,8 @@ def draw_round(tournament_id: int):
 @bp.get("/tournaments/<int:tournament_id>/standings")
 @access(VIEWER)
 def tournament_standings(tournament_id: int):
-    """The standings: rank, start number, name, points per round, total, solos, what decided the place."""
+    """The standings: rank, start number, name, points per round, total, solos (and whether they are known),
+    what decided the place."""
     view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
     return {
         "id": view.tournament.id,
@@ -465,6 +466,7 @@ def tournament_standings(tournament_id: int):
                 "total": line.standing.total,
                 "solos_won": line.standing.solos_won,
                 "solos_lost": line.standing.solos_lost,
+                "solos_known": line.solos_known,
                 "decided_by": line.standing.decided_by,
             }
             for line in view.standings

@@ -7,9 +7,6 @@ import json
 from flask import Response, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from wtforms import StringField
-from wtforms.validators import InputRequired
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.exchange import night_file, spreadsheet
@@ -18,17 +15,13 @@ from scorekeeper.core.table import Table, load_table
 from scorekeeper.web import life, printing
 from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
 from scorekeeper.web.context import found, get_db
-from scorekeeper.web.forms import ConfirmForm, Form
+from scorekeeper.web.forms import ConfirmForm, ReopenForm
 from scorekeeper.web.messages import field_error, message
 from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm
 from scorekeeper.web.nights.routes import bp, show
 from scorekeeper.web.pdf import context, summary_html
 from scorekeeper.web.steps import mark_text, step_text
 from scorekeeper.web.view import decimal_mark, hand_word, seat_names
-
-
-class ReopenForm(Form):
-    reason = StringField(_l("Reason"), validators=[InputRequired(message=_l("Give a reason."))])
 
 
 def _table(night_id: int) -> Table:

@@ -13,16 +13,18 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from scorekeeper.core import lifecycle
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand, ledger
+from scorekeeper.engine.tariff import tariff_options
 from scorekeeper.web import life, options, printing
-from scorekeeper.web.access import SCORER, VIEWER, access
+from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
 from scorekeeper.web.context import found, get_db
-from scorekeeper.web.forms import choices
+from scorekeeper.web.forms import ReopenForm, choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
@@ -207,37 +209,50 @@ def _entrant(view: tm.TournamentView, number: int):
     return entrant
 
 
+def _entrant_page(tournament_id: int, number: int, template: str, make_form, act):
+    """A page about one participant that asks before it changes anything (withdraw, replace): shown on
+    GET; on POST ``act(view, entrant, form)`` does the change and answers where to go next, or the
+    status to show the page again with (its refusals said on the form)."""
+    view = _view(tournament_id)
+    entrant = _entrant(view, number)
+    form = make_form(view)
+    status = 200
+    if request.method == "POST":
+        outcome = act(view, entrant, form)
+        if not isinstance(outcome, int):
+            return outcome
+        status = outcome
+    return render_template(template, view=view, t=view.tournament, entrant=entrant, form=form), status
+
+
 @bp.route("/<int:tournament_id>/entrants/<int:number>/withdraw", methods=["GET", "POST"])
 @access(SCORER)
 def withdraw(tournament_id: int, number: int):
     """Withdraw a participant between rounds, after a page that names them asks (no script needed)."""
-    view = _view(tournament_id)
-    if request.method == "POST" and not any(e.number == number for e in view.entrants):
+    if request.method == "POST" and not any(e.number == number for e in _view(tournament_id).entrants):
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
-    entrant = _entrant(view, number)
-    form = WithdrawForm()
-    status = 200
-    if request.method == "POST":
-        status = 400
+
+    def act(view, entrant, form):
         if not form.validate_on_submit():
             form.form_errors.append(_("The form has expired: try again."))
-        elif form.confirm.data != str(number):
+            return 400
+        if form.confirm.data != str(number):
             form.form_errors.append(_("Confirm the withdrawal on this page."))
-        else:
-            try:
-                tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
-            except (Conflict, InvalidInput) as exc:
-                return _refused(tournament_id, exc)
-            flash(
-                _(
-                    "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
-                    name=view.names[number],
-                    n=number,
-                )
+            return 400
+        try:
+            tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
+        except (Conflict, InvalidInput) as exc:
+            return _refused(tournament_id, exc)
+        flash(
+            _(
+                "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
+                name=view.names[number],
+                n=number,
             )
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
-    page = render_template("tournaments/withdraw.html", view=view, t=view.tournament, entrant=entrant, form=form)
-    return page, status
+        )
+        return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+
+    return _entrant_page(tournament_id, number, "tournaments/withdraw.html", lambda view: WithdrawForm(), act)
 
 
 @bp.post("/<int:tournament_id>/entrants/<int:number>/take-back")
@@ -294,45 +309,43 @@ def _apart(tournament_id: int, change, said: str):
 @access(SCORER)
 def replace(tournament_id: int, number: int):
     """Another person takes a participant's place: the start number and the points so far stay."""
-    view = _view(tournament_id)
-    entrant = _entrant(view, number)
-    form = _entrant_form(view)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.validate_on_submit():
-            player_id = parse_int(form.player.data) if form.player.data else None
-            guest = (form.guest.data or "").strip() or None
-            try:
-                if form.player.data and player_id is None:
-                    raise NotFound(form.player.data)
-                tm.replace_entrant(
-                    db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+
+    def act(view, entrant, form):
+        if not form.validate_on_submit():
+            return 400
+        player_id = parse_int(form.player.data) if form.player.data else None
+        guest = (form.guest.data or "").strip() or None
+        try:
+            if form.player.data and player_id is None:
+                raise NotFound(form.player.data)
+            tm.replace_entrant(
+                db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+            )
+        except InvalidInput as exc:
+            get_db().rollback()
+            target = form.guest if exc.field == "guest" or guest else form.player
+            target.errors = [*list(target.errors), message(exc)]
+        except Conflict as exc:
+            get_db().rollback()
+            form.form_errors.append(message(exc))
+            return 409
+        except NotFound:
+            get_db().rollback()
+            form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
+        else:
+            name = tm.read_tournament(db=get_db(), tournament_id=tournament_id).names[number]
+            flash(
+                _(
+                    "%(name)s takes the place of %(before)s: start number %(n)s, the points so far stay.",
+                    name=name,
+                    before=view.names[number],
+                    n=number,
                 )
-            except InvalidInput as exc:
-                get_db().rollback()
-                target = form.guest if exc.field == "guest" or guest else form.player
-                target.errors = [*list(target.errors), message(exc)]
-            except Conflict as exc:
-                get_db().rollback()
-                form.form_errors.append(message(exc))
-                status = 409
-            except NotFound:
-                get_db().rollback()
-                form.player.errors = [*list(form.player.errors), _("Not a valid choice.")]
-            else:
-                name = tm.read_tournament(db=get_db(), tournament_id=tournament_id).names[number]
-                flash(
-                    _(
-                        "%(name)s takes the place of %(before)s: start number %(n)s, the points so far stay.",
-                        name=name,
-                        before=view.names[number],
-                        n=number,
-                    )
-                )
-                return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
-    page = render_template("tournaments/replace.html", view=view, t=view.tournament, entrant=entrant, form=form)
-    return page, status
+            )
+            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+        return 400
+
+    return _entrant_page(tournament_id, number, "tournaments/replace.html", _entrant_form, act)
 
 
 @bp.post("/<int:tournament_id>/draw")
@@ -366,6 +379,34 @@ def close(tournament_id: int):
         return _refused(tournament_id, exc)
     flash(_("The tournament is closed: the standings are final."))
     return redirect(url_for(".show", tournament_id=tournament_id))
+
+
+@bp.route("/<int:tournament_id>/reopen", methods=["GET", "POST"])
+@access(ADMIN)
+def reopen(tournament_id: int):
+    """Open a closed tournament again (an admin, with a reason the page keeps): its tables are no
+    longer frozen, so that one can then be reopened and corrected."""
+    t = _view(tournament_id).tournament
+    form = ReopenForm()
+    valid = form.validate_on_submit()
+    if request.method == "POST" and not valid:  # no reason, or a form too old: said on the form first
+        return render_template("tournaments/reopen.html", t=t, form=form), 400
+    refused = lifecycle.tournament_refusal(t, lifecycle.REOPEN, life.who(None))
+    if refused is not None:
+        return _refused(tournament_id, refused)
+    if valid:
+        try:
+            tm.reopen_tournament(db=get_db(), tournament_id=tournament_id, reason=form.reason.data, who=life.who(None))
+        except InvalidInput as exc:
+            get_db().rollback()
+            form.reason.errors = [message(exc)]
+        except Conflict as exc:
+            return _refused(tournament_id, exc)
+        else:
+            flash(_("The tournament is open again: its standings are not final; an admin can reopen a table."))
+            return redirect(url_for(".show", tournament_id=tournament_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("tournaments/reopen.html", t=t, form=form), status
 
 
 def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
@@ -546,8 +587,8 @@ def sheets(tournament_id: int):
     game = GAMES[t.game]
     rules = game.parse_rules(t.rules)
     tariff = [
-        (str(options.option(t.game, f.name).label), options.value_text(t.game, f.name, getattr(rules, f.name)))
-        for f in game.options()
+        (str(options.option(t.game, name).label), options.value_text(t.game, name, getattr(rules, name)))
+        for name in tariff_options(t.game, rules)
     ]
     return _pdf(
         "tournaments/sheets_pdf.html",
