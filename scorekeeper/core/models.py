@@ -140,7 +140,7 @@ class HandRecord(SQLModel, table=True):
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     state: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
     # The night's sums after this hand (0007): ``{"totals": per engine seat, "units": per table
-    # position}`` (``core.table.Running``), so the balances need no hand before it. NULL: not stored.
+    # position}`` (``core.stored.Running``), so the balances need no hand before it. NULL: not stored.
     running: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 

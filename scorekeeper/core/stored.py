@@ -38,7 +38,7 @@ class Running(NamedTuple):
 
     @classmethod
     def from_json(cls, value: Any) -> Running:
-        value = _decoded(value)
+        value = decoded(value)
         return cls(tuple(value["totals"]), tuple(value["units"]))
 
     @classmethod
@@ -46,7 +46,7 @@ class Running(NamedTuple):
         return cls((0,) * seats, (0,) * table_size)
 
 
-def _decoded(value: Any) -> Any:
+def decoded(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 

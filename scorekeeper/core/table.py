@@ -17,18 +17,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
-from scorekeeper.core.stored import (  # noqa: F401  (the storage toolkit's names, for callers that import them from here)
-    Last,
-    Running,
-    _decoded,
-    dealer_after,
-    deals_played,
-    hand_record,
-    last_hand,
-    running_sums,
-    stored_columns,
-    stored_state,
-)
+from scorekeeper.core.stored import Running, decoded, last_hand, stored_state
 from scorekeeper.core.text import is_id
 from scorekeeper.engine import GAMES, HandResult, Settlement, deal, ledger, settle_session, stored_deltas
 from scorekeeper.engine.deal import Deal
@@ -48,7 +37,7 @@ class HandRow(NamedTuple):
 
 def _seat_deltas(hand: Any) -> tuple[int, ...]:
     deltas = getattr(hand, "deltas", None)
-    return stored_deltas({"deltas": _decoded(hand.result)["deltas"] if deltas is None else deltas})
+    return stored_deltas({"deltas": decoded(hand.result)["deltas"] if deltas is None else deltas})
 
 
 #: ``build_table``'s ``state`` when the caller did not read the last hand's stored state.
@@ -307,7 +296,7 @@ def stored_settlement(*, night: Night, hands: Sequence[Any], state: Any, running
     balance, pot_end, extra = g.finish(rules, end, tuple(totals))
     hand_cls = g.hand_cls
     parsed = Stored(len(hands), lambda i: hand_cls.from_json(hands[i].data, i, rules))
-    results = Stored(len(hands), lambda i: HandResult.from_json(_decoded(hands[i].result)))
+    results = Stored(len(hands), lambda i: HandResult.from_json(decoded(hands[i].result)))
     return Settlement(g.name, rules, parsed, results, tuple(totals), balance, pot_end, extra, pot or 0)
 
 

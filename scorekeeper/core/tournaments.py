@@ -41,7 +41,8 @@ from scorekeeper.core.models import (
 )
 from scorekeeper.core.nights import add_night, check_date, close_locked, lock_night
 from scorekeeper.core.players import player_named
-from scorekeeper.core.table import deals_played, last_hand, read_table
+from scorekeeper.core.stored import deals_played, last_hand
+from scorekeeper.core.table import read_table
 from scorekeeper.core.text import clean_name, has_control, is_id
 from scorekeeper.engine import GAMES, get_game
 from scorekeeper.engine import tournament as plan

@@ -13,7 +13,7 @@ from typing import Any
 
 from scorekeeper.engine import get_game
 
-__all__ = ["tariff_options"]
+__all__ = ["tariff", "tariff_options"]
 
 
 def _schafkopf(rules: Any) -> set[str]:
@@ -44,3 +44,13 @@ def tariff_options(game: str, rules: Any) -> tuple[str, ...]:
     names = [f.name for f in get_game(game).options()]
     skipped = _NOT_APPLYING.get(game, lambda _rules: set())(rules)
     return tuple(name for name in names if name not in skipped)
+
+
+def tariff(game: str, rules: Any) -> tuple[tuple[str, Any], ...]:
+    """Each option of :func:`tariff_options` with its value under ``rules``: what a tariff box prints.
+
+    >>> from scorekeeper.engine import get_game
+    >>> tariff("schafkopf", get_game("schafkopf").parse_rules({"preset": "turnier"}))[:2]
+    (('tariff_sauspiel', 1), ('tariff_solo', 5))
+    """
+    return tuple((name, getattr(rules, name)) for name in tariff_options(game, rules))

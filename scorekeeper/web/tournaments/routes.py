@@ -19,7 +19,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players
 from scorekeeper.engine import GAMES, InvalidHand, ledger
-from scorekeeper.engine.tariff import tariff_options
+from scorekeeper.engine.tariff import tariff
 from scorekeeper.web import life, options, printing
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.addresses import reach_url
@@ -586,9 +586,9 @@ def sheets(tournament_id: int):
             abort(404, _("There is no such table."))
     game = GAMES[t.game]
     rules = game.parse_rules(t.rules)
-    tariff = [
-        (str(options.option(t.game, name).label), options.value_text(t.game, name, getattr(rules, name)))
-        for name in tariff_options(t.game, rules)
+    lines = [
+        (str(options.option(t.game, name).label), options.value_text(t.game, name, value))
+        for name, value in tariff(t.game, rules)
     ]
     return _pdf(
         "tournaments/sheets_pdf.html",
@@ -599,7 +599,7 @@ def sheets(tournament_id: int):
         round=view.current,
         tables=[(table, _sheet_lines(t.deals, t.game, table)) for table in tables],
         spare=max(2, t.deals // 8),
-        tariff=tariff,
+        tariff=lines,
     )
 
 
