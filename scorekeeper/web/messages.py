@@ -27,8 +27,25 @@ PAGE_SENTENCES: dict[str, Any] = {
     "the partner must be another seat than the declarer": _l("The declarer cannot be their own partner."),
     "mated_by is required: the seat that gave mate, or null for a draw": _l("Choose who gave mate, or a draw."),
     "re needs kontra first": _l("Re only after Kontra."),
-    # the field's label first, apart: a label such as "Matzl caught by" or "Mate given by" begins no sentence
+    # a field's own refusals say its label first, apart: a label such as "Matzl caught by", "Trumps chosen by"
+    # or "Mate given by" begins no sentence ("Trumps chosen by is required" reads wrongly; "...: missing." does not)
     "{name} must be one of {choices}, not {value}": _l("{name}: choose one of {choices}, not {value}."),
+    "{name} is required": _l("{name}: missing."),
+    "{name} may not be null": _l("{name}: missing."),
+    "{name} must be between {lo} and {hi}": _l("{name}: must be between {lo} and {hi}."),
+    "{name} must be at least {lo}": _l("{name}: must be at least {lo}."),
+    "{name} must be a whole number, not {type}": _l("{name}: must be a whole number, not {type}."),
+    "{name} must be true or false, not {type}": _l("{name}: must be ticked or not, not {type}."),
+    "{name} must be a seat number, not {type}": _l("{name}: choose a player, not {type}."),
+    "{name} must be a seat from 1 to {seats}, not {value}": _l("{name}: choose a player of this table."),
+    "{name} must be a list of seats, not {type}": _l("{name}: choose players, not {type}."),
+    "{name} names a seat twice": _l("{name}: a player is named twice."),
+    "{name} does not apply to {contract}": _l("{name}: does not apply to {contract}."),
+    "{name} does not apply to a draw": _l("{name}: not in a draw."),
+    "{name} does not apply to a tout: it is won or lost": _l("{name}: not in a Tout, which is won or lost."),
+    "{name} applies only to a tout": _l("{name}: only in a Tout."),
+    "{name} does not apply to a durchmarsch": _l("{name}: not in a Durchmarsch."),
+    "{name} applies only when a side caught the Matzl": _l("{name}: only when a side caught the Matzl."),
     "points is required: each seat's card points": _l("Enter each player's card points."),
     "ramsch is only played with all_pass ramsch, not {all_pass}": _l("Under these house rules no Ramsch is played."),
     "{name} is named only when players tie for most points (ramsch_tie named)": _l(
@@ -124,7 +141,12 @@ def message(
             params["choices"] = ", ".join(_choice(c, values) for c in params["choices"].split(", "))
     text = gettext(template) if isinstance(template, str) else str(template)
     text = text.format(**params)
-    return text[:1].upper() + text[1:] if sentence else text
+    return capital(text) if sentence else text
+
+
+def capital(text: str) -> str:
+    """``text`` with a capital letter first, as a line a person reads on its own begins (the rest as it is)."""
+    return text[:1].upper() + text[1:]
 
 
 def field_error(form, exc: InvalidInput) -> None:

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.engine import Mark, Step
 from scorekeeper.web.labels import card_name, contract_name
+from scorekeeper.web.messages import capital
 
 #: The contracts whose steps name no contract in their args: they are what the step says.
 _RUNDPASS = {"contract": "rundpass"}
@@ -131,14 +132,15 @@ TEXTS: dict[str, Callable[[Mapping[str, Any], Mapping[int, str] | None], str]] =
 
 
 def step_text(step: Step, names: Mapping[int, str] | None = None) -> str:
-    """One step as a sentence in the user's language."""
+    """One step as a sentence in the user's language, a line of its own: it begins with a capital letter
+    ("Schneider: ...", "Kontra doubles", "Value"), whatever the sentence or the engine's English begins with."""
     text = TEXTS.get(step.key)
     if text is None:
-        return step.what
+        return capital(step.what)
     try:
-        return text(step.args, names)
+        return capital(text(step.args, names))
     except KeyError:
-        return step.what
+        return capital(step.what)
 
 
 def _side(a: Mapping[str, Any], n: Mapping[int, str] | None) -> str:

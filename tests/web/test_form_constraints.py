@@ -46,7 +46,7 @@ def test_the_points_range_rendered_is_the_fields_validator(client, db, players):
     assert attr(points, "min") == "0"
     assert attr(points, "max") == str(matzlfangen.TOTAL_POINTS)
     assert attr(points, "required") == ""
-    assert attr(points, "data-range") == "Points of the declaring side must be between 0 and 130"
+    assert attr(points, "data-range") == "Points of the declaring side: must be between 0 and 130."
 
 
 def test_a_ramsch_row_has_the_range_but_is_not_required(client, db, players):

@@ -39,7 +39,7 @@ def form_errors(page: str) -> str:
 
 def reason(message: str) -> str:
     """The engine's message without the JSON name it starts with: the page may say the field's label instead."""
-    return re.sub(r"^[a-z_]+(\.\d+)? (?=must |is required)", "", message)
+    return re.sub(r"^[a-z_]+(\.\d+)?(?=: )", "", message)
 
 
 def flashes(page: str) -> list[str]:
@@ -328,7 +328,7 @@ def test_a_preview_shows_value_steps_and_payments_and_saves_nothing(client, db, 
     page = answer.get_data(as_text=True)
     assert "<h2>Preview: value 6</h2>" in page
     assert "Rufen won with 70 (66 needed)" in page
-    assert "raised 5× to Hirsch" in page
+    assert "Raised 5× to Hirsch" in page
     payments = re.findall(r"<tr class=\"(plus|minus)\"><td>(\w+)</td><td class=\"num\">([+-]\d+)</td>", page)
     assert payments == [
         ("minus", "Anna", "-6"),
@@ -469,18 +469,18 @@ _MATE = {"mated_by": 1, "move": 7, "card": "A"}
 
 BAD_HANDS = [
     # (night, fields changed, field showing the message, message)
-    ("matzlfangen", {**_RUFEN, "points": 131}, "points", "points must be between 0 and 130"),
-    ("matzlfangen", {**_RUFEN, "points": -1}, "points", "points must be between 0 and 130"),
-    ("matzlfangen", {**_RUFEN, "points": 10**30}, "points", "points must be between 0 and 130"),
+    ("matzlfangen", {**_RUFEN, "points": 131}, "points", "points: must be between 0 and 130."),
+    ("matzlfangen", {**_RUFEN, "points": -1}, "points", "points: must be between 0 and 130."),
+    ("matzlfangen", {**_RUFEN, "points": 10**30}, "points", "points: must be between 0 and 130."),
     ("matzlfangen", {**_RUFEN, "points": "abc"}, "points", "Not a valid integer value"),
     ("matzlfangen", {**_RUFEN, "points": "65.5"}, "points", "Not a valid integer value"),
-    ("matzlfangen", {**_RUFEN, "points": ""}, "points", "points is required"),
-    ("matzlfangen", {**_RUFEN, "partner": None}, "partner", "partner is required"),
-    ("matzlfangen", {**_RUFEN, "partner": 7}, "partner", "partner must be a seat from 1 to 4, not 7"),
-    ("matzlfangen", {**_RUFEN, "partner": "x"}, "partner", "partner must be a seat number, not a text"),
+    ("matzlfangen", {**_RUFEN, "points": ""}, "points", "points: missing."),
+    ("matzlfangen", {**_RUFEN, "partner": None}, "partner", "partner: missing."),
+    ("matzlfangen", {**_RUFEN, "partner": 7}, "partner", "partner: choose a player of this table."),
+    ("matzlfangen", {**_RUFEN, "partner": "x"}, "partner", "partner: choose a player, not a text."),
     ("matzlfangen", {**_RUFEN, "partner": 3}, "partner", "The declarer cannot be their own partner."),
-    ("matzlfangen", {**_RUFEN, "raises": 11}, "raises", "raises must be between 0 and 10"),
-    ("matzlfangen", {**_RUFEN, "raises": "viel"}, "raises", "raises must be a whole number, not a text"),
+    ("matzlfangen", {**_RUFEN, "raises": 11}, "raises", "raises: must be between 0 and 10."),
+    ("matzlfangen", {**_RUFEN, "raises": "viel"}, "raises", "raises: must be a whole number, not a text."),
     (
         "matzlfangen",
         {**_RUFEN, "schwarz": "y"},
@@ -505,9 +505,14 @@ BAD_HANDS = [
         "matzl",
         "Matzl caught by: choose one of nobody, declarers, defenders, not 'everybody'.",
     ),
-    ("matzlfangen", {"contract": "durch", "declarer": 2}, "won", "won is required"),
-    ("matzlfangen", {"contract": "treiben", "points": 70}, "declarer", "declarer is required"),
-    ("matzlfangen", {"contract": "neidspiel", "declarer": 5, "points": 70}, "declarer", "from 1 to 4, not 5"),
+    ("matzlfangen", {"contract": "durch", "declarer": 2}, "won", "won: missing."),
+    ("matzlfangen", {"contract": "treiben", "points": 70}, "declarer", "declarer: missing."),
+    (
+        "matzlfangen",
+        {"contract": "neidspiel", "declarer": 5, "points": 70},
+        "declarer",
+        ": choose a player of this table.",
+    ),
     (
         "matzlfangen",
         {"contract": "trumpf_durch", "declarer": 2, "won": 1, "matzl": "defenders"},
@@ -521,18 +526,18 @@ BAD_HANDS = [
         "Contract: choose one of Rufen, Treiben, Neidspiel, Durch, Trumpf-Durch, not 'poker'.",
     ),
     ("matzlfangen5", {**_RUFEN, "partner": 2}, "partner", "The declarer cannot be their own partner."),
-    ("matzlfangen5", {**_RUFEN, "partner": 5}, "partner", "partner must be a seat from 1 to 4, not 5"),
-    ("matzlfangen5", {**_RUFEN, "points": 200}, "points", "points must be between 0 and 130"),
-    ("schafkopf", {**_SAU, "suit": None}, "suit", "suit is required"),
+    ("matzlfangen5", {**_RUFEN, "partner": 5}, "partner", "partner: choose a player of this table."),
+    ("matzlfangen5", {**_RUFEN, "points": 200}, "points", "points: must be between 0 and 130."),
+    ("schafkopf", {**_SAU, "suit": None}, "suit", "suit: missing."),
     ("schafkopf", {**_SAU, "suit": "herz"}, "suit", "Herz is trumps: its ace cannot be called."),
     ("schafkopf", {**_SAU, "suit": "pik"}, "suit", "Called ace: choose one of Eichel, Gras, Schellen, not 'pik'."),
-    ("schafkopf", {**_SAU, "points": 121}, "points", "points must be between 0 and 120"),
+    ("schafkopf", {**_SAU, "points": 121}, "points", "points: must be between 0 and 120."),
     ("schafkopf", {**_SAU, "points": "sechzig"}, "points", "Not a valid integer value"),
-    ("schafkopf", {**_SAU, "declarer": None}, "declarer", "declarer is required"),
+    ("schafkopf", {**_SAU, "declarer": None}, "declarer", "declarer: missing."),
     ("schafkopf", {**_SAU, "partner": 1}, "partner", "The declarer cannot be their own partner."),
     ("schafkopf", {**_SAU, "re": "y"}, "re", "Re only after Kontra."),
-    ("schafkopf", {**_SAU, "klopfen": 5}, "klopfen", "klopfen must be between 0 and 4"),
-    ("schafkopf", {**_SAU, "laufende": 15}, "laufende", "laufende must be between 0 and 14"),
+    ("schafkopf", {**_SAU, "klopfen": 5}, "klopfen", "klopfen: must be between 0 and 4."),
+    ("schafkopf", {**_SAU, "laufende": 15}, "laufende", "laufende: must be between 0 and 14."),
     (
         "schafkopf",
         {**_SAU, "points": 30, "schwarz": "y"},
@@ -540,38 +545,38 @@ BAD_HANDS = [
         "The declarers took no trick, so they cannot have 30 points",
     ),
     ("schafkopf", {"contract": "wenz", "declarer": 2, "points": 70, "laufende": 5}, "laufende", "between 0 and 4"),
-    ("schafkopf", {"contract": "solo", "declarer": 2, "points": 70}, "solo_suit", "suit is required"),
-    ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "herz", "tout": "y"}, "won", "won is required"),
+    ("schafkopf", {"contract": "solo", "declarer": 2, "points": 70}, "solo_suit", "suit: missing."),
+    ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "herz", "tout": "y"}, "won", "won: missing."),
     (
         "schafkopf",
         {"contract": "solo", "declarer": 2, "solo_suit": "herz", "points": 70, "won": 1},
         "won",
-        "applies only to a tout",
+        ": only in a Tout.",
     ),
     (
         "schafkopf",
         {"contract": "solo", "declarer": 2, "solo_suit": "herz", "points": 70, "tout": "y", "won": 1},
         "points",
-        "does not apply to a tout: it is won or lost",
+        ": not in a Tout, which is won or lost.",
     ),
     ("schafkopf", {"contract": "solo", "declarer": 2, "solo_suit": "pik", "points": 70}, "solo_suit", "not 'pik'"),
     ("schafkopf", {"contract": "ramsch"}, "contract", "Under these house rules no Ramsch is played."),
     ("ramsch", {**_RAMSCH, "ramsch_3": 30}, "points_each", "The card points must add up to 120, not 110"),
-    ("ramsch", {**_RAMSCH, "ramsch_3": 121}, "ramsch_3", "points.3 must be between 0 and 120"),
-    ("ramsch", {**_RAMSCH, "ramsch_2": -5}, "ramsch_2", "points.2 must be between 0 and 120"),
+    ("ramsch", {**_RAMSCH, "ramsch_3": 121}, "ramsch_3", "points.3: must be between 0 and 120."),
+    ("ramsch", {**_RAMSCH, "ramsch_2": -5}, "ramsch_2", "points.2: must be between 0 and 120."),
     ("ramsch", {**_RAMSCH, "ramsch_1": "viel"}, "ramsch_1", "Not a valid integer value"),
-    ("ramsch", {**_RAMSCH, "durchmarsch": 7}, "durchmarsch", "durchmarsch must be a seat from 1 to 4, not 7"),
-    ("ramsch", {**_RAMSCH, "klopfen": 9}, "klopfen", "klopfen must be between 0 and 4"),
+    ("ramsch", {**_RAMSCH, "durchmarsch": 7}, "durchmarsch", "durchmarsch: choose a player of this table."),
+    ("ramsch", {**_RAMSCH, "klopfen": 9}, "klopfen", "klopfen: must be between 0 and 4."),
     (
         "ramsch",
         {"contract": "rundpass"},
         "contract",
         "Under these rules an all-pass hand is played as ramsch",
     ),
-    ("konter_a_matt", {"trump_team": "A", "points_a": 41}, "points_a", "points_a must be between 0 and 40"),
+    ("konter_a_matt", {"trump_team": "A", "points_a": 41}, "points_a", "points_a: must be between 0 and 40."),
     ("konter_a_matt", {"trump_team": "A", "points_a": "vierzig"}, "points_a", "Not a valid integer value"),
-    ("konter_a_matt", {"trump_team": "A", "points_a": ""}, "points_a", "points_a is required"),
-    ("konter_a_matt", {"trump_team": None, "points_a": 25}, "trump_team", "trump_team is required"),
+    ("konter_a_matt", {"trump_team": "A", "points_a": ""}, "points_a", "points_a: missing."),
+    ("konter_a_matt", {"trump_team": None, "points_a": 25}, "trump_team", "trump_team: missing."),
     (
         "konter_a_matt",
         {"trump_team": "C", "points_a": 25},
@@ -585,14 +590,14 @@ BAD_HANDS = [
         "The losing team took no trick, so the points are 40:0 or 0:40, not 25:15",
     ),
     ("matt", {"mated_by": None}, "mated_by", "Choose who gave mate, or a draw."),
-    ("matt", {**_MATE, "mated_by": 3}, "mated_by", "mated_by must be a seat from 1 to 2, not 3"),
-    ("matt", {**_MATE, "move": 11}, "move", "move must be between 1 and 10"),
-    ("matt", {**_MATE, "move": "abc"}, "move", "move must be a whole number, not a text"),
-    ("matt", {**_MATE, "mated_by": "Anna"}, "mated_by", "mated_by must be a seat number, not a text"),
-    ("matt", {**_MATE, "move": None}, "move", "move is required"),
+    ("matt", {**_MATE, "mated_by": 3}, "mated_by", "mated_by: choose a player of this table."),
+    ("matt", {**_MATE, "move": 11}, "move", "move: must be between 1 and 10."),
+    ("matt", {**_MATE, "move": "abc"}, "move", "move: must be a whole number, not a text."),
+    ("matt", {**_MATE, "mated_by": "Anna"}, "mated_by", "mated_by: choose a player, not a text."),
+    ("matt", {**_MATE, "move": None}, "move", "move: missing."),
     ("matt", {**_MATE, "card": "J"}, "card", "Mating card: choose one of Ace, 10, King, Queen, 7, not 'J'."),
-    ("matt", {**_MATE, "card": None}, "card", "card is required"),
-    ("matt", {**_MATE, "vorablegen": 3}, "vorablegen", "vorablegen must be between 0 and 2"),
+    ("matt", {**_MATE, "card": None}, "card", "card: missing."),
+    ("matt", {**_MATE, "vorablegen": 3}, "vorablegen", "vorablegen: must be between 0 and 2."),
     (
         "matt",
         {**_MATE, "uebermatt": "y"},
@@ -834,7 +839,7 @@ def test_an_invalid_edit_is_refused_at_its_field_and_changes_nothing(client, db,
     before = snapshot(db, night.id)
     answer = submit(client, night.id, {"points": 140}, number=1)
     assert answer.status_code == 400
-    assert reason("points must be between 0 and 130") in field_errors(answer.get_data(as_text=True), "points")
+    assert reason("points: must be between 0 and 130.") in field_errors(answer.get_data(as_text=True), "points")
     assert snapshot(db, night.id) == before
 
 
@@ -1020,7 +1025,7 @@ def test_the_engines_refusal_is_in_english_with_lang_en(client, db, night):
     answer = submit(client, night.id, {**RUFEN_HIRSCH, "points": 131}, lang="en")
     assert answer.status_code == 400
     message = field_errors(answer.get_data(as_text=True), "points")
-    assert message.endswith("must be between 0 and 130")
+    assert message.endswith("must be between 0 and 130.")
     assert message.startswith(("points", "Points"))
 
 
@@ -1028,7 +1033,7 @@ def test_the_engines_refusal_is_in_german_by_default(client, db, night):
     answer = submit(client, night.id, {**RUFEN_HIRSCH, "points": 131}, lang="de")
     assert answer.status_code == 400
     message = field_errors(answer.get_data(as_text=True), "points")
-    assert message.endswith("muss zwischen 0 und 130 liegen"), message
+    assert message.endswith("muss zwischen 0 und 130 liegen."), message
     assert snapshot(db, night.id)[0] == 0
 
 

@@ -175,7 +175,7 @@ def test_a_redeal_step_says_the_same_dealer_deals_again_in_the_pages_language(ap
 
 def test_a_refused_option_is_named_by_its_label_in_german(client, db, players):
     page = post_night(client, players, "matzlfangen", 4, matzlfangen__win_threshold="500").get_data(as_text=True)
-    assert errors_at(page, "matzlfangen__win_threshold") == ["Gewinnschwelle muss zwischen 1 und 130 liegen"]
+    assert errors_at(page, "matzlfangen__win_threshold") == ["Gewinnschwelle: muss zwischen 1 und 130 liegen."]
 
 
 def test_a_game_in_a_refusal_is_named_by_its_name(client, db, players):

@@ -26,5 +26,5 @@ def test_a_hand_the_engine_refuses_is_shown_next_to_its_field_and_nothing_is_sav
     form = {"contract": "rufen", "partner": "4", "points": "131", "expected_hands": "0", "action": "save"}
     answer = client.post(f"/nights/{night.id}/hands/new?lang=en", data=form)
     assert answer.status_code == 400
-    assert "Points of the declaring side must be between 0 and 130" in answer.get_data(as_text=True)
+    assert "Points of the declaring side: must be between 0 and 130." in answer.get_data(as_text=True)
     assert db.exec(select(HandRecord)).all() == []

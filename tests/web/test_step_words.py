@@ -105,8 +105,8 @@ def test_the_english_steps_keep_the_game_words(app):
         "+8 into the pot, the pot holds 8",
     ]
     assert won[0] == "Sauspiel won with 111 (61 needed)"
-    assert won[-2] == "declarer and partner take 4 each from the pot (-8), the pot holds 0"
-    assert lost[-2] == "declarer and partner pay 4 each into the pot, doubling it (+8), the pot holds 16"
+    assert won[-2] == "Declarer and partner take 4 each from the pot (-8), the pot holds 0"
+    assert lost[-2] == "Declarer and partner pay 4 each into the pot, doubling it (+8), the pot holds 16"
     assert (solo[0], tout[0], wenz[0]) == (
         "Gras-Solo won with 67 (61 needed)",
         "Herz-Solo Tout lost",
