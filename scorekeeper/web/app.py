@@ -22,6 +22,7 @@ from werkzeug.routing import IntegerConverter
 from scorekeeper import config
 from scorekeeper.core import accounts, db, history, history_pages
 from scorekeeper.core.text import ID_MAX
+from scorekeeper.engine import GAMES
 from scorekeeper.web import access, assets, i18n
 from scorekeeper.web.context import SAFE_METHODS, close_db, is_api
 from scorekeeper.web.extensions import compress, csrf
@@ -386,6 +387,7 @@ def _register(app: Flask) -> None:
         hand_word=hand_word,  # the game's word for a hand: hand_word(night.game, 3) is "Partie 3"
         current_match=current_match,  # Matt's match under way
         game_label=GAME_LABELS.get,  # a game's own name: game_label(night.game)
+        game_teams=lambda game: GAMES[game].teams,  # a game's fixed teams and their seats (the engine's)
     )
     app.teardown_appcontext(close_db)
     app.after_request(_security_headers)

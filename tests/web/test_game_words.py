@@ -285,3 +285,16 @@ def test_the_views_of_a_game_without_state_say_nothing_after_a_hand(app, db, nig
     record(db, night, {"contract": "durch", "declarer": 1, "won": True})
     with app.test_request_context("/?lang=en"):
         assert [h.after for h in hand_views(load_table(db=db, night_id=night.id))] == [[]]
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("de", "Plätze 1 und 3 sind Team A. Plätze 2 und 4 sind Team B."),
+        ("en", "Seats 1 and 3 are team A. Seats 2 and 4 are team B."),
+    ],
+)
+def test_the_start_form_names_konter_a_matts_teams_as_the_engine_seats_them(client, lang, said):
+    """Issue 23.3: the hint under the game says the engine's teams (``Game.teams``), not a copy of them."""
+    page = _text(client.get(f"/nights/new?lang={lang}").get_data(as_text=True))
+    assert said in page
