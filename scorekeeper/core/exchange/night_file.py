@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
 from scorekeeper.core.exchange.transaction import import_once
-from scorekeeper.core.hands import add_imported_hands
+from scorekeeper.core.hands import add_imported_hands, is_idempotency_key
 from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import find_or_add_players
@@ -222,7 +222,7 @@ def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
         data = checks.json_object(h["data"], f"{path}.data")
         key = h["idempotency_key"]
         if key is not None:
-            if not isinstance(key, str) or not 1 <= len(key) <= 64 or not (key.isascii() and key.isprintable()):
+            if not is_idempotency_key(key):
                 raise InvalidExport(f"{path}.idempotency_key", "must be null or 1 to 64 printable ASCII characters")
             if key in keys:
                 raise InvalidExport(f"{path}.idempotency_key", f"hand {keys[key]} has the same key")
