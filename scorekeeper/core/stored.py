@@ -94,14 +94,6 @@ def next_deal_after(*, night: Night, rules: Any, last: Last | None) -> Deal:
     return deal.next_deal(game, rules, dealt, last.data)
 
 
-def dealer_after(*, game: str, rules: Any, seat_count: int, dealer: int, data: Any) -> int:
-    """Who deals the hand after one (``data``, an engine hand) that ``dealer`` dealt (``rules``:
-    parsed): :func:`scorekeeper.engine.deal.next_deal`'s dealer, for a caller that walks the dealers
-    of an import (core/exports.py)."""
-    g = GAMES[game]
-    return deal.next_deal(g, rules, Deal.at(1, dealer, seat_count, g.seats), data).dealer
-
-
 def deals_played(*, night: Night, hands: Sequence[Any]) -> int:
     """How many of these hands (engine hands) count as deals: a hand dealt again does not."""
     game = GAMES[night.game]
