@@ -42,6 +42,7 @@ __all__ = [
     "add_imported_hands",
     "complete_hand",
     "edit_hand",
+    "is_idempotency_key",
     "record_hand",
     "undo_last",
 ]
@@ -137,6 +138,19 @@ def _same_players(*, db: Session, night: Night, hand: Any, dealt: Deal, dealt_by
     )
 
 
+def is_idempotency_key(key: Any) -> bool:
+    """Whether ``key`` may be a hand's idempotency key: 1 to 64 printable ASCII characters (a form's,
+    the API's and an imported night file's hands are held to this one rule)."""
+    return isinstance(key, str) and 1 <= len(key) <= 64 and key.isascii() and key.isprintable()
+
+
+def _recorded_with(*, db: Session, night_id: int, key: str | None) -> HandRecord | None:
+    """The night's hand recorded with idempotency ``key`` (None for no key, or none recorded with it)."""
+    if key is None:
+        return None
+    return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == key)).first()
+
+
 def record_hand(
     *,
     db: Session,
@@ -165,15 +179,9 @@ def record_hand(
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check_form(night, night_uid)
     if idempotency_key is not None:
-        if (
-            not isinstance(idempotency_key, str)
-            or not 1 <= len(idempotency_key) <= 64
-            or not (idempotency_key.isascii() and idempotency_key.isprintable())
-        ):
+        if not is_idempotency_key(idempotency_key):
             raise InvalidInput("idempotency_key", "the idempotency key must be 1 to 64 printable ASCII characters")
-        earlier = db.exec(
-            select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == idempotency_key)
-        ).first()
+        earlier = _recorded_with(db=db, night_id=night_id, key=idempotency_key)
         if earlier is not None:
             return earlier, False, None
     life = lifecycle.life_of(db=db, night=night)
@@ -232,12 +240,9 @@ def record_hand(
         db.commit()
     except IntegrityError:
         db.rollback()
-        if idempotency_key is not None:
-            earlier = db.exec(
-                select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == idempotency_key)
-            ).first()
-            if earlier is not None:
-                return earlier, False, None
+        earlier = _recorded_with(db=db, night_id=night_id, key=idempotency_key)
+        if earlier is not None:
+            return earlier, False, None
         raise Conflict("another phone recorded a hand at the same moment: check the table and try again") from None
     return record, True, table
 

@@ -14,7 +14,7 @@ from sqlalchemy import Text, type_coerce
 from sqlmodel import Session, select
 
 from scorekeeper.core.models import HandRecord, Night
-from scorekeeper.engine import GAMES, deal
+from scorekeeper.engine import GAMES, deal, ledger
 from scorekeeper.engine.deal import Deal
 from scorekeeper.engine.errors import Refusal
 
@@ -28,10 +28,9 @@ class Running(NamedTuple):
 
     def after(self, deltas: Sequence[int], positions: Sequence[int]) -> Running:
         """These sums with one more hand's ``deltas`` (per engine seat, played by ``positions``)."""
-        units = list(self.units)
-        for seat, delta in enumerate(deltas):
-            units[positions[seat] - 1] += delta
-        return Running(tuple(t + d for t, d in zip(self.totals, deltas, strict=True)), tuple(units))
+        row = ledger.position_row(deltas, positions, len(self.units))
+        units = tuple(u + d for u, d in zip(self.units, row, strict=True))
+        return Running(tuple(t + d for t, d in zip(self.totals, deltas, strict=True)), units)
 
     def to_json(self) -> dict[str, list[int]]:
         return {"totals": list(self.totals), "units": list(self.units)}
@@ -93,14 +92,6 @@ def next_deal_after(*, night: Night, rules: Any, last: Last | None) -> Deal:
         return deal.first_deal(game, night.seat_count, night.first_dealer)
     dealt = Deal.at(last.number, last.dealer, night.seat_count, game.seats)
     return deal.next_deal(game, rules, dealt, last.data)
-
-
-def dealer_after(*, game: str, rules: Any, seat_count: int, dealer: int, data: Any) -> int:
-    """Who deals the hand after one (``data``, an engine hand) that ``dealer`` dealt (``rules``:
-    parsed): :func:`scorekeeper.engine.deal.next_deal`'s dealer, for a caller that walks the dealers
-    of an import (core/exports.py)."""
-    g = GAMES[game]
-    return deal.next_deal(g, rules, Deal.at(1, dealer, seat_count, g.seats), data).dealer
 
 
 def deals_played(*, night: Night, hands: Sequence[Any]) -> int:

@@ -319,12 +319,10 @@ def build_table(
     positions = _like(hands, [deal.seat_positions(size, game.seats, h.dealer) for h in read])
     if settlement is None and is_stored(hands, state):
         settlement = stored_settlement(night=night, hands=hands, state=state, running=running)
-        rows = []
-        for h, hand_positions in zip(read, _read(positions), strict=True):
-            row = [0] * size
-            for seat, delta in enumerate(_seat_deltas(h)):
-                row[hand_positions[seat] - 1] += delta
-            rows.append(row)
+        rows = [
+            ledger.position_row(_seat_deltas(h), hand_positions, size)
+            for h, hand_positions in zip(read, _read(positions), strict=True)
+        ]
         rows = _like(hands, rows)
     else:
         if isinstance(hands, Tail):

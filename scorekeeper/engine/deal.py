@@ -177,7 +177,7 @@ def deal_stays(game: Any, rules: Any) -> tuple[str, ...]:
     (('rundpass',), ())
     """
     out = []
-    for contract in game.all_contracts:
+    for contract in game.contracts(rules):
         try:
             hand = game.hand_cls(contract)
         except TypeError:

@@ -19,6 +19,7 @@ __all__ = [  # the deal's arithmetic is deal.py's, named here too for the caller
     "forehand_of",
     "format_money",
     "minimal_transfers",
+    "position_row",
     "position_units",
     "seat_of",
     "seat_positions",
@@ -27,13 +28,19 @@ __all__ = [  # the deal's arithmetic is deal.py's, named here too for the caller
 
 def position_units(settlement: Settlement, positions: Sequence[Sequence[int]], table_size: int) -> list[list[int]]:
     """Per hand, the units of every table position (index 0 = position 1); sitting out is 0."""
-    rows = []
-    for result, hand_positions in zip(settlement.results, positions, strict=True):
-        row = [0] * table_size
-        for seat, delta in enumerate(result.deltas):
-            row[hand_positions[seat] - 1] += delta
-        rows.append(row)
-    return rows
+    return [
+        position_row(result.deltas, hand_positions, table_size)
+        for result, hand_positions in zip(settlement.results, positions, strict=True)
+    ]
+
+
+def position_row(deltas: Sequence[int], positions: Sequence[int], table_size: int) -> list[int]:
+    """One hand's ``deltas`` (per engine seat, played by table ``positions``) as a row per table
+    position (index 0 = position 1); sitting out is 0."""
+    row = [0] * table_size
+    for seat, delta in enumerate(deltas):
+        row[positions[seat] - 1] += delta
+    return row
 
 
 def balance_units(

@@ -362,3 +362,49 @@ def test_a_file_with_a_wrong_pair_kept_apart_is_refused_naming_it(db, other_db, 
         tx.import_tournament(other_db, data)
     assert err.value.path == path and said in err.value.message
     assert snapshot(other_db) == before
+
+
+# --- issue 24: a tournament's reopenings (migration 0013) travel with it ---------------------------
+
+
+def _reopened_once(db):
+    t = played_tournament(db)
+    t.reopened = [{"at": "2026-11-21T22:15:00+00:00", "reason": "Zettel von Tisch 2 falsch übertragen"}]
+    db.add(t)
+    db.commit()
+    return t
+
+
+def test_the_reopenings_travel_with_the_tournament(db, other_db):
+    t = _reopened_once(db)
+    data = tx.tournament_json(db, t.id)
+    assert data["tournament"]["reopened"] == t.reopened
+    imported, _ = tx.import_tournament(other_db, copy.deepcopy(data))
+    assert imported.reopened == t.reopened
+    assert tx.tournament_json(other_db, imported.id) == data
+
+
+def test_a_file_written_before_reopenings_were_kept_still_imports(db, other_db):
+    data = tx.tournament_json(db, played_tournament(db).id)
+    assert "reopened" not in data["tournament"]  # never reopened: the file is as before
+    imported, _ = tx.import_tournament(other_db, data)
+    assert imported.reopened is None
+
+
+@pytest.mark.parametrize(
+    ("reopened", "path"),
+    [
+        ("gestern", "tournament.reopened"),
+        ([{"at": "2026-11-21T22:15:00+00:00"}], "tournament.reopened[0].reason"),
+        ([{"at": "gestern", "reason": "falsch"}], "tournament.reopened[0].at"),
+        ([{"at": "2026-11-21T22:15:00+00:00", "reason": ""}], "tournament.reopened[0].reason"),
+    ],
+)
+def test_a_file_with_a_wrong_reopening_is_refused_naming_it(db, other_db, reopened, path):
+    data = tx.tournament_json(db, _reopened_once(db).id)
+    data["tournament"]["reopened"] = reopened
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == path
+    assert snapshot(other_db) == before

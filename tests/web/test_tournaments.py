@@ -4,6 +4,8 @@ every form's bad input answered with a message on the page and nothing changed."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorekeeper.core import tournaments as tm
@@ -284,3 +286,20 @@ def test_tournaments_are_listed_beside_the_nights_and_their_tables_are_not_night
     db.rollback()
     night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
     assert f'href="/nights/{night_id}"' not in page
+
+
+def test_the_result_list_pdf_writes_money_as_the_standings_page_does(client, db, tmp_path):
+    """Issue 25: one way to write money: the PDF's prizes read as the page's (the club's currency setting)."""
+    t = _tournament(db, n=9, deals=1)
+    t.prizes = [5000, 2550]
+    db.add(t)
+    db.commit()
+    client.post(f"/tournaments/{t.id}/draw")
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=WENZ)
+    page = client.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
+    shown = [re.sub(r"\s+", " ", cell).strip() for cell in re.findall(r'class="num prize">([^<]+)<', page)]
+    assert len(shown) == 2 and all(any(ch.isalpha() for ch in cell) for cell in shown), shown  # amount and currency
+    printed = re.sub(r"\s+", " ", pdf_text(client.get(f"/tournaments/{t.id}/results.pdf").data, tmp_path))
+    for cell in shown:
+        assert cell in printed

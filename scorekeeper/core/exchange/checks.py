@@ -86,9 +86,9 @@ def object_with(value: Any, path: str, keys: tuple[str, ...], what: str) -> dict
     return value
 
 
-def keys_with(item: Any, keys: tuple[str, ...], optional: str) -> tuple[str, ...]:
-    """``keys``, and ``optional`` where the item has it (files written before it existed lack it)."""
-    return (*keys, optional) if isinstance(item, dict) and optional in item else keys
+def keys_with(item: Any, keys: tuple[str, ...], *optional: str) -> tuple[str, ...]:
+    """``keys``, and each ``optional`` key the item has (files written before it existed lack it)."""
+    return (*keys, *(key for key in optional if isinstance(item, dict) and key in item))
 
 
 def file_top(data: Any, format_: str, version: int, keys: tuple[str, ...], what: str) -> dict[str, Any]:

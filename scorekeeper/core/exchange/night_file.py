@@ -22,14 +22,13 @@ from sqlmodel import Session, select
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
 from scorekeeper.core.exchange.transaction import import_once
-from scorekeeper.core.hands import add_imported_hands
+from scorekeeper.core.hands import add_imported_hands, is_idempotency_key
 from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import find_or_add_players
-from scorekeeper.core.stored import dealer_after
 from scorekeeper.core.table import audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, has_control, name_key
-from scorekeeper.engine import GAMES, InvalidHand, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, deal, settle_session
 
 FORMAT = "scorekeeper-night"
 VERSION = 1
@@ -205,24 +204,25 @@ def _read_players(value: Any, seat_count: int) -> list[str]:
 def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
     hands = []
     keys: dict[str, int] = {}
-    rules = GAMES[night["game"]].parse_rules(night["rules"])  # checked by _read_night
-    dealer = night["first_dealer"]
+    game = GAMES[night["game"]]
+    rules = game.parse_rules(night["rules"])  # checked by _read_night
+    dealt = deal.first_deal(game, night["seat_count"], night["first_dealer"])  # the engine's deals, one a hand
     for i, item in enumerate(checks.a_list(value, "hands")):
         path = f"hands[{i}]"
         h = checks.object_with(item, path, _HAND_KEYS, "a hand")
         number = checks.integer(h["number"], f"{path}.number", 1, ID_MAX)
         if number != i + 1:
             raise InvalidExport(f"{path}.number", f"the hands are numbered 1, 2, 3, … in order: expected {i + 1}")
-        if checks.integer(h["dealer"], f"{path}.dealer", 1, night["seat_count"]) != dealer:
+        if checks.integer(h["dealer"], f"{path}.dealer", 1, night["seat_count"]) != dealt.dealer:
             raise InvalidExport(
                 f"{path}.dealer",
-                f"hand {number} is dealt by seat {dealer} (the deal moves on clockwise from seat "
+                f"hand {number} is dealt by seat {dealt.dealer} (the deal moves on clockwise from seat "
                 f"{night['first_dealer']}; a hand dealt again keeps its dealer), not {h['dealer']}",
             )
         data = checks.json_object(h["data"], f"{path}.data")
         key = h["idempotency_key"]
         if key is not None:
-            if not isinstance(key, str) or not 1 <= len(key) <= 64 or not (key.isascii() and key.isprintable()):
+            if not is_idempotency_key(key):
                 raise InvalidExport(f"{path}.idempotency_key", "must be null or 1 to 64 printable ASCII characters")
             if key in keys:
                 raise InvalidExport(f"{path}.idempotency_key", f"hand {keys[key]} has the same key")
@@ -237,7 +237,7 @@ def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
                 "updated_at": checks.moment(h["updated_at"], f"{path}.updated_at"),
             }
         )
-        dealer = dealer_after(game=night["game"], rules=rules, seat_count=night["seat_count"], dealer=dealer, data=data)
+        dealt = deal.next_deal(game, rules, dealt, data)
     return hands
 
 

@@ -100,6 +100,7 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
             "prizes": list(t.prizes),
             "seed": t.seed,
             **({"keep_apart": [list(pair) for pair in t.keep_apart]} if t.keep_apart else {}),
+            **({"reopened": copy.deepcopy(t.reopened)} if t.reopened else {}),
             "status": t.status,
             "created_at": timestamp(t.created_at),
             "closed_at": timestamp(t.closed_at),
@@ -180,7 +181,9 @@ class CheckedTournament:
 
 def _read_columns(value: Any) -> dict[str, Any]:
     path = "tournament"
-    t = checks.object_with(value, path, checks.keys_with(value, _TOURNAMENT_KEYS, "keep_apart"), "the tournament")
+    t = checks.object_with(
+        value, path, checks.keys_with(value, _TOURNAMENT_KEYS, "keep_apart", "reopened"), "the tournament"
+    )
     game = checks.text(t["game"], f"{path}.game")
     if game not in tm.TOURNAMENT_GAMES:
         raise InvalidExport(f"{path}.game", f"must be one of {', '.join(tm.TOURNAMENT_GAMES)}, not {game!r}")
@@ -214,7 +217,24 @@ def _read_columns(value: Any) -> dict[str, Any]:
         "status": status,
         "created_at": checks.moment(t["created_at"], f"{path}.created_at"),
         "closed_at": closed_at,
+        "reopened": _read_reopened(t.get("reopened", []), f"{path}.reopened") or None,
     }
+
+
+#: The most reopenings a tournament file may list.
+REOPENED_MAX = 1000
+
+
+def _read_reopened(value: Any, path: str) -> list[dict[str, str]]:
+    """Each reopening of the closed tournament (core/tournaments.py ``reopen_tournament``): when, and the
+    admin's reason, oldest first (a file written before reopenings were kept has none)."""
+    out = []
+    for i, item in enumerate(checks.list_at_most(value, path, REOPENED_MAX)):
+        r = checks.object_with(item, f"{path}[{i}]", ("at", "reason"), "a reopening")
+        checks.moment(r["at"], f"{path}[{i}].at")
+        reason = checks.text(r["reason"], f"{path}[{i}].reason", tm.REASON_MAX, required=True)
+        out.append({"at": r["at"], "reason": reason})
+    return out
 
 
 def _read_apart(value: Any, path: str) -> list[list[int]]:

@@ -17,7 +17,7 @@ from wtforms.validators import Optional, ValidationError
 from wtforms.widgets import NumberInput
 
 from scorekeeper.core.numbers import parse_int
-from scorekeeper.engine import GAMES, Game, InvalidHand, konter_a_matt, matzlfangen, schafkopf
+from scorekeeper.engine import GAMES, Game, InvalidHand, deal, konter_a_matt, matzlfangen, schafkopf
 from scorekeeper.engine.matt import CARD_VALUES
 from scorekeeper.web.forms import Form, WholeNumberField, choices
 from scorekeeper.web.labels import CARD_LABELS, CONTRACT_LABELS, SUIT_LABELS
@@ -123,7 +123,7 @@ class HandForm(Form):
     idempotency_key = HiddenField()
     expected_hands = HiddenField()
     #: the table position dealing the hand the form was made for (a new hand's): a hand kept offline and added
-    #: later as the next hand lands only with the players it was entered with (hands/routes.py ``_same_players``)
+    #: later as the next hand lands only with the players it was entered with (core/hands.py ``_same_players``)
     dealt_by = HiddenField()
 
     #: fields whose value is a seat (posted as the engine seat number)
@@ -137,7 +137,7 @@ class HandForm(Form):
     SHOWS: ClassVar[Mapping[str, tuple[str, str | None]]] = {}
 
     names: dict[int, str]  # engine seat -> the player's name, once prepared
-    #: contracts whose hand is dealt again by the same dealer (the engine's ``is_redeal``): for the page's
+    #: contracts whose hand is dealt again by the same dealer (the engine's ``deal.deal_stays``): for the page's
     #: count of the deal behind hands waiting offline (static/outbox.js)
     deal_stays: str = ""
 
@@ -317,8 +317,7 @@ class SchafkopfForm(HandForm):
     def prepare(self, names: dict[int, str], hands: int, rules: Any, forehand_seat: int | None = None) -> None:
         super().prepare(names, hands, rules, forehand_seat)
         self.contract.choices = _contracts(GAMES["schafkopf"].contracts(rules))  # a Ramsch or a Rundpass
-        redeal = GAMES["schafkopf"].is_redeal  # a Rundpass where the rules deal it again: the deal stays
-        self.deal_stays = " ".join(c.value for c in self.contract.choices if redeal(rules, schafkopf.Hand(c.value)))
+        self.deal_stays = " ".join(deal.deal_stays(GAMES["schafkopf"], rules))  # a Rundpass the rules deal again
         self.durchmarsch.choices = [*choices([("", _l("nobody"))]), *self.durchmarsch.choices]
 
     def validate_suit(self, field: RadioField) -> None:
