@@ -143,23 +143,30 @@ def migrate_postgres(url: str) -> str:
 def empty_postgres(url: str) -> str:
     """The migrated database at ``url`` with every row deleted and every id counting from 1 again, as a
     new one: ``url``. A connection a test left open is ended first (its locks would block the deletes)."""
-    tables = [table.name for table in reversed(SQLModel.metadata.sorted_tables)]  # who refers before whom
-    engine = database.make_engine(url)
-    try:
-        with engine.begin() as conn:
-            others = "datname = current_database() AND pid <> pg_backend_pid()"
-            conn.execute(text(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {others}"))
-            sequences = conn.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"))
-            statements = [f'DELETE FROM "{name}"' for name in tables]
-            statements += [f"SELECT setval('\"{name}\"', 1, false)" for (name,) in sequences]
-            conn.exec_driver_sql("; ".join(statements))
-    finally:
-        engine.dispose()
+    if url not in _EMPTYING:  # one connection per run for it (a new one per test costs more than the deletes)
+        tables = [table.name for table in reversed(SQLModel.metadata.sorted_tables)]  # who refers before whom
+        engine = database.make_engine(url)
+        with engine.connect() as conn:
+            sequences = conn.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")).all()
+        others = "datname = current_database() AND pid <> pg_backend_pid()"
+        statements = [f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {others}"]
+        statements += [f'DELETE FROM "{name}"' for name in tables]
+        statements += [f"SELECT setval('\"{name}\"', 1, false)" for (name,) in sequences]
+        _EMPTYING[url] = (engine, "; ".join(statements))
+    engine, statements = _EMPTYING[url]
+    with engine.begin() as conn:
+        conn.exec_driver_sql(statements)
     return url
+
+
+#: url -> (an engine kept for the run, the statements that empty its database)
+_EMPTYING: dict[str, tuple[Any, str]] = {}
 
 
 def drop_postgres(server: str, url: str) -> None:
     """Drop the database at ``url`` (the ``app`` fixture's, at the end of the run), asking ``server``'s."""
+    if url in _EMPTYING:
+        _EMPTYING.pop(url)[0].dispose()
     with _server(server) as connection:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
 
