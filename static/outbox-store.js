@@ -71,7 +71,7 @@
         var count = page.querySelector('#hand-form input[name="expected_hands"]');
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
-          var why = page.querySelector(".flash-error");
+          var why = page.querySelector(".flash-error:not([hidden])");
           return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", account: account };
         }
         if (!token || !count) throw new Error("no form");

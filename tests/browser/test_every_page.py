@@ -19,7 +19,7 @@ from scorekeeper import create_app
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.models import Night, TournamentTable
+from scorekeeper.core.models import CLOSED, Night, TournamentTable
 from scorekeeper.core.nights import close_night, create_night
 from scorekeeper.core.players import create_player
 from tests.browser.conftest import PHONE, _sign_in
@@ -99,7 +99,17 @@ def _tournaments(db, roster) -> dict[str, int]:
     tables = db.exec(select(TournamentTable).where(TournamentTable.tournament_id == playing.id)).all()
     table = min(tables, key=lambda t: t.number)
     record_hand(db=db, night_id=table.night_id, hand=PLAYED["schafkopf"][1][0])
-    return {"waiting": waiting.id, "playing": playing.id, "table": table.night_id, "table_number": table.number}
+    # a closed tournament, for the page that reopens it (closed as it stands: its rounds don't matter there)
+    done = tm.create_tournament(db=db, name="Winter", game="schafkopf", rules={"preset": "turnier"}, deals=4)
+    done.status = CLOSED
+    db.commit()
+    return {
+        "waiting": waiting.id,
+        "playing": playing.id,
+        "closed": done.id,
+        "table": table.night_id,
+        "table_number": table.number,
+    }
 
 
 def _admin_pages(ids: dict[str, int], player: int) -> dict[str, str]:
@@ -147,6 +157,7 @@ def _admin_pages(ids: dict[str, int], player: int) -> dict[str, str]:
         "tournament playing withdraw": f"/tournaments/{playing}/entrants/2/withdraw",
         "tournament playing replace": f"/tournaments/{playing}/entrants/2/replace",
         "tournament standings": f"/tournaments/{playing}/standings",
+        "tournament reopen": f"/tournaments/{ids['closed']}/reopen",
         "tournament paper": f"/tournaments/{playing}/rounds/1/tables/{ids['table_number'] + 1}/paper",
         "tournament table": f"/nights/{table}",
         "tournament table hand form": f"/nights/{table}/hands/new",

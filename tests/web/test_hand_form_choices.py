@@ -127,7 +127,7 @@ def test_won_without_a_tout_is_refused_not_ignored(client, db, players, contract
     fields = {"contract": contract, "declarer": 2, "solo_suit": "gras", "points": 40, "won": 1}
     answer = submit(client, night.id, fields)
     assert answer.status_code == 400
-    assert field_errors(answer.get_data(as_text=True), "won") == "Result applies only to a tout"
+    assert field_errors(answer.get_data(as_text=True), "won") == "Result: only in a Tout."
     assert stored(db, night.id) == []
 
 
@@ -136,7 +136,7 @@ def test_points_with_a_tout_are_refused_not_ignored(client, db, players):
     fields = {"contract": "wenz", "declarer": 2, "tout": "y", "won": 1, "points": 40}
     answer = submit(client, night.id, fields)
     assert answer.status_code == 400
-    assert "does not apply to a tout" in field_errors(answer.get_data(as_text=True), "points")
+    assert "not in a Tout" in field_errors(answer.get_data(as_text=True), "points")
     assert submit(client, night.id, {**fields, "points": None}).status_code == 302
     assert stored(db, night.id) == [{"contract": "wenz", "declarer": 2, "tout": True, "won": True}]
 
