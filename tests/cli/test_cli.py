@@ -1203,8 +1203,10 @@ def test_verify_finds_every_night_equal_to_a_fresh_settle_and_says_so(instance, 
 
 def test_verify_names_a_night_whose_stored_result_was_changed_and_exits_1(instance, capsys):
     import sqlite3
+    from contextlib import closing
 
-    with sqlite3.connect(instance / "scorekeeper.db") as conn:  # a stored result changed behind the app's back
+    # a stored result changed behind the app's back (closed at once: "with connect()" alone only commits)
+    with closing(sqlite3.connect(instance / "scorekeeper.db")) as conn, conn:
         conn.execute("UPDATE handrecord SET result = json_set(result, '$.value', 999) WHERE number = 1")
     assert main(["verify"]) == 1
     err = capsys.readouterr().err
