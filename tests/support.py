@@ -435,3 +435,42 @@ def pdf_text(data: bytes, tmp_path) -> str:
 def worker_ready(page) -> None:
     """Wait until the service worker controls a browser page (it registers on the first page, then claims it)."""
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15_000)
+
+
+@contextmanager
+def served_app(folder: Path, template: Path, static_cache: Path, poll_seconds: int) -> Iterator[tuple[str, Any]]:
+    """The app on a copy of the migrated ``template`` in ``folder``, served on 127.0.0.1 in a thread
+    (the browser tests'): yields (base_url, app); stops the server and disposes the engine at the end."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from scorekeeper import create_app
+
+    previous = os.environ.get("SCOREKEEPER_INSTANCE")
+    os.environ["SCOREKEEPER_INSTANCE"] = str(folder / "instance")
+    try:
+        app = create_app(
+            {
+                "DATABASE_URL": sqlite_copy(template, folder / "b.db"),
+                "SECRET_KEY": "browser",
+                "POLL_SECONDS": poll_seconds,
+                "MIGRATE_ON_START": False,
+                "STATIC_CACHE": str(static_cache),
+            }
+        )
+    finally:
+        if previous is None:
+            os.environ.pop("SCOREKEEPER_INSTANCE", None)
+        else:
+            os.environ["SCOREKEEPER_INSTANCE"] = previous
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", app
+    finally:
+        server.shutdown()
+        thread.join(5)
+        app.extensions["sk_engine"].dispose()

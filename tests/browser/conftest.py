@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
 from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
-from tests.support import TEMPLATE_CODE, sqlite_copy
+from tests.support import served_app
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -48,28 +45,11 @@ def browser():
 
 
 @pytest.fixture
-def live(tmp_path, monkeypatch, sqlite_template, static_cache):
+def live(tmp_path, sqlite_template, static_cache):
     """The app on a fresh SQLite database (a copy of the migrated template), served on 127.0.0.1 in a
     thread. Yields (base_url, app)."""
-    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
-    url = sqlite_copy(sqlite_template, tmp_path / "b.db")
-    app = create_app(
-        {
-            "DATABASE_URL": url,
-            "SECRET_KEY": "browser",
-            "POLL_SECONDS": 1,
-            "MIGRATE_ON_START": False,
-            "STATIC_CACHE": str(static_cache),
-        }
-    )
-    app.jinja_env.bytecode_cache = TEMPLATE_CODE
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", app
-    server.shutdown()
-    thread.join(5)
-    app.extensions["sk_engine"].dispose()
+    with served_app(tmp_path, sqlite_template, static_cache, poll_seconds=1) as served:
+        yield served
 
 
 ADMIN, PASSWORD = "Wirt", "richtig-geheim"

@@ -8,14 +8,11 @@ reason, fails ``test_every_page_of_the_app_is_checked_or_excluded_with_a_reason`
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 
 import pytest
 from sqlmodel import select
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
@@ -25,7 +22,7 @@ from scorekeeper.core.players import create_player
 from tests.browser.conftest import PHONE, _sign_in
 from tests.browser.test_accessibility import describe, violations
 from tests.browser.test_tap_targets import MIN, SMALL_TARGETS
-from tests.support import TEMPLATE_CODE, sqlite_copy
+from tests.support import served_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -186,25 +183,8 @@ PAGE_NAMES = list(_all_pages(defaultdict(int), 1))
 def site(browser, sqlite_template, static_cache, tmp_path_factory):
     """The app with the club above, served in a thread, and a phone per visitor: yields (pages, phones)."""
     tmp = tmp_path_factory.mktemp("every_page")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SCOREKEEPER_INSTANCE", str(tmp / "instance"))
-        url = sqlite_copy(sqlite_template, tmp / "b.db")
-        app = create_app(
-            {
-                "DATABASE_URL": url,
-                "SECRET_KEY": "browser",
-                "POLL_SECONDS": 60,
-                "MIGRATE_ON_START": False,
-                "STATIC_CACHE": str(static_cache),
-            }
-        )
-        app.jinja_env.bytecode_cache = TEMPLATE_CODE
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        base = f"http://127.0.0.1:{server.server_port}"
-        engine = app.extensions["sk_engine"]
-        with database.session(engine, write=True) as db:
+    with served_app(tmp, sqlite_template, static_cache, poll_seconds=60) as (base, app):
+        with database.session(app.extensions["sk_engine"], write=True) as db:
             roster = [create_player(db=db, name=n).id for n in NAMES]
             ids = _nights(db, roster) | _tournaments(db, roster)
             code = db.get(Night, ids["matzlfangen-open"]).join_code
@@ -221,9 +201,6 @@ def site(browser, sqlite_template, static_cache, tmp_path_factory):
         yield base, _all_pages(ids, roster[0]), pages, app
         for context in phones.values():
             context.close()
-        server.shutdown()
-        thread.join(5)
-        engine.dispose()
 
 
 def test_every_page_of_the_app_is_checked_or_excluded_with_a_reason(site):
