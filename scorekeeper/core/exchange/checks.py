@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -35,6 +36,7 @@ __all__ = [
     "moment",
     "name",
     "object_with",
+    "objects_with",
     "rule_set",
     "text",
     "timestamp",
@@ -91,9 +93,19 @@ def keys_with(item: Any, keys: tuple[str, ...], *optional: str) -> tuple[str, ..
     return (*keys, *(key for key in optional if isinstance(item, dict) and key in item))
 
 
+def objects_with(
+    items: list[Any], path: str, keys: tuple[str, ...], what: str, *optional: str
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Each item of the list at ``path`` as an object with exactly ``keys`` (and each ``optional`` key it
+    has, see :func:`keys_with`): ``(index, the item's path, the object)``."""
+    for i, item in enumerate(items):
+        item_path = f"{path}[{i}]"
+        yield i, item_path, object_with(item, item_path, keys_with(item, keys, *optional), what)
+
+
 def file_top(data: Any, format_: str, version: int, keys: tuple[str, ...], what: str) -> dict[str, Any]:
-    """The top of a Scorekeeper file of kind ``what`` (night, club, tournament): its format marker,
-    version and keys checked."""
+    """The top of a Scorekeeper file of kind ``what`` (night, club, tournament): its format marker and
+    version checked, and its keys: ``format``, ``version`` and ``keys``."""
     if not isinstance(data, dict):
         raise InvalidExport("", f"a {what} file must be a JSON object, not {type_name(data)}")
     if data.get("format") != format_:
@@ -102,7 +114,7 @@ def file_top(data: Any, format_: str, version: int, keys: tuple[str, ...], what:
         )
     if data.get("version") != version or type(data.get("version")) is not int:
         raise InvalidExport("version", f"this Scorekeeper reads version {version}, not {data.get('version')!r}")
-    object_with(data, "", keys, f"a {what} file")
+    object_with(data, "", ("format", "version", *keys), f"a {what} file")
     return data
 
 

@@ -48,7 +48,7 @@ __all__ = [
     "read_club",
 ]
 
-_CLUB_KEYS_V1 = ("format", "version", "players", "roster_changes", "nights")
+_CLUB_KEYS_V1 = ("players", "roster_changes", "nights")
 _CLUB_KEYS = (*_CLUB_KEYS_V1, "tournaments")
 _CLUB_PLAYER_KEYS = ("name", "retired", "created_at")
 _CHANGE_KEYS = ("uid", "action", "player", "detail", "at")

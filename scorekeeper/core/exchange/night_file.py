@@ -97,7 +97,7 @@ def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
 
 # --- reading a file: every check before anything is written ----------------------
 
-_TOP_KEYS = ("format", "version", "evening", "players", "hands", "audit")
+_TOP_KEYS = ("evening", "players", "hands", "audit")
 _NIGHT_KEYS = (
     "uid",
     "game",
@@ -186,9 +186,7 @@ def _read_players(value: Any, seat_count: int) -> list[str]:
         )
     names: list[str] = []
     seen: dict[str, int] = {}
-    for i, item in enumerate(players):
-        path = f"players[{i}]"
-        p = checks.object_with(item, path, _PLAYER_KEYS, "a player")
+    for i, path, p in checks.objects_with(players, "players", _PLAYER_KEYS, "a player"):
         position = checks.integer(p["position"], f"{path}.position", 1, seat_count)
         if position != i + 1:
             raise InvalidExport(f"{path}.position", f"the players are listed in seat order: expected {i + 1}")
@@ -207,9 +205,7 @@ def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
     game = GAMES[night["game"]]
     rules = game.parse_rules(night["rules"])  # checked by _read_night
     dealt = deal.first_deal(game, night["seat_count"], night["first_dealer"])  # the engine's deals, one a hand
-    for i, item in enumerate(checks.a_list(value, "hands")):
-        path = f"hands[{i}]"
-        h = checks.object_with(item, path, _HAND_KEYS, "a hand")
+    for i, path, h in checks.objects_with(checks.a_list(value, "hands"), "hands", _HAND_KEYS, "a hand"):
         number = checks.integer(h["number"], f"{path}.number", 1, ID_MAX)
         if number != i + 1:
             raise InvalidExport(f"{path}.number", f"the hands are numbered 1, 2, 3, … in order: expected {i + 1}")
@@ -243,9 +239,7 @@ def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _read_audit(value: Any) -> list[dict[str, Any]]:
     entries = []
-    for i, item in enumerate(checks.a_list(value, "audit")):
-        path = f"audit[{i}]"
-        a = checks.object_with(item, path, _AUDIT_KEYS, "an audit entry")
+    for _, path, a in checks.objects_with(checks.a_list(value, "audit"), "audit", _AUDIT_KEYS, "an audit entry"):
         number = a["hand_number"]
         if number is not None:
             checks.integer(number, f"{path}.hand_number", 1, ID_MAX)

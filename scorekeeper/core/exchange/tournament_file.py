@@ -142,7 +142,7 @@ def _entrant_json(db: Session, e: Entrant, p: Player) -> dict[str, Any]:
 
 # --- reading a file: every check before anything is written -----------------------------------
 
-_TOP_KEYS = ("format", "version", "tournament", "entrants", "rounds", "tables")
+_TOP_KEYS = ("tournament", "entrants", "rounds", "tables")
 _TOURNAMENT_KEYS = (
     "uid",
     "name",
@@ -256,9 +256,7 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     names: dict[str, int] = {}
     last = 0
-    for i, item in enumerate(entrants):
-        path = f"entrants[{i}]"
-        e = checks.object_with(item, path, checks.keys_with(item, _ENTRANT_KEYS, "former"), "an entrant")
+    for i, path, e in checks.objects_with(entrants, "entrants", _ENTRANT_KEYS, "an entrant", "former"):
         number = checks.integer(e["number"], f"{path}.number", 1, ID_MAX)
         if number <= last:
             raise InvalidExport(f"{path}.number", f"the entrants are listed by start number: expected more than {last}")
@@ -272,9 +270,8 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
             checks.integer(withdrawn, f"{path}.withdrawn_after", 0, rounds)
         guest = checks.boolean(e["guest"], f"{path}.guest")
         former = []
-        for j, f in enumerate(checks.a_list(e.get("former", []), f"{path}.former")):
-            fpath = f"{path}.former[{j}]"
-            f = checks.object_with(f, fpath, _FORMER_KEYS, "a replaced person")
+        replaced = checks.a_list(e.get("former", []), f"{path}.former")
+        for _, fpath, f in checks.objects_with(replaced, f"{path}.former", _FORMER_KEYS, "a replaced person"):
             fname = checks.name(f["name"], f"{fpath}.name")
             if name_key(fname) in names:
                 raise InvalidExport(f"{fpath}.name", f"{fname!r} is an entrant already")
@@ -293,9 +290,8 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
 
 def _read_rounds(value: Any, rounds: int, numbers: set[int]) -> list[dict[str, Any]]:
     out = []
-    for i, item in enumerate(checks.list_at_most(value, "rounds", rounds)):
-        path = f"rounds[{i}]"
-        r = checks.object_with(item, path, _ROUND_KEYS, "a round")
+    listed = checks.list_at_most(value, "rounds", rounds)
+    for i, path, r in checks.objects_with(listed, "rounds", _ROUND_KEYS, "a round"):
         number = checks.integer(r["number"], f"{path}.number", 1, rounds)
         if number != i + 1:
             raise InvalidExport(f"{path}.number", f"the rounds are numbered 1, 2, 3, … in order: expected {i + 1}")
@@ -326,9 +322,8 @@ def _read_tables(
     tables: list[tuple[dict[str, Any], CheckedNight]] = []
     keys: dict[tuple[int, int], int] = {}
     uids: dict[str, int] = {}
-    for i, item in enumerate(checks.list_at_most(value, "tables", tm.ENTRANTS_MAX * tm.ROUNDS_MAX)):
-        path = f"tables[{i}]"
-        t = checks.object_with(item, path, checks.keys_with(item, _TABLE_KEYS, "solos"), "a table")
+    listed = checks.list_at_most(value, "tables", tm.ENTRANTS_MAX * tm.ROUNDS_MAX)
+    for i, path, t in checks.objects_with(listed, "tables", _TABLE_KEYS, "a table", "solos"):
         round_number = checks.integer(t["round"], f"{path}.round", 1, columns["rounds"])
         if round_number not in seated:
             raise InvalidExport(f"{path}.round", f"round {round_number} is not in rounds")
