@@ -104,9 +104,7 @@ class CheckedClub:
 def _read_club_players(value: Any) -> list[dict[str, Any]]:
     players = []
     seen: dict[str, int] = {}
-    for i, item in enumerate(checks.a_list(value, "players")):
-        path = f"players[{i}]"
-        p = checks.object_with(item, path, _CLUB_PLAYER_KEYS, "a player")
+    for i, path, p in checks.objects_with(checks.a_list(value, "players"), "players", _CLUB_PLAYER_KEYS, "a player"):
         name = checks.name(p["name"], f"{path}.name")
         key = name_key(name)
         if key in seen:
@@ -126,9 +124,8 @@ def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, A
     listed = {name_key(p["name"]) for p in players}
     changes = []
     seen: dict[str, int] = {}
-    for i, item in enumerate(checks.a_list(value, "roster_changes")):
-        path = f"roster_changes[{i}]"
-        c = checks.object_with(item, path, _CHANGE_KEYS, "a roster change")
+    changes_listed = checks.a_list(value, "roster_changes")
+    for i, path, c in checks.objects_with(changes_listed, "roster_changes", _CHANGE_KEYS, "a roster change"):
         uid = checks.uid(c["uid"], f"{path}.uid")
         if uid in seen:
             raise InvalidExport(f"{path}.uid", f"roster_changes[{seen[uid]}] has the same uid")
