@@ -59,7 +59,7 @@
 
   // The hand form as the server makes it now: its token, its count of hands, and whose it is. A night that
   // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
-  // why (core/lifecycle.py): resolves to {closed: the server's words} instead, and nothing is sent.
+  // why (core/lifecycle.py): resolves to {closed: the server's words, first letter up} instead, and nothing is sent.
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
@@ -72,7 +72,8 @@
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
           var why = page.querySelector(".flash-error:not([hidden])");
-          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", account: account };
+          var said = why ? why.textContent.replace(/\s+/g, " ").trim() : "";
+          return { closed: said.charAt(0).toUpperCase() + said.slice(1), account: account };
         }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };
@@ -125,8 +126,9 @@
     // is answered as that hand, not stored twice) and the count it expects: when another phone recorded
     // a hand meanwhile, the server refuses it, and it waits, marked (words.conflict, words.refused), for
     // the player; so do those after it. Nothing is sent when the server's answer is another account's
-    // or nobody's. A night that takes no hand any more (closed meanwhile) stops the sending: each of its
-    // waiting hands is marked (words.closed, and the server's reason) for the player to discard. Resolves
+    // or nobody's. A night that takes no hand now (closed meanwhile) stops the sending: each of its
+    // waiting hands is marked ``closed`` (words.closed, and the server's reason) and stays; a later sending
+    // asks again, and once the night is reopened they go, in order. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session), and whether the night was found closed.
     send: function (night, account, words) {
@@ -134,17 +136,21 @@
       function refuseAll(hands, why) {  // this one and the rest: none of them can be recorded now
         closed = true;
         return Promise.all(hands.map(function (hand) {
-          hand.refused = true;
+          hand.refused = hand.closed = true;
           hand.conflict = words.closed + (why ? " " + why : "");
           return scope.skOutbox.keep(hand);
         }));
       }
       function next(hands) {
         var hand = hands.shift();
-        if (!hand || hand.conflict) return null;
+        if (!hand || (hand.conflict && !hand.closed)) return null;
         return freshForm(night).then(function (fresh) {
           if (fresh.account !== account) throw new Error("another account");
           if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), fresh.closed);
+          if (hand.closed) {  // the night takes hands again: this one goes as if it had just been saved
+            hand.closed = hand.refused = false;
+            hand.conflict = "";
+          }
           return post(hand, fresh.token).then(function (r) {
             if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
               landed++;

@@ -132,6 +132,7 @@
     busy = true;
     store.send(night, account, text).then(function (done) {
       if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
+      if (done.closed) clearTimeout(timer);  // the night takes no hands: asked again on the next load, or online
       busy = false;
       return show().then(function (hands) {
         if (done.landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it

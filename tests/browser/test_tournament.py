@@ -17,7 +17,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.players import create_player
 from scorekeeper.engine.tournament import count_repeats
-from tests.browser.tournament_steps import create_tournament, enter_from_roster, entered, make_roster
+from tests.browser.tournament_steps import create_tournament, enter_from_roster, entered, join_table, make_roster
 from tests.support import pdf_text
 
 pytestmark = pytest.mark.browser
@@ -168,10 +168,7 @@ def test_an_organiser_runs_a_tournament_of_nine_through_two_rounds_from_two_tabl
         phones.append(p)
 
     def join(p, table: dict, name: str) -> None:
-        p.goto(f"{base}/join")
-        p.fill("#code", table["code"])
-        p.click("form:has(#code) button[type=submit]")  # not the sign-out of the table before
-        p.wait_for_url(f"{base}/nights/{table['night']}")
+        join_table(p, base, table["night"], table["code"])
         assert deal_count(p).startswith("Spiel 1 von 2")
         shot(p, name)
 
@@ -309,10 +306,7 @@ def test_the_table_phone_that_saves_the_last_deal_sees_its_table_done(page, brow
         night, code = table.night.id, table.night.join_code
     phone = browser.new_context(viewport=PHONE, locale="de-DE").new_page()
     phone.set_default_timeout(10_000)
-    phone.goto(f"{base}/join")
-    phone.fill("#code", code)
-    phone.click("button[type=submit]")
-    phone.wait_for_url(f"{base}/nights/{night}")
+    join_table(phone, base, night, code)
     scores = record(phone, night, ("sauspiel", 0, 1))
     shot(phone, "12-phone-after-last-deal")
     try:

@@ -1,6 +1,6 @@
-"""What the tournament browser tests share (test_tournament.py, test_tournament_day.py): the roster
-made in the database, a tournament created through the organiser's form, its participants entered
-from the roster one after the other."""
+"""What the tournament browser tests share (test_tournament.py, test_tournament_day.py,
+test_outbox_seams.py): the roster made in the database, a tournament created through the organiser's
+form, its participants entered from the roster one after the other, a table's phone joining."""
 
 from __future__ import annotations
 
@@ -49,6 +49,14 @@ def enter_from_roster(page, names: list[str]) -> None:
         page.select_option("#player", label=name)
         with page.expect_navigation():
             page.locator("#entrants form:has(#player) button[type=submit]").click()
+
+
+def join_table(page, base: str, night: int, code: str) -> None:
+    """A table's phone joins its table with the code on the table's card, and sees the table page."""
+    page.goto(f"{base}/join")
+    page.fill("#code", code)
+    page.click("form:has(#code) button[type=submit]")  # not the sign-out of a table joined before
+    page.wait_for_url(f"{base}/nights/{night}")
 
 
 def entered(page) -> list[str]:

@@ -1,0 +1,139 @@
+"""The outbox where it meets the rest of the app, in Chromium at 390 x 844: a tournament table's phone that
+saved hands offline while the organiser closed and reopened the tournament, and a table page whose session
+ended with hands waiting. Each hand is sent once, or stays on the phone saying why; none is lost."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.core import db as database
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.nights import close_night, reopen_night
+from tests.browser.conftest import PHONE
+from tests.browser.test_outbox import enter_durch, queued, table
+from tests.browser.tournament_steps import join_table
+from tests.support import worker_ready
+
+pytestmark = pytest.mark.browser
+
+DECLARERS = ("Anna", "Bernd")
+
+
+@pytest.fixture
+def tournament_table(live, roster) -> tuple[int, int, str]:
+    """A Matzlfangen tournament of one round, its one table of four (Anna, Bernd, Clara, Dieter) drawn:
+    (tournament id, the table's night id, its join code). Eight deals: two hands leave the table open."""
+    _, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        t = tm.create_tournament(db=db, name="Matzl-Cup", game="matzlfangen", rules={}, rounds=1, deals=8, seed="s")
+        for player_id in roster[:4]:
+            tm.add_entrant(db=db, tournament_id=t.id, player_id=player_id)
+        tm.draw_round(db=db, tournament_id=t.id)
+        night = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+        return t.id, night.id, night.join_code
+
+
+def _table_phone_offline_with_hands(browser, base: str, night: int, code: str):
+    """The table's phone joins with the table's code, opens the table and its hand form (so the service worker
+    keeps both), goes offline and saves a hand for each of DECLARERS: they wait on the phone."""
+    phone = browser.new_context(viewport=PHONE, locale="de-DE").new_page()
+    phone.set_default_timeout(10_000)
+    join_table(phone, base, night, code)
+    for _ in range(30):  # the worker registered on the join page: a later load is its (worker_ready's polling
+        if phone.evaluate("navigator.serviceWorker.controller !== null"):  # evaluates, which the policy forbids)
+            break
+        phone.wait_for_timeout(500)
+        phone.goto(f"{base}/nights/{night}")
+    worker_ready(phone)
+    phone.goto(f"{base}/nights/{night}")  # kept by the worker
+    phone.goto(f"{base}/nights/{night}/hands/new")
+    phone.context.set_offline(True)
+    for name in DECLARERS:
+        phone.goto(f"{base}/nights/{night}/hands/new")
+        enter_durch(phone, name)
+        phone.wait_for_url(f"{base}/nights/{night}")
+    assert len(queued(phone)) == len(DECLARERS)
+    return phone
+
+
+def _organiser_closes_and_reopens(app, tournament: int, night: int) -> None:
+    """Meanwhile the organiser finishes the table early, closes the tournament and reopens it."""
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        close_night(db=db, night_id=night, who="admin")
+        tm.close_tournament(db=db, tournament_id=tournament)
+        tm.reopen_tournament(db=db, tournament_id=tournament, reason="Tisch 1 korrigieren", who="admin")
+
+
+def _declarers(live, night: int) -> list[str]:
+    """Who declared each hand the table has (a seat of the hand, at the table's positions as drawn)."""
+    t = table(live, night)
+    return [t.players[seats[h.data["declarer"] - 1]].name for h, seats in zip(t.hands, t.positions, strict=True)]
+
+
+def _back_online(phone) -> None:
+    phone.context.set_offline(False)
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+
+
+def _reopen_table(app, night: int) -> None:
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        reopen_night(db=db, night_id=night, reason="zu früh beendet", who="admin")
+
+
+def _sent_once_each(phone, live, night: int) -> None:
+    phone.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    assert _declarers(live, night) == list(DECLARERS)  # once each, in order
+
+
+@pytest.fixture
+def back_at_a_finished_table(browser, live, tournament_table):
+    """The table's phone with two hands saved offline, back online after the organiser finished its table,
+    closed the tournament and reopened it: the hands marked, still on the phone. (phone, night)"""
+    base, app = live
+    tournament, night, code = tournament_table
+    phone = _table_phone_offline_with_hands(browser, base, night, code)
+    try:
+        _organiser_closes_and_reopens(app, tournament, night)
+        _back_online(phone)
+        expect(phone.locator("#outbox li.conflict")).to_have_count(len(DECLARERS), timeout=20_000)
+        yield phone, night
+    finally:
+        phone.context.close()
+
+
+def test_hands_saved_offline_at_a_table_the_organiser_finished_stay_on_the_phone_saying_why(
+    live, back_at_a_finished_table
+):
+    phone, night = back_at_a_finished_table
+    kept = phone.locator("#outbox li.queued")
+    assert kept.count() == len(DECLARERS)  # both still on the phone, in order
+    for i, name in enumerate(DECLARERS):
+        assert name in kept.nth(i).locator(".what").inner_text()
+    said = kept.first.locator(".state").inner_text()
+    assert "Tisch" in said and "Abend" not in said, said  # a tournament's table, in the table's words
+    assert "Turnierleitung hat diesen Tisch abgeschlossen" in said, said  # and the server's reason
+    assert table(live, night).hands == []  # nothing stored: the table is finished
+    phone.reload()
+    expect(phone.locator("#outbox li.conflict")).to_have_count(len(DECLARERS))  # still there after a reload
+
+
+def test_hands_kept_at_a_finished_table_are_sent_once_when_the_organiser_reopens_it(live, back_at_a_finished_table):
+    base, app = live
+    phone, night = back_at_a_finished_table
+    _reopen_table(app, night)
+    phone.goto(f"{base}/nights/{night}")  # the phone opens its table again
+    _sent_once_each(phone, live, night)
+
+
+def test_hands_saved_offline_are_sent_once_when_the_table_is_open_again(browser, live, tournament_table):
+    base, app = live
+    tournament, night, code = tournament_table
+    phone = _table_phone_offline_with_hands(browser, base, night, code)
+    try:
+        _organiser_closes_and_reopens(app, tournament, night)
+        _reopen_table(app, night)  # and then the table, before the phone is back
+        _back_online(phone)
+        _sent_once_each(phone, live, night)
+    finally:
+        phone.context.close()
