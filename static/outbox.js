@@ -49,6 +49,7 @@
   var formUrl = box.dataset.formUrl;
   var tableUrl = box.dataset.tableUrl;
   var text = box.dataset;  // the page's words: data-waiting, data-conflict, data-add, data-discard, ...
+  var titled = box.querySelector("[data-title]").textContent;  // "waiting for a connection"
 
   var store = self.skOutbox;
   // whose the page is (templates/base.html): only this account's hands are listed, kept and sent here
@@ -56,6 +57,7 @@
   function waiting() { return store.waiting(night, account); }
   var keep = store.keep, drop = store.drop;
   var count = 0;  // how many of the night's hands are waiting (known synchronously at Save)
+  var signedOut = false;  // the last sending found the phone signed out: the hands wait for the account, not the network
 
   // --- the list of waiting hands ---------------------------------------------------------------------
   function show() {
@@ -63,6 +65,7 @@
       count = hands.length;
       box.hidden = hands.length === 0;
       box.querySelector("[data-count]").textContent = String(hands.length);
+      box.querySelector("[data-title]").textContent = signedOut ? text.titleSignedOut : titled;
       var list = box.querySelector("ol");
       list.textContent = "";
       hands.forEach(function (hand) {
@@ -75,7 +78,7 @@
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
-        state.textContent = hand.conflict ? hand.conflict : text.waiting;
+        state.textContent = hand.conflict ? hand.conflict : signedOut ? text.signedOut : text.waiting;
         item.appendChild(state);
         if (hand.conflict) {
           // beside it, the hand the server has at that number (the table page's row), to compare
@@ -132,6 +135,7 @@
     busy = true;
     store.send(night, account, text).then(function (done) {
       if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
+      signedOut = !!done.signedOut;
       if (done.closed) clearTimeout(timer);  // the night takes no hands: asked again on the next load, or online
       busy = false;
       return show().then(function (hands) {

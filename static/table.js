@@ -4,7 +4,8 @@
 // An answer that is not this page's account's (the session ended elsewhere: a redirect to the sign-in
 // page, a 401, or the Scorekeeper-Account header names somebody else) stops the polling and fills and
 // shows the page's notice (#session-gone, templates/base.html: its words in its attributes) with a link to sign
-// in; the live part stays as it was.
+// in, and how many hands the outbox (#outbox, static/outbox.js) keeps on the phone until then; the live part stays
+// as it was.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -29,7 +30,9 @@
     if (!notice || !notice.hidden) return;
     var say = document.createElement("span");
     var link = document.createElement("a");
-    say.textContent = notice.dataset.say + " ";
+    var box = document.getElementById("outbox");
+    var kept = box && !box.hidden ? parseInt(box.querySelector("[data-count]").textContent, 10) : 0;
+    say.textContent = notice.dataset.say + (kept > 0 ? " " + notice.dataset.waiting.replace("__N__", String(kept)) : "") + " ";
     link.className = "button small";
     link.href = notice.dataset.href;
     link.textContent = notice.dataset.link;

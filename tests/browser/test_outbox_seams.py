@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.nights import close_night, reopen_night
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import ADMIN, PASSWORD, PHONE
 from tests.browser.test_outbox import enter_durch, queued, table
 from tests.browser.tournament_steps import join_table
 from tests.support import worker_ready
@@ -18,6 +19,11 @@ from tests.support import worker_ready
 pytestmark = pytest.mark.browser
 
 DECLARERS = ("Anna", "Bernd")
+
+
+@pytest.fixture
+def night(matzlfangen_night):
+    return matzlfangen_night
 
 
 @pytest.fixture
@@ -137,3 +143,36 @@ def test_hands_saved_offline_are_sent_once_when_the_table_is_open_again(browser,
         _sent_once_each(phone, live, night)
     finally:
         phone.context.close()
+
+
+def test_the_session_gone_with_a_hand_waiting_keeps_it_says_so_and_sends_it_after_signing_in_again(page, live, night):
+    base, app = live
+    page.goto(f"{base}/nights/{night}")
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}")  # kept by the worker
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    page.goto(f"{base}/nights/{night}/hands/new")
+    enter_durch(page, "Clara")
+    page.wait_for_url(f"{base}/nights/{night}")
+    assert len(queued(page)) == 1
+    with database.session(app.extensions["sk_engine"], write=True) as db:  # "sign out everywhere" on the laptop
+        accounts.end_sessions(db=db, user_id=accounts.find_user(db=db, name=ADMIN).id)
+    _back_online(page)
+    notice = page.locator("#session-gone")
+    notice.wait_for(state="visible", timeout=10_000)
+    said = notice.inner_text()
+    assert "Du bist auf diesem Handy nicht mehr angemeldet" in said
+    assert "noch nicht beim Server: 1" in said and "sobald du wieder angemeldet bist" in said, said  # kept, till when
+    assert len(queued(page)) == 1  # still on the phone
+    expect(page.locator("#outbox li.queued .state")).to_have_text("wartet, bis du wieder angemeldet bist")
+    assert table(live, night).hands == []
+    notice.get_by_role("link", name="Wieder anmelden").click()
+    page.wait_for_url(lambda url: url.startswith(f"{base}/login?next="))
+    page.fill("#name", ADMIN)
+    page.fill("#password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/nights/{night}")
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    hands = table(live, night).hands
+    assert [h.data["declarer"] for h in hands] == [3]  # Clara's hand, once
