@@ -24,6 +24,7 @@ from tests.support import (
     migrate_postgres,
     migrate_sqlite_template,
     share_url_builders,
+    shared_engine,
     signed_in,
     sqlite_copy,
     start_night,
@@ -54,31 +55,42 @@ def static_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("static")
 
 
+@pytest.fixture(scope="session")
+def sqlite_app_path(tmp_path_factory):
+    """Where the ``app`` fixture's SQLite database is, the same file for every test of a worker
+    (made new for each from the template): its engine is kept for the run (tests/support.py)."""
+    return tmp_path_factory.mktemp("app") / "app.db"
+
+
 @pytest.fixture(params=BACKENDS)
 def app(request, tmp_path, monkeypatch, static_cache):
     """The app on a new, migrated database, with CSRF off (tests/web/test_access.py turns it on).
 
     The database is migrated once per run (asked for here, so that a run on SQLite alone never
-    connects to PostgreSQL), and the app is told not to migrate it again (tests/support.py, databases)."""
+    connects to PostgreSQL), and the app is told not to migrate it again (tests/support.py, databases).
+    Every test's app has the database at the same URL, made new, and the engine the process keeps
+    for it (``shared_engine``): what SQLAlchemy compiled for one test serves the next."""
     if request.param == "sqlite":
-        url = sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path / "test.db")
+        path = request.getfixturevalue("sqlite_app_path")
+        url = sqlite_copy(request.getfixturevalue("sqlite_template"), path)
     else:
         url = empty_postgres(request.getfixturevalue("postgres_migrated"))
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE_URL": url,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "POLL_SECONDS": 1,
-            "MIGRATE_ON_START": False,  # at the newest schema already
-            "STATIC_CACHE": str(static_cache),
-        }
-    )
+    with shared_engine():
+        app = create_app(
+            {
+                "TESTING": True,
+                "DATABASE_URL": url,
+                "SECRET_KEY": "test",
+                "WTF_CSRF_ENABLED": False,
+                "POLL_SECONDS": 1,
+                "MIGRATE_ON_START": False,  # at the newest schema already
+                "STATIC_CACHE": str(static_cache),
+            }
+        )
     app.jinja_env.bytecode_cache = TEMPLATE_CODE  # templates compiled once per run, not once per test
     yield app
-    app.extensions["sk_engine"].dispose()
+    app.extensions["sk_engine_close"]()  # the shared engine's connections closed now, not when the app is collected
 
 
 @pytest.fixture

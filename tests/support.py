@@ -12,7 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -112,9 +112,46 @@ def migrate_sqlite_template(path: Path) -> Path:
 
 
 def sqlite_copy(template: Path, path: Path) -> str:
-    """The URL of a new SQLite database at ``path``, a copy of ``template`` (a millisecond)."""
-    shutil.copyfile(template, path)
+    """The URL of a new SQLite database at ``path``, a copy of ``template`` (a millisecond).
+
+    A database already at ``path`` is overwritten through SQLite's backup API, not on disk: a
+    connection some test left open on it (an app of its own on the same URL) reads the new
+    content, where a file replaced under it would fail with "disk I/O error"."""
+    if not path.exists():
+        shutil.copyfile(template, path)
+    else:
+        with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(path)) as target:
+            source.backup(target)
     return f"sqlite:///{path}"
+
+
+@contextmanager
+def shared_engine() -> Iterator[None]:
+    """While it lasts, the app started gets the engine the tests' process keeps for its database URL
+    (one per backend and worker: the ``app`` fixture gives every test the same URL, its database made
+    new), not an engine of its own.
+
+    SQLAlchemy compiles each kind of statement once per engine (its compiled cache is keyed by the
+    engine's dialect): with a new engine per test every query was compiled again in every test, a
+    fifth of a web test's time. The engine's pool is emptied at the end of each test (the app's
+    ``sk_engine_close``: ``dispose`` closes its connections and keeps what it compiled, then never
+    runs again for that app, whose collection later must not close a later test's connections)."""
+    real = database.make_engine
+
+    def kept(url: str):
+        if url not in _ENGINES:
+            _ENGINES[url] = real(url)
+        return _ENGINES[url]
+
+    database.make_engine = kept
+    try:
+        yield
+    finally:
+        database.make_engine = real
+
+
+#: url -> the engine the tests' apps on that database share (:func:`shared_engine`)
+_ENGINES: dict[str, Any] = {}
 
 
 def fresh_postgres(url: str) -> str:
@@ -213,13 +250,20 @@ COUNTED_TABLES = {"login_failure"}  # failed sign-ins and joins are counted on p
 def snapshot(db) -> dict[str, list[str]]:
     """Every row of every table but the counted failures: what "a refusal changes nothing" compares."""
     db.rollback()  # a fresh read: see what the requests committed
-    rows = {
-        table.name: sorted(map(repr, db.connection().execute(table.select()).all()))
-        for table in SQLModel.metadata.sorted_tables
-        if table.name not in COUNTED_TABLES
-    }
+    connection = db.connection()
+    # the driver's own rows, each table's SELECT written once: the fuzz tests take a snapshot after
+    # every request, and SQLAlchemy's statement and row handling were most of its time
+    rows = {name: sorted(map(repr, connection.exec_driver_sql(sql).all())) for name, sql in _SNAPSHOT_SQL}
     db.rollback()
     return rows
+
+
+#: (table, "SELECT * FROM table") for every table :func:`snapshot` reads
+_SNAPSHOT_SQL = [
+    (table.name, f'SELECT * FROM "{table.name}"')
+    for table in SQLModel.metadata.sorted_tables
+    if table.name not in COUNTED_TABLES
+]
 
 
 # --- accounts ----------------------------------------------------------------------------

@@ -90,8 +90,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["SEASON_START"] = history_pages.parse_season_start(app.config["SEASON_START"])
     engine = db.make_engine(app.config["DATABASE_URL"])
     # the engine's pooled connections are closed when the app is let go (also one whose start failed
-    # below), or at the latest at exit: none is left to the garbage collector (a ResourceWarning)
-    weakref.finalize(app, engine.dispose)
+    # below), or at the latest at exit: none is left to the garbage collector (a ResourceWarning).
+    # Called, it closes them at once and never again (the tests' apps share an engine: tests/conftest.py).
+    close_engine = weakref.finalize(app, engine.dispose)
     if app.config["MIGRATE_ON_START"]:
         db.upgrade(engine)
     with db.session(engine, write=True) as session:
@@ -105,6 +106,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # static files: fingerprinted, compressed, a year in the cache; their copies in instance/static/
     assets.init_app(app, Path(app.config["STATIC_CACHE"] or instance / "static"), SECURITY_HEADERS)
     app.extensions["sk_engine"] = engine
+    app.extensions["sk_engine_close"] = close_engine
     csrf.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)

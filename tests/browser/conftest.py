@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
-from tests.support import served_app
+from tests.support import PASSWORD, make_user, served_app
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -52,17 +52,18 @@ def live(tmp_path, sqlite_template, static_cache):
         yield served
 
 
-ADMIN, PASSWORD = "Wirt", "richtig-geheim"
+ADMIN = "Wirt"
 
 
 def _sign_in(page, live) -> None:
-    """Sign in as the club's admin through the sign-in form (the account is made on first use)."""
+    """Sign in as the club's admin through the sign-in form (the account is made on first use, with
+    the password's hash made once per run: hashing is slow on purpose)."""
     from scorekeeper.core import accounts
 
     base, app = live
-    with database.session(app.extensions["sk_engine"], write=True) as db:
+    with database.session(app.extensions["sk_engine"]) as db:
         if accounts.find_user(db=db, name=ADMIN) is None:
-            accounts.create_user(db=db, name=ADMIN, password=PASSWORD, role="admin")
+            make_user(app, ADMIN, "admin")
     page.goto(f"{base}/login")
     page.fill("#name", ADMIN)
     page.fill("#password", PASSWORD)

@@ -11,10 +11,10 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.nights import close_night, reopen_night
-from tests.browser.conftest import ADMIN, PASSWORD, PHONE
+from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import enter_durch, queued, table
 from tests.browser.tournament_steps import join_table
-from tests.support import worker_ready
+from tests.support import PASSWORD, worker_ready
 
 pytestmark = pytest.mark.browser
 

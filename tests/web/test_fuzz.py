@@ -807,13 +807,18 @@ def test_a_hostile_request_to_a_state_changing_route_is_answered_and_refusals_ch
     fuzz()
 
 
-def test_every_page_and_api_read_survives_hostile_query_strings_and_ids(app, db, world, client):
+#: The GET routes are asked in this many parts, each a test of its own that pytest-xdist's workers share.
+GET_PARTS = 3
+
+
+@pytest.mark.parametrize("part", range(GET_PARTS))
+def test_every_page_and_api_read_survives_hostile_query_strings_and_ids(app, db, world, client, part):
     """Every GET route, each example once: hostile query strings and URL parts; reads change nothing when refused."""
     rules = [
         rule
         for rule in app.url_map.iter_rules()
         if "GET" in rule.methods and rule.endpoint not in EXCLUDED and rule.endpoint in QUERIES
-    ]
+    ][part::GET_PARTS]
     state = {"before": snapshot(db)}
 
     @fuzz_settings(GET_EXAMPLES)
