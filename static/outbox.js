@@ -325,6 +325,7 @@
   function summary() {
     var parts = [], person = false;
     function add(text, say, joins) {
+      if (text === "–") return;  // a choice of nothing ("Raised to: –") says nothing in the summary
       text = say ? say.replace("{value}", text) : text;
       if (!text || parts.indexOf(text) >= 0) return;
       if (joins && person) parts[parts.length - 1] += " " + text;

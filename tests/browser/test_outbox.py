@@ -134,6 +134,7 @@ def test_a_waiting_hand_can_be_discarded_by_hand(page, live, night):
     try:
         enter_durch(page, "Anna")
         assert len(queued(page)) == 1
+        assert "–" not in queued(page)[0].split(" · ")  # not raised: no "Erhöht auf –" in its summary
         page.once("dialog", lambda d: d.accept())
         page.locator("#outbox button", has_text="Verwerfen").click()
         page.wait_for_selector("#outbox[hidden]", state="attached")

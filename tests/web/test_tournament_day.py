@@ -205,6 +205,8 @@ def test_withdrawing_asks_on_a_page_that_names_the_person_and_can_be_taken_back(
     assert f'<a class="button small quiet" href="/tournaments/{t.id}/entrants/9/withdraw">' in show  # a link, no form
     ask = client.get(f"/tournaments/{t.id}/entrants/9/withdraw")
     assert ask.status_code == 200 and "Withdraw Spieler 9 (start number 9)?" in ask.get_data(as_text=True)
+    # the heading names the person; the button says the step in one word (a long name wrapped it to four lines)
+    assert '<button type="submit" class="danger" autofocus>Withdraw</button>' in ask.get_data(as_text=True)
     assert client.get(f"/tournaments/{t.id}/entrants/99/withdraw").status_code == 404
     one_tap = client.post(f"/tournaments/{t.id}/entrants/9/withdraw")  # the old button's post: not confirmed
     assert one_tap.status_code == 400 and "Confirm the withdrawal on this page." in one_tap.get_data(as_text=True)
