@@ -17,6 +17,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
 from tests.support import (
     BACKENDS,
+    close_or_keep,
     TEMPLATE_CODE,
     drop_postgres,
     empty_postgres,
@@ -90,7 +91,7 @@ def app(request, tmp_path, monkeypatch, static_cache):
         )
     app.jinja_env.bytecode_cache = TEMPLATE_CODE  # templates compiled once per run, not once per test
     yield app
-    app.extensions["sk_engine_close"]()  # the shared engine's connections closed now, not when the app is collected
+    close_or_keep(app)
 
 
 @pytest.fixture

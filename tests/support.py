@@ -150,6 +150,18 @@ def shared_engine() -> Iterator[None]:
         database.make_engine = real
 
 
+def close_or_keep(app) -> None:
+    """At a test's end: the app's shared engine keeps its pooled connections for the next test when
+    the test gave every one back (on PostgreSQL a new connection costs the server a new process that
+    reads its catalogue again, tens of milliseconds per test); else they are closed now. Either way
+    the app's finalizer never runs later (a collected app must not close a later test's connections)."""
+    engine = app.extensions["sk_engine"]
+    if engine.pool.checkedout() == 0:
+        app.extensions["sk_engine_close"].detach()
+    else:
+        app.extensions["sk_engine_close"]()
+
+
 #: url -> the engine the tests' apps on that database share (:func:`shared_engine`)
 _ENGINES: dict[str, Any] = {}
 
@@ -185,7 +197,9 @@ def empty_postgres(url: str) -> str:
         engine = database.make_engine(url)
         with engine.connect() as conn:
             sequences = conn.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")).all()
-        others = "datname = current_database() AND pid <> pg_backend_pid()"
+        # a connection some test left in a transaction (its locks would block the deletes); the idle
+        # ones are the shared engine's pool, kept for the next test (:func:`close_or_keep`)
+        others = "datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"
         statements = [f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {others}"]
         statements += [f'DELETE FROM "{name}"' for name in tables]
         statements += [f"SELECT setval('\"{name}\"', 1, false)" for (name,) in sequences]
@@ -282,6 +296,14 @@ def make_user(app, name: str, role: str) -> User:
 
 
 signed_in = client_for  # a client signed in as a user (pages: cookie; API: a Bearer token); None: nobody
+
+
+def session_cookie(app, user: User, base_url: str) -> dict[str, Any]:
+    """The session cookie of ``user`` signed in, as a browser context takes it (Playwright's
+    ``add_cookies``): what the sign-in form's answer sets, made without the form."""
+    client = client_for(app, user)
+    name = app.config["SESSION_COOKIE_NAME"]
+    return {"name": name, "value": client.get_cookie(name).value, "url": base_url, "httpOnly": True, "sameSite": "Lax"}
 
 # --- nights and hands --------------------------------------------------------------------
 
@@ -477,8 +499,18 @@ def pdf_text(data: bytes, tmp_path) -> str:
 
 
 def worker_ready(page) -> None:
-    """Wait until the service worker controls a browser page (it registers on the first page, then claims it)."""
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=15_000)
+    """Wait until the service worker controls a browser page (it registers on the first page, then claims it).
+
+    Asked from here, not with ``page.wait_for_function``: that polls by evaluating a string in the
+    page, which the page's CSP forbids (``script-src 'self'``), and it fails so when the answer is not
+    yes at once (a phone that has just opened its first page)."""
+    import time
+
+    deadline = time.monotonic() + 15
+    while not page.evaluate("() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no service worker controls {page.url} after 15 s")
+        page.wait_for_timeout(50)
 
 
 @contextmanager

@@ -235,6 +235,7 @@ def client_for(app: Flask, user: User | None):
         with client.session_transaction() as cookie:
             cookie["_user_id"] = user.get_id()
             cookie["_fresh"] = True
+            cookie.permanent = True  # as sign_in makes it
         with database.session(app.extensions["sk_engine"], write=True) as db:
             _, token = accounts.create_token(db=db, user=user, label="test client")
         client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"

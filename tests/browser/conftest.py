@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
-from tests.support import PASSWORD, make_user, served_app
+from tests.support import make_user, served_app, session_cookie
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -56,19 +56,20 @@ ADMIN = "Wirt"
 
 
 def _sign_in(page, live) -> None:
-    """Sign in as the club's admin through the sign-in form (the account is made on first use, with
-    the password's hash made once per run: hashing is slow on purpose)."""
+    """Sign in as the club's admin: the session cookie a sign-in gives, made by the app itself and
+    handed to the page's browser, then the nights' list opened (where the sign-in form leads).
+
+    Not through the form: that took a second of every browser test (two page loads and the password's
+    hash checked, slow on purpose). Signing in through the form is what the tests of signing in do
+    (tests/browser/test_session_gone.py, test_signout.py, test_every_page.py's sign-in page and the
+    web tests of the form)."""
     from scorekeeper.core import accounts
 
     base, app = live
     with database.session(app.extensions["sk_engine"]) as db:
-        if accounts.find_user(db=db, name=ADMIN) is None:
-            make_user(app, ADMIN, "admin")
-    page.goto(f"{base}/login")
-    page.fill("#name", ADMIN)
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/nights/")
+        user = accounts.find_user(db=db, name=ADMIN) or make_user(app, ADMIN, "admin")
+    page.context.add_cookies([session_cookie(app, user, base)])
+    page.goto(f"{base}/nights/")
 
 
 @pytest.fixture
