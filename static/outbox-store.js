@@ -59,7 +59,7 @@
 
   // The hand form as the server makes it now: its token, its count of hands, and whose it is. A night that
   // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
-  // why (core/lifecycle.py): resolves to {closed: the server's words, first letter up} instead, and nothing is sent.
+  // why (core/lifecycle.py): resolves to {closed: the server's words (a sentence)} instead, and nothing is sent.
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
@@ -72,8 +72,7 @@
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
           var why = page.querySelector(".flash-error:not([hidden])");
-          var said = why ? why.textContent.replace(/\s+/g, " ").trim() : "";
-          return { closed: said.charAt(0).toUpperCase() + said.slice(1), account: account };
+          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", account: account };
         }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };

@@ -118,7 +118,7 @@ def test_hands_saved_offline_at_a_table_the_organiser_finished_stay_on_the_phone
         assert name in kept.nth(i).locator(".what").inner_text()
     said = kept.first.locator(".state").inner_text()
     assert "Tisch" in said and "Abend" not in said, said  # a tournament's table, in the table's words
-    assert "Turnierleitung hat diesen Tisch abgeschlossen" in said, said  # and the server's reason
+    assert "Die Turnierleitung hat diesen Tisch abgeschlossen" in said, said  # and the server's reason, a sentence
     assert table(live, night).hands == []  # nothing stored: the table is finished
     phone.reload()
     expect(phone.locator("#outbox li.conflict")).to_have_count(len(DECLARERS))  # still there after a reload
