@@ -129,7 +129,8 @@
     // waiting hands is marked ``closed`` (words.closed, and the server's reason) and stays; a later sending
     // asks again, and once the night is reopened they go, in order. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
-    // (or of the account's session: then ``signedOut`` too), and whether the night was found closed.
+    // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
+    // and whether the night was found closed.
     send: function (night, account, words) {
       var landed = 0, closed = false;
       function refuseAll(hands, why) {  // this one and the rest: none of them can be recorded now
@@ -168,8 +169,9 @@
       return waiting(night, account).then(next).then(function () {
         return { landed: landed, failed: false, closed: closed };
       }, function (err) {
-        var gone = !!err && (err.message === "signed out" || err.message === "another account");
-        return { landed: landed, failed: true, closed: closed, signedOut: gone };
+        var other = !!err && err.message === "another account";
+        var gone = other || (!!err && err.message === "signed out");
+        return { landed: landed, failed: true, closed: closed, signedOut: gone, other: other };
       });
     }
   };

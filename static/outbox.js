@@ -57,7 +57,9 @@
   function waiting() { return store.waiting(night, account); }
   var keep = store.keep, drop = store.drop;
   var count = 0;  // how many of the night's hands are waiting (known synchronously at Save)
-  var signedOut = false;  // the last sending found the phone signed out: the hands wait for the account, not the network
+  // the last sending found the session gone: the hands wait for the account ("out"), or for the one that saved
+  // them while another is signed in ("other", a member's page only), not for the network ("")
+  var signedOut = "";
 
   // --- the list of waiting hands ---------------------------------------------------------------------
   function show() {
@@ -65,7 +67,8 @@
       count = hands.length;
       box.hidden = hands.length === 0;
       box.querySelector("[data-count]").textContent = String(hands.length);
-      box.querySelector("[data-title]").textContent = signedOut ? text.titleSignedOut : titled;
+      var other = signedOut === "other" && text.other;
+      box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut : titled;
       var list = box.querySelector("ol");
       list.textContent = "";
       hands.forEach(function (hand) {
@@ -78,7 +81,7 @@
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
-        state.textContent = hand.conflict ? hand.conflict : signedOut ? text.signedOut : text.waiting;
+        state.textContent = hand.conflict ? hand.conflict : other ? text.other : signedOut ? text.signedOut : text.waiting;
         item.appendChild(state);
         if (hand.conflict) {
           // beside it, the hand the server has at that number (the table page's row), to compare
@@ -135,7 +138,7 @@
     busy = true;
     store.send(night, account, text).then(function (done) {
       if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
-      signedOut = !!done.signedOut;
+      signedOut = done.other ? "other" : done.signedOut ? "out" : "";
       if (done.closed) clearTimeout(timer);  // the night takes no hands: asked again on the next load, or online
       busy = false;
       return show().then(function (hands) {

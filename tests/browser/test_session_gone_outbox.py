@@ -1,0 +1,110 @@
+"""The table page whose session is gone with hands waiting on the phone (seams 2 to 5), in Chromium: the notice says
+what the hands wait for in the words of its link (a member signs in again; another account signed in now: the one
+that saved them; a guest joins the table again), a guest who joined the same table again with a new guest session
+sends the hands the earlier one saved (never a member's session), and at 360 x 640 the notice and the outbox (a
+summary line with the count) leave the table on the first screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.core import accounts
+from scorekeeper.core import db as database
+from scorekeeper.core.models import Night
+from tests.browser.conftest import PHONE
+from tests.browser.test_outbox import queued, table
+from tests.browser.tournament_steps import join_table
+from tests.support import worker_ready
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 640}
+
+
+@pytest.fixture
+def night(matzlfangen_night):
+    return matzlfangen_night
+
+
+def _code(live, night: int) -> str:
+    _, app = live
+    with database.session(app.extensions["sk_engine"]) as db:
+        return db.get(Night, night).join_code
+
+
+def _offline_with_hands(page, base: str, night: int, declarers: tuple[str, ...], won: str = "gewonnen") -> None:
+    """The table page and hand form kept by the worker, then, without a connection, a Durch won (``won``: the
+    page's word) saved for each of ``declarers``: they wait on the phone, on the table page."""
+    page.goto(f"{base}/nights/{night}")
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}")  # kept by the worker
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    for name in declarers:
+        page.goto(f"{base}/nights/{night}/hands/new")
+        page.locator("#contract-group label", has_text="Durch").first.click()
+        page.locator("#declarer-group label", has_text=name).first.click()
+        page.locator("#won-group label", has_text=won).first.click()
+        page.locator("#save").click(no_wait_after=True)
+        page.wait_for_url(f"{base}/nights/{night}")
+    assert len(queued(page)) == len(declarers)
+
+
+def _back_online(page) -> None:
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
+def _guest(browser, base: str, night: int, code: str, size=PHONE, locale="de-DE"):
+    phone = browser.new_context(viewport=size, locale=locale).new_page()
+    phone.set_default_timeout(10_000)
+    join_table(phone, base, night, code)
+    return phone
+
+
+def _notice(page) -> str:
+    notice = page.locator("#session-gone")
+    notice.wait_for(state="visible", timeout=10_000)
+    return notice.inner_text()
+
+
+# --- 2. another account signed in on this phone ---------------------------------------------------------------
+
+
+def test_another_account_signed_in_the_notice_says_the_hands_wait_for_the_account_that_saved_them(page, live, night):
+    base, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        accounts.create_user(db=db, name="Resi", password="auch-richtig-geheim", role="scorer")
+    _offline_with_hands(page, base, night, ("Clara",))
+    inner, down = app.wsgi_app, [True]
+
+    def down_for_scripts(environ, start_response):  # the outbox can't reach the server till Resi is signed in
+        if down[0] and environ.get("HTTP_SEC_FETCH_MODE") != "navigate" and environ["PATH_INFO"].endswith("/new"):
+            start_response("502 Bad Gateway", [("Content-Type", "text/plain")])
+            return [b"502 Bad Gateway"]
+        return inner(environ, start_response)
+
+    app.wsgi_app = down_for_scripts
+    try:
+        _back_online(page)
+        other = page.context.new_page()  # another tab of the same phone: Resi signs in there
+        other.goto(f"{base}/login")
+        other.fill("#name", "Resi")
+        other.fill("#password", "auch-richtig-geheim")
+        other.click("main button[type=submit]")
+        other.wait_for_url(f"{base}/nights/")
+        down[0] = False
+        page.bring_to_front()  # back to the table's tab (a hidden page does not poll)
+        said = _notice(page)
+    finally:
+        app.wsgi_app = inner
+    assert "Auf diesem Handy ist jetzt ein anderes Konto angemeldet." in said, said
+    assert "Noch nicht gesendet: 1, auf diesem Handy für das Konto aufbewahrt, das sie gespeichert hat" in said, said
+    assert "sobald du wieder angemeldet bist" not in said, said  # not true of whoever holds the phone now
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # the outbox tries again now (not in 8 s)
+    expect(page.locator("#outbox [data-title]")).to_have_text("Wartet auf das Konto, das sie gespeichert hat")
+    expect(page.locator("#outbox li.queued .state")).to_have_text(
+        "wartet, bis sich das Konto, das es gespeichert hat, auf diesem Handy wieder anmeldet"
+    )
+    assert table(live, night).hands == []  # never under Resi's session
