@@ -108,3 +108,50 @@ def test_another_account_signed_in_the_notice_says_the_hands_wait_for_the_accoun
         "wartet, bis sich das Konto, das es gespeichert hat, auf diesem Handy wieder anmeldet"
     )
     assert table(live, night).hands == []  # never under Resi's session
+
+
+# --- 4. a guest's notice says what its link does -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang", "won", "say", "waits", "link", "state"),
+    [
+        (
+            "de-DE",
+            "de",
+            "gewonnen",
+            "Du bist auf diesem Handy nicht mehr am Tisch.",
+            "Noch nicht gesendet: 1, auf diesem Handy aufbewahrt, bis du dem Tisch wieder beitrittst.",
+            "Dem Tisch wieder beitreten",
+            "wartet, bis du dem Tisch wieder beitrittst",
+        ),
+        (
+            "en-GB",
+            "en",
+            "won",
+            "You are no longer at this table on this phone.",
+            "Not yet sent: 1, kept on this phone until you join the table again.",
+            "Join the table again",
+            "waiting until you join the table again",
+        ),
+    ],
+)
+def test_a_guests_notice_says_the_hands_go_once_the_table_is_joined_again(
+    browser, live, night, locale, lang, won, say, waits, link, state
+):
+    base, app = live
+    code = _code(live, night)
+    phone = _guest(browser, base, night, code, locale=locale)
+    try:
+        phone.goto(f"{base}/nights/{night}?lang={lang}")
+        _offline_with_hands(phone, base, night, ("Anna",), won)
+        with database.session(app.extensions["sk_engine"], write=True) as db:  # another guest left: a new code
+            accounts.end_guest(db=db, night_id=night, code=code)
+        _back_online(phone)
+        said = _notice(phone)
+        assert say in said and waits in said, said
+        assert "angemeldet" not in said and "signed in" not in said, said
+        assert phone.locator("#session-gone a").inner_text() == link
+        expect(phone.locator("#outbox li.queued .state")).to_have_text(state)
+    finally:
+        phone.context.close()
