@@ -3,7 +3,9 @@
 // (templates/offline/sw.js), which both add to it. A record: {key, night, account, expected, fields,
 // summary, at, conflict}; ``fields`` are the hand form's [name, value] pairs without its token, key and
 // count; ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
-// for that account only, never under another one's session.
+// for that account only, never under another one's session. A guest's hand is the table's: a new guest
+// session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
+// (``adopted``), and it goes once the server gives that guest the table's hand form; never to a member.
 (function (scope) {
   "use strict";
   if (scope.skOutbox) return;  // loaded by the page's layout and by a night's pages: once is enough
@@ -33,12 +35,21 @@
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
   var PAGES = "sk-pages";
 
-  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved
+  function guest(account) { return /^guest:/.test(account || ""); }
+  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; a guest
+  // of ``night`` takes over the hands an earlier guest session saved for it on this phone (they become its own)
   function waiting(night, account) {
     return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
-      return (all || []).filter(function (h) {
-        return (night === null || h.night === String(night)) && h.account === account;
-      }).sort(function (a, b) { return a.at - b.at; });
+      var mine = (all || []).filter(function (h) {
+        if (night !== null && h.night !== String(night)) return false;
+        return h.account === account || (night !== null && guest(account) && guest(h.account));
+      });
+      var taken = mine.filter(function (h) { return h.account !== account; });
+      return Promise.all(taken.map(function (h) {
+        h.account = account;
+        h.adopted = true;
+        return scope.skOutbox.keep(h);
+      })).then(function () { return mine.sort(function (a, b) { return a.at - b.at; }); });
     });
   }
 

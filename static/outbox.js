@@ -16,7 +16,8 @@
 //   (The sending itself is the store's, static/outbox-store.js: signing out sends the same way, app.js.)
 // - A hand is the account's that saved it (the page's data-account, templates/base.html): a page lists
 //   and sends its own account's hands only, and a hand goes only when the server's answer is that
-//   account's: never under another member's (or a guest's) session on the same phone.
+//   account's: never under another member's (or a guest's) session on the same phone. A guest's hands are the
+//   table's: a guest who joined the same table again on this phone (a new guest session) lists and sends them.
 
 // The deal behind the hands waiting: a copy of the engine's (scorekeeper/engine/deal.py: Deal.at,
 // next_deal), needed offline, held to it by tests/engine/test_deal_js.py over fixtures the engine writes.
@@ -81,7 +82,8 @@
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
-        state.textContent = hand.conflict ? hand.conflict : other ? text.other : signedOut ? text.signedOut : text.waiting;
+        state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
+          (hand.conflict ? hand.conflict : other ? text.other : signedOut ? text.signedOut : text.waiting);
         item.appendChild(state);
         if (hand.conflict) {
           // beside it, the hand the server has at that number (the table page's row), to compare

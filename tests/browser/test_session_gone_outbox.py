@@ -110,6 +110,32 @@ def test_another_account_signed_in_the_notice_says_the_hands_wait_for_the_accoun
     assert table(live, night).hands == []  # never under Resi's session
 
 
+# --- 3. a guest whose session is gone joins the same table again ------------------------------------------------
+
+
+def test_a_guest_who_joins_the_table_again_with_a_new_session_sends_the_hands_saved_before(
+    browser, sign_in, live, night
+):
+    base, _ = live
+    phone = _guest(browser, base, night, _code(live, night))
+    try:
+        _offline_with_hands(phone, base, night, ("Anna", "Bernd"))
+        before = phone.evaluate("document.documentElement.dataset.account")
+        phone.context.clear_cookies()  # the guest session is gone (its cookie lost): the table is joined anew
+        _back_online(phone)
+        sign_in(phone)  # first a member signs in on this phone: the guest's hands are not hers
+        phone.goto(f"{base}/nights/{night}")
+        phone.wait_for_timeout(2_500)
+        assert phone.locator("#outbox").is_hidden() and table(live, night).hands == []  # neither listed nor sent
+        phone.context.clear_cookies()
+        join_table(phone, base, night, _code(live, night))  # the same table, a new guest session
+        assert phone.evaluate("document.documentElement.dataset.account") not in (before, "-")
+        phone.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+        assert [h.data["declarer"] for h in table(live, night).hands] == [1, 2]  # sent once each, in order
+    finally:
+        phone.context.close()
+
+
 # --- 4. a guest's notice says what its link does -----------------------------------------------------------------
 
 
