@@ -18,6 +18,8 @@
 //   and sends its own account's hands only, and a hand goes only when the server's answer is that
 //   account's: never under another member's (or a guest's) session on the same phone. A guest's hands are the
 //   table's: a guest who joined the same table again on this phone (a new guest session) lists and sends them.
+// - The list is a summary line with the count (its title says what they wait for), opened by a tap, and by
+//   itself once a hand needs the player: a small phone still sees the table on its first screen.
 
 // The deal behind the hands waiting: a copy of the engine's (scorekeeper/engine/deal.py: Deal.at,
 // next_deal), needed offline, held to it by tests/engine/test_deal_js.py over fixtures the engine writes.
@@ -61,6 +63,7 @@
   // the last sending found the session gone: the hands wait for the account ("out"), or for the one that saved
   // them while another is signed in ("other", a member's page only), not for the network ("")
   var signedOut = "";
+  var list = box.querySelector("details");
 
   // --- the list of waiting hands ---------------------------------------------------------------------
   function show() {
@@ -70,8 +73,9 @@
       box.querySelector("[data-count]").textContent = String(hands.length);
       var other = signedOut === "other" && text.other;
       box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut : titled;
-      var list = box.querySelector("ol");
-      list.textContent = "";
+      if (hands.some(function (h) { return h.conflict; })) list.open = true;  // the player decides: shown
+      var items = box.querySelector("ol");
+      items.textContent = "";
       hands.forEach(function (hand) {
         var item = document.createElement("li");
         item.className = hand.conflict ? "queued conflict" : "queued";
@@ -97,7 +101,7 @@
           if (!hand.refused) item.appendChild(button(text.add, "add", hand.key));
         }
         item.appendChild(button(text.discard, "discard", hand.key));
-        list.appendChild(item);
+        items.appendChild(item);
       });
       return hands;
     });

@@ -37,8 +37,9 @@ def enter_durch(page, declarer: str) -> None:
 
 
 def queued(page) -> list[str]:
+    """What each waiting hand says (their list is collapsed to a summary line till a hand needs the player)."""
     page.wait_for_selector("#outbox:not([hidden])")
-    return [t.strip() for t in page.locator("#outbox li.queued .what").all_inner_texts()]
+    return [t.strip() for t in page.locator("#outbox li.queued .what").all_text_contents()]
 
 
 def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, night):
@@ -59,7 +60,7 @@ def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, n
             assert len(waiting) == i
             assert waiting[-1].startswith(f"Spiel {i}") and name in waiting[-1], waiting
             assert page.locator("#outbox h2").inner_text().endswith(f"({i})")
-            assert "wartet auf Verbindung" in page.locator("#outbox").inner_text()
+            assert "wartet auf Verbindung" in page.locator("#outbox").text_content()
         assert table(live, night).hands == []  # nothing reached the server
     finally:
         page.context.set_offline(False)
@@ -136,6 +137,7 @@ def test_a_waiting_hand_can_be_discarded_by_hand(page, live, night):
         assert len(queued(page)) == 1
         assert "–" not in queued(page)[0].split(" · ")  # not raised: no "Erhöht auf –" in its summary
         page.once("dialog", lambda d: d.accept())
+        page.locator("#outbox summary").click()  # the list opens from its summary line
         page.locator("#outbox button", has_text="Verwerfen").click()
         page.wait_for_selector("#outbox[hidden]", state="attached")
     finally:

@@ -163,7 +163,7 @@ def test_the_session_gone_with_a_hand_waiting_keeps_it_says_so_and_sends_it_afte
     notice.wait_for(state="visible", timeout=10_000)
     said = notice.inner_text()
     assert "Du bist auf diesem Handy nicht mehr angemeldet" in said
-    assert "Noch nicht gesendet: 1" in said and "sobald du wieder angemeldet bist" in said, said  # kept, till when
+    assert "Noch nicht gesendet: 1, auf diesem Handy aufbewahrt, bis du wieder angemeldet bist." in said, said
     assert len(queued(page)) == 1  # still on the phone
     expect(page.locator("#outbox li.queued .state")).to_have_text("wartet, bis du wieder angemeldet bist")
     assert table(live, night).hands == []

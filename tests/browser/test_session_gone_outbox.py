@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.models import Night
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import queued, table
 from tests.browser.tournament_steps import join_table
 from tests.support import worker_ready
@@ -58,7 +58,7 @@ def _back_online(page) -> None:
 
 def _guest(browser, base: str, night: int, code: str, size=PHONE, locale="de-DE"):
     phone = browser.new_context(viewport=size, locale=locale).new_page()
-    phone.set_default_timeout(10_000)
+    phone.set_default_timeout(20_000)  # a guest's phone signs in, joins, goes offline and back: slow on a busy machine
     join_table(phone, base, night, code)
     return phone
 
@@ -181,3 +181,34 @@ def test_a_guests_notice_says_the_hands_go_once_the_table_is_joined_again(
         expect(phone.locator("#outbox li.queued .state")).to_have_text(state)
     finally:
         phone.context.close()
+
+
+# --- 5. at 360 x 640 the table starts on the first screen --------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_at_360_the_notice_and_the_outbox_leave_the_table_on_the_first_screen(browser, sign_in, live, night, lang):
+    base, app = live
+    context = browser.new_context(viewport=SMALL, locale="de-DE")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        sign_in(page)
+        page.goto(f"{base}/nights/{night}?lang={lang}")
+        _offline_with_hands(page, base, night, ("Anna", "Bernd", "Clara"), "gewonnen" if lang == "de" else "won")
+        with database.session(app.extensions["sk_engine"], write=True) as db:  # signed out on another device
+            accounts.end_sessions(db=db, user_id=accounts.find_user(db=db, name=ADMIN).id)
+        _back_online(page)
+        _notice(page)
+        summary = page.locator("#outbox summary")
+        assert summary.inner_text().strip().endswith("(3)")  # one line: what they wait for, and how many
+        assert page.locator("#outbox li.queued").first.is_hidden()  # collapsed
+        assert summary.bounding_box()["height"] < 64
+        assert page.locator("#session-gone").bounding_box()["height"] < 160
+        balance = page.locator("#balance").bounding_box()
+        assert balance["y"] + 40 < SMALL["height"], balance  # the table starts on the first screen
+        summary.click()  # and opens with a tap
+        expect(page.locator("#outbox li.queued")).to_have_count(3)
+        assert page.locator("#outbox li.queued").first.is_visible()
+    finally:
+        context.close()
