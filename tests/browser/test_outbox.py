@@ -28,12 +28,27 @@ def table(live, night):
         return load_table(db=db, night_id=night)
 
 
-def enter_durch(page, declarer: str) -> None:
-    """A Durch won by ``declarer``, saved: on the hand form (not waiting for the page that follows)."""
+def enter_durch(page, declarer: str, won: str = "gewonnen") -> None:
+    """A Durch won by ``declarer``, saved: on the hand form (not waiting for the page that follows); ``won``: the
+    page's word."""
     page.locator("#contract-group label", has_text="Durch").first.click()
     page.locator("#declarer-group label", has_text=declarer).first.click()
-    page.locator("#won-group label", has_text="gewonnen").first.click()
+    page.locator("#won-group label", has_text=won).first.click()
     page.locator("#save").click(no_wait_after=True)
+
+
+def save_offline(page, base: str, night: int, declarers, won: str = "gewonnen") -> None:
+    """Once the service worker runs the page: the table page and hand form kept by it, then, without a connection,
+    a Durch won saved for each of ``declarers``: they wait on the phone, on the table page."""
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}")  # kept by the worker
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    for name in declarers:
+        page.goto(f"{base}/nights/{night}/hands/new")
+        enter_durch(page, name, won)
+        page.wait_for_url(f"{base}/nights/{night}")
+    assert len(queued(page)) == len(declarers)
 
 
 def queued(page) -> list[str]:

@@ -12,7 +12,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.nights import close_night, reopen_night
 from tests.browser.conftest import ADMIN, PHONE
-from tests.browser.test_outbox import enter_durch, queued, table
+from tests.browser.test_outbox import enter_durch, queued, save_offline, table
 from tests.browser.tournament_steps import join_table
 from tests.support import PASSWORD, worker_ready
 
@@ -51,15 +51,7 @@ def _table_phone_offline_with_hands(browser, base: str, night: int, code: str):
             break
         phone.wait_for_timeout(500)
         phone.goto(f"{base}/nights/{night}")
-    worker_ready(phone)
-    phone.goto(f"{base}/nights/{night}")  # kept by the worker
-    phone.goto(f"{base}/nights/{night}/hands/new")
-    phone.context.set_offline(True)
-    for name in DECLARERS:
-        phone.goto(f"{base}/nights/{night}/hands/new")
-        enter_durch(phone, name)
-        phone.wait_for_url(f"{base}/nights/{night}")
-    assert len(queued(phone)) == len(DECLARERS)
+    save_offline(phone, base, night, DECLARERS)
     return phone
 
 

@@ -13,9 +13,9 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.models import Night
 from tests.browser.conftest import ADMIN, PHONE
-from tests.browser.test_outbox import queued, table
+from tests.browser.test_outbox import save_offline, table
+from tests.browser.test_outbox_seams import _back_online
 from tests.browser.tournament_steps import join_table
-from tests.support import worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -34,26 +34,9 @@ def _code(live, night: int) -> str:
 
 
 def _offline_with_hands(page, base: str, night: int, declarers: tuple[str, ...], won: str = "gewonnen") -> None:
-    """The table page and hand form kept by the worker, then, without a connection, a Durch won (``won``: the
-    page's word) saved for each of ``declarers``: they wait on the phone, on the table page."""
+    """The table page opened, then a Durch won (``won``: the page's word) saved offline for each of ``declarers``."""
     page.goto(f"{base}/nights/{night}")
-    worker_ready(page)
-    page.goto(f"{base}/nights/{night}")  # kept by the worker
-    page.goto(f"{base}/nights/{night}/hands/new")
-    page.context.set_offline(True)
-    for name in declarers:
-        page.goto(f"{base}/nights/{night}/hands/new")
-        page.locator("#contract-group label", has_text="Durch").first.click()
-        page.locator("#declarer-group label", has_text=name).first.click()
-        page.locator("#won-group label", has_text=won).first.click()
-        page.locator("#save").click(no_wait_after=True)
-        page.wait_for_url(f"{base}/nights/{night}")
-    assert len(queued(page)) == len(declarers)
-
-
-def _back_online(page) -> None:
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    save_offline(page, base, night, declarers, won)
 
 
 def _guest(browser, base: str, night: int, code: str, size=PHONE, locale="de-DE"):
