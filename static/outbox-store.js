@@ -3,7 +3,9 @@
 // (templates/offline/sw.js), which both add to it. A record: {key, night, account, expected, fields,
 // summary, at, conflict}; ``fields`` are the hand form's [name, value] pairs without its token, key and
 // count; ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
-// for that account only, never under another one's session.
+// for that account only, never under another one's session. A guest's hand is the table's: a new guest
+// session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
+// (``adopted``), and it goes once the server gives that guest the table's hand form; never to a member.
 (function (scope) {
   "use strict";
   if (scope.skOutbox) return;  // loaded by the page's layout and by a night's pages: once is enough
@@ -33,12 +35,21 @@
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
   var PAGES = "sk-pages";
 
-  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved
+  function guest(account) { return /^guest:/.test(account || ""); }
+  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; a guest
+  // of ``night`` takes over the hands an earlier guest session saved for it on this phone (they become its own)
   function waiting(night, account) {
     return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
-      return (all || []).filter(function (h) {
-        return (night === null || h.night === String(night)) && h.account === account;
-      }).sort(function (a, b) { return a.at - b.at; });
+      var mine = (all || []).filter(function (h) {
+        if (night !== null && h.night !== String(night)) return false;
+        return h.account === account || (night !== null && guest(account) && guest(h.account));
+      });
+      var taken = mine.filter(function (h) { return h.account !== account; });
+      return Promise.all(taken.map(function (h) {
+        h.account = account;
+        h.adopted = true;
+        return scope.skOutbox.keep(h);
+      })).then(function () { return mine.sort(function (a, b) { return a.at - b.at; }); });
     });
   }
 
@@ -59,7 +70,7 @@
 
   // The hand form as the server makes it now: its token, its count of hands, and whose it is. A night that
   // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
-  // why (core/lifecycle.py): resolves to {closed: the server's words, first letter up} instead, and nothing is sent.
+  // why (core/lifecycle.py): resolves to {closed: the server's words (a sentence)} instead, and nothing is sent.
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
@@ -72,8 +83,7 @@
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
           var why = page.querySelector(".flash-error:not([hidden])");
-          var said = why ? why.textContent.replace(/\s+/g, " ").trim() : "";
-          return { closed: said.charAt(0).toUpperCase() + said.slice(1), account: account };
+          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", account: account };
         }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };
@@ -130,7 +140,8 @@
     // waiting hands is marked ``closed`` (words.closed, and the server's reason) and stays; a later sending
     // asks again, and once the night is reopened they go, in order. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
-    // (or of the account's session: then ``signedOut`` too), and whether the night was found closed.
+    // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
+    // and whether the night was found closed.
     send: function (night, account, words) {
       var landed = 0, closed = false;
       function refuseAll(hands, why) {  // this one and the rest: none of them can be recorded now
@@ -169,8 +180,9 @@
       return waiting(night, account).then(next).then(function () {
         return { landed: landed, failed: false, closed: closed };
       }, function (err) {
-        var gone = !!err && (err.message === "signed out" || err.message === "another account");
-        return { landed: landed, failed: true, closed: closed, signedOut: gone };
+        var other = !!err && err.message === "another account";
+        var gone = other || (!!err && err.message === "signed out");
+        return { landed: landed, failed: true, closed: closed, signedOut: gone, other: other };
       });
     }
   };

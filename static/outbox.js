@@ -16,7 +16,10 @@
 //   (The sending itself is the store's, static/outbox-store.js: signing out sends the same way, app.js.)
 // - A hand is the account's that saved it (the page's data-account, templates/base.html): a page lists
 //   and sends its own account's hands only, and a hand goes only when the server's answer is that
-//   account's: never under another member's (or a guest's) session on the same phone.
+//   account's: never under another member's (or a guest's) session on the same phone. A guest's hands are the
+//   table's: a guest who joined the same table again on this phone (a new guest session) lists and sends them.
+// - The list is a summary line with the count (its title says what they wait for), opened by a tap, and by
+//   itself once a hand needs the player: a small phone still sees the table on its first screen.
 
 // The deal behind the hands waiting: a copy of the engine's (scorekeeper/engine/deal.py: Deal.at,
 // next_deal), needed offline, held to it by tests/engine/test_deal_js.py over fixtures the engine writes.
@@ -57,7 +60,10 @@
   function waiting() { return store.waiting(night, account); }
   var keep = store.keep, drop = store.drop;
   var count = 0;  // how many of the night's hands are waiting (known synchronously at Save)
-  var signedOut = false;  // the last sending found the phone signed out: the hands wait for the account, not the network
+  // the last sending found the session gone: the hands wait for the account ("out"), or for the one that saved
+  // them while another is signed in ("other", a member's page only), not for the network ("")
+  var signedOut = "";
+  var list = box.querySelector("details");
 
   // --- the list of waiting hands ---------------------------------------------------------------------
   function show() {
@@ -65,9 +71,11 @@
       count = hands.length;
       box.hidden = hands.length === 0;
       box.querySelector("[data-count]").textContent = String(hands.length);
-      box.querySelector("[data-title]").textContent = signedOut ? text.titleSignedOut : titled;
-      var list = box.querySelector("ol");
-      list.textContent = "";
+      var other = signedOut === "other" && text.other;
+      box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut : titled;
+      if (hands.some(function (h) { return h.conflict; })) list.open = true;  // the player decides: shown
+      var items = box.querySelector("ol");
+      items.textContent = "";
       hands.forEach(function (hand) {
         var item = document.createElement("li");
         item.className = hand.conflict ? "queued conflict" : "queued";
@@ -78,7 +86,8 @@
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
-        state.textContent = hand.conflict ? hand.conflict : signedOut ? text.signedOut : text.waiting;
+        state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
+          (hand.conflict ? hand.conflict : other ? text.other : signedOut ? text.signedOut : text.waiting);
         item.appendChild(state);
         if (hand.conflict) {
           // beside it, the hand the server has at that number (the table page's row), to compare
@@ -92,7 +101,7 @@
           if (!hand.refused) item.appendChild(button(text.add, "add", hand.key));
         }
         item.appendChild(button(text.discard, "discard", hand.key));
-        list.appendChild(item);
+        items.appendChild(item);
       });
       return hands;
     });
@@ -135,7 +144,7 @@
     busy = true;
     store.send(night, account, text).then(function (done) {
       if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
-      signedOut = !!done.signedOut;
+      signedOut = done.other ? "other" : done.signedOut ? "out" : "";
       if (done.closed) clearTimeout(timer);  // the night takes no hands: asked again on the next load, or online
       busy = false;
       return show().then(function (hands) {

@@ -5,7 +5,8 @@
 // page, a 401, or the Scorekeeper-Account header names somebody else) stops the polling and fills and
 // shows the page's notice (#session-gone, templates/base.html: its words in its attributes) with a link to sign
 // in, and how many hands the outbox (#outbox, static/outbox.js) keeps on the phone until then; the live part stays
-// as it was.
+// as it was. Another account signed in on the phone is said so (data-*-other): the hands wait for the account that
+// saved them, not for whoever holds the phone now.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -17,13 +18,15 @@
   var account = document.documentElement.dataset.account;
   var busy = false;
   var timer = null;
-  function signedIn(r) {
-    if (r.status === 401) return false;
-    if (r.redirected && /^\/(login|join)$/.test(new URL(r.url).pathname)) return false;
+  // whether the answer is the page's account's (""), nobody's ("out") or another account's ("other")
+  function whose(r) {
+    if (r.status === 401) return "out";
+    if (r.redirected && /^\/(login|join)$/.test(new URL(r.url).pathname)) return "out";
     var who = r.headers.get("Scorekeeper-Account");
-    return !(who && account && who !== account);
+    if (!(who && account && who !== account)) return "";
+    return who === "-" ? "out" : "other";
   }
-  function gone() {
+  function gone(why) {
     clearInterval(timer);
     document.removeEventListener("visibilitychange", check);
     var notice = document.getElementById("session-gone");
@@ -32,7 +35,9 @@
     var link = document.createElement("a");
     var box = document.getElementById("outbox");
     var kept = box && !box.hidden ? parseInt(box.querySelector("[data-count]").textContent, 10) : 0;
-    say.textContent = notice.dataset.say + (kept > 0 ? " " + notice.dataset.waiting.replace("__N__", String(kept)) : "") + " ";
+    var words = notice.dataset, other = why === "other" && words.sayOther;
+    var waiting = other ? words.waitingOther : words.waiting;
+    say.textContent = (other ? words.sayOther : words.say) + (kept > 0 ? " " + waiting.replace("__N__", String(kept)) : "") + " ";
     link.className = "button small";
     link.href = notice.dataset.href;
     link.textContent = notice.dataset.link;
@@ -45,7 +50,8 @@
     var headers = tag ? { "If-None-Match": tag } : {};
     fetch(live.dataset.liveUrl, { cache: "no-store", credentials: "same-origin", headers: headers })
       .then(function (r) {
-        if (!signedIn(r)) return gone();
+        var why = whose(r);
+        if (why) return gone(why);
         if (r.status !== 200) return;  // 304: nothing changed (anything else: try again next time)
         return r.text().then(function (html) {
           tag = r.headers.get("ETag") || null;

@@ -26,6 +26,7 @@ from scorekeeper.engine import GAMES
 from scorekeeper.web import access, assets, i18n
 from scorekeeper.web.context import SAFE_METHODS, close_db, is_api
 from scorekeeper.web.extensions import compress, csrf
+from scorekeeper.web.messages import capital
 
 #: Where the pages and styles are: the checkout's top-level folders, or the copies a built
 #: package carries inside itself (pyproject ships them as ``scorekeeper/templates`` and ``/static``).
@@ -390,6 +391,7 @@ def _register(app: Flask) -> None:
         current_match=current_match,  # Matt's match under way
         game_label=GAME_LABELS.get,  # a game's own name: game_label(night.game)
         game_teams=lambda game: GAMES[game].teams,  # a game's fixed teams and their seats (the engine's)
+        capital=capital,  # a text that stands on its own (a badge): its first letter up
     )
     app.teardown_appcontext(close_db)
     app.after_request(_security_headers)

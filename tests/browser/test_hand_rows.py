@@ -37,7 +37,7 @@ def test_a_waiting_sauspiel_says_who_plays_with_whom_and_labels_its_numbers(page
         page.locator("#save").click(no_wait_after=True)
         page.wait_for_url(f"{base}/nights/{night}")
         page.wait_for_selector("#outbox:not([hidden])")
-        what = page.locator("#outbox li.queued .what").first.inner_text().strip()
+        what = page.locator("#outbox li.queued .what").first.text_content().strip()
     finally:
         page.context.set_offline(False)
     assert what == "Spiel 1 · Sauspiel · Anna spielt mit Clara · Gras · 70 Augen · 3 Laufende · 0× geklopft", what

@@ -28,17 +28,33 @@ def table(live, night):
         return load_table(db=db, night_id=night)
 
 
-def enter_durch(page, declarer: str) -> None:
-    """A Durch won by ``declarer``, saved: on the hand form (not waiting for the page that follows)."""
+def enter_durch(page, declarer: str, won: str = "gewonnen") -> None:
+    """A Durch won by ``declarer``, saved: on the hand form (not waiting for the page that follows); ``won``: the
+    page's word."""
     page.locator("#contract-group label", has_text="Durch").first.click()
     page.locator("#declarer-group label", has_text=declarer).first.click()
-    page.locator("#won-group label", has_text="gewonnen").first.click()
+    page.locator("#won-group label", has_text=won).first.click()
     page.locator("#save").click(no_wait_after=True)
 
 
+def save_offline(page, base: str, night: int, declarers, won: str = "gewonnen") -> None:
+    """Once the service worker runs the page: the table page and hand form kept by it, then, without a connection,
+    a Durch won saved for each of ``declarers``: they wait on the phone, on the table page."""
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}")  # kept by the worker
+    page.goto(f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(True)
+    for name in declarers:
+        page.goto(f"{base}/nights/{night}/hands/new")
+        enter_durch(page, name, won)
+        page.wait_for_url(f"{base}/nights/{night}")
+    assert len(queued(page)) == len(declarers)
+
+
 def queued(page) -> list[str]:
+    """What each waiting hand says (their list is collapsed to a summary line till a hand needs the player)."""
     page.wait_for_selector("#outbox:not([hidden])")
-    return [t.strip() for t in page.locator("#outbox li.queued .what").all_inner_texts()]
+    return [t.strip() for t in page.locator("#outbox li.queued .what").all_text_contents()]
 
 
 def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, night):
@@ -59,7 +75,7 @@ def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, n
             assert len(waiting) == i
             assert waiting[-1].startswith(f"Spiel {i}") and name in waiting[-1], waiting
             assert page.locator("#outbox h2").inner_text().endswith(f"({i})")
-            assert "wartet auf Verbindung" in page.locator("#outbox").inner_text()
+            assert "wartet auf Verbindung" in page.locator("#outbox").text_content()
         assert table(live, night).hands == []  # nothing reached the server
     finally:
         page.context.set_offline(False)
@@ -136,6 +152,7 @@ def test_a_waiting_hand_can_be_discarded_by_hand(page, live, night):
         assert len(queued(page)) == 1
         assert "–" not in queued(page)[0].split(" · ")  # not raised: no "Erhöht auf –" in its summary
         page.once("dialog", lambda d: d.accept())
+        page.locator("#outbox summary").click()  # the list opens from its summary line
         page.locator("#outbox button", has_text="Verwerfen").click()
         page.wait_for_selector("#outbox[hidden]", state="attached")
     finally:

@@ -12,7 +12,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.nights import close_night, reopen_night
 from tests.browser.conftest import ADMIN, PHONE
-from tests.browser.test_outbox import enter_durch, queued, table
+from tests.browser.test_outbox import enter_durch, queued, save_offline, table
 from tests.browser.tournament_steps import join_table
 from tests.support import PASSWORD, worker_ready
 
@@ -51,15 +51,7 @@ def _table_phone_offline_with_hands(browser, base: str, night: int, code: str):
             break
         phone.wait_for_timeout(500)
         phone.goto(f"{base}/nights/{night}")
-    worker_ready(phone)
-    phone.goto(f"{base}/nights/{night}")  # kept by the worker
-    phone.goto(f"{base}/nights/{night}/hands/new")
-    phone.context.set_offline(True)
-    for name in DECLARERS:
-        phone.goto(f"{base}/nights/{night}/hands/new")
-        enter_durch(phone, name)
-        phone.wait_for_url(f"{base}/nights/{night}")
-    assert len(queued(phone)) == len(DECLARERS)
+    save_offline(phone, base, night, DECLARERS)
     return phone
 
 
@@ -118,7 +110,7 @@ def test_hands_saved_offline_at_a_table_the_organiser_finished_stay_on_the_phone
         assert name in kept.nth(i).locator(".what").inner_text()
     said = kept.first.locator(".state").inner_text()
     assert "Tisch" in said and "Abend" not in said, said  # a tournament's table, in the table's words
-    assert "Turnierleitung hat diesen Tisch abgeschlossen" in said, said  # and the server's reason
+    assert "Die Turnierleitung hat diesen Tisch abgeschlossen" in said, said  # and the server's reason, a sentence
     assert table(live, night).hands == []  # nothing stored: the table is finished
     phone.reload()
     expect(phone.locator("#outbox li.conflict")).to_have_count(len(DECLARERS))  # still there after a reload
@@ -163,7 +155,7 @@ def test_the_session_gone_with_a_hand_waiting_keeps_it_says_so_and_sends_it_afte
     notice.wait_for(state="visible", timeout=10_000)
     said = notice.inner_text()
     assert "Du bist auf diesem Handy nicht mehr angemeldet" in said
-    assert "Noch nicht gesendet: 1" in said and "sobald du wieder angemeldet bist" in said, said  # kept, till when
+    assert "Noch nicht gesendet: 1, auf diesem Handy aufbewahrt, bis du wieder angemeldet bist." in said, said
     assert len(queued(page)) == 1  # still on the phone
     expect(page.locator("#outbox li.queued .state")).to_have_text("wartet, bis du wieder angemeldet bist")
     assert table(live, night).hands == []

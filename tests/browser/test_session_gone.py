@@ -75,5 +75,5 @@ def test_another_account_signed_in_on_this_phone_the_table_says_so_in_english(
     other.fill("#password", OTHER_PASSWORD)
     other.click("main button[type=submit]")
     other.wait_for_url(f"{base}/nights/")
-    _says_the_session_is_gone(page, base, night, "You are no longer signed in on this phone", "Sign in again")
+    _says_the_session_is_gone(page, base, night, "Another account is signed in on this phone now.", "Sign in again")
     page.context.close()

@@ -50,7 +50,7 @@ def test_a_schafkopf_row_shows_kontra_re_schneider_runners_knocks_and_tout_close
     marks = row_marks(client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True))
     assert marks == {1: ["3 Laufende", "Kontra", "Re"], 2: ["Schneider", "2× geklopft"], 3: ["Tout"]}
     marks = row_marks(client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True))
-    assert marks[1] == ["3 runners", "Kontra", "Re"] and marks[2] == ["Schneider", "knocked 2×"]
+    assert marks[1] == ["3 runners", "Kontra", "Re"] and marks[2] == ["Schneider", "Knocked 2×"]
 
 
 def test_a_schafkopf_row_says_the_pot_share_taken_or_paid(client, db, players):
@@ -74,7 +74,7 @@ def test_a_matzlfangen_row_says_the_matzl_made_it_worth_nothing_and_the_raises(c
         {"contract": "treiben", "declarer": 2, "points": 20, "raises": 5, "matzl": "defenders"},
     )
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
-    assert row_marks(page) == {1: ["Matzl: keiner zahlt"], 2: ["kein Wasser", "erhöht auf Hirsch", "Matzl angesagt"]}
+    assert row_marks(page) == {1: ["Matzl: keiner zahlt"], 2: ["Kein Wasser", "Erhöht auf Hirsch", "Matzl angesagt"]}
     assert row_summary(page, 1).endswith("Matzl: keiner zahlt 0")  # the badge beside the value it explains
 
 
@@ -115,3 +115,17 @@ def test_every_mark_a_game_gives_has_a_label_on_the_pages():
 
     given = {"side"}.union(*(game.MARK_STEPS for game in (matzlfangen, schafkopf, konter_a_matt, matt)))
     assert given <= set(MARK_TEXTS)
+
+
+def test_a_rows_badges_begin_with_a_capital_in_english_and_german(client, db, night):
+    """A badge is a label of its own (seams 8): "No trick", "Raised to Hirsch", as the German ones are written."""
+    record(
+        db,
+        night,
+        {"contract": "rufen", "partner": 3, "points": 130, "schwarz": True},  # won, the defenders took no trick
+        {"contract": "treiben", "declarer": 2, "points": 20, "raises": 5, "matzl": "defenders"},
+    )
+    marks = row_marks(client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True))
+    assert marks == {1: ["No trick"], 2: ["Kein Wasser", "Raised to Hirsch", "Matzl claimed"]}, marks
+    marks = row_marks(client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True))
+    assert marks == {1: ["Kein Stich"], 2: ["Kein Wasser", "Erhöht auf Hirsch", "Matzl angesagt"]}, marks

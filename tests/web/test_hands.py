@@ -881,7 +881,7 @@ def test_an_edit_from_a_stale_form_is_refused_with_409(client, db, night):
     answer = submit(client, night.id, {"points": 60}, number=1, form=mine)
     assert answer.status_code == 409
     assert form_errors(answer.get_data(as_text=True)) == (
-        "the night changed while you were editing: check the hand and edit it again"
+        "The night changed while you were editing: check the hand and edit it again"
     )
     assert snapshot(db, night.id) == before
     assert stored(db, night.id)[0]["points"] == 80
@@ -947,7 +947,7 @@ def test_an_undo_from_a_stale_page_is_refused_and_changes_nothing(client, db, ni
     assert answer.status_code == 302
     assert snapshot(db, night.id) == before
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
-    assert "another phone changed the night meanwhile: check the table before you undo" in flashes(page)
+    assert "Another phone changed the night meanwhile: check the table before you undo" in flashes(page)
 
 
 def test_undo_with_no_hand_says_so_and_changes_nothing(client, db, night):

@@ -68,7 +68,7 @@ def test_a_table_phone_cannot_close_its_tournament_table(app, db):
     before = snapshot(db)
     answer = phone.post(f"/nights/{night.id}/close?lang=en")
     assert answer.status_code in (403, 409)
-    assert "only the organiser" in answer.get_data(as_text=True)
+    assert "Only the organiser" in answer.get_data(as_text=True)
     assert snapshot(db) == before
     assert _status(db, night.id) == OPEN
     assert not tm.read_tournament(db=db, tournament_id=t.id).can_draw  # the round is not over
@@ -103,7 +103,8 @@ def test_a_table_of_a_closed_tournament_cannot_be_reopened_or_changed(client, db
     standings = [line.standing.total for line in tm.read_tournament(db=db, tournament_id=t.id).standings]
     before = snapshot(db)
     answer = client.post(f"/nights/{night.id}/reopen?lang=en", data={"reason": "correct hand 1"})
-    assert "the tournament is closed" in client.get(answer.location).get_data(as_text=True)
+    said = client.get(answer.location).get_data(as_text=True)
+    assert "The tournament is closed: an admin reopens the tournament first" in said  # a line of its own: a sentence
     edit = client.put(f"/api/v1/sessions/{night.id}/hands/1", json={**SAUSPIEL, "points": 30})
     assert edit.status_code == 409
     assert snapshot(db) == before

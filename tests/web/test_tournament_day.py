@@ -343,7 +343,7 @@ def test_a_bad_replacement_is_refused_and_changes_nothing(client, db):
     client.post(f"/tournaments/{t.id}/draw")
     record_hand(db=db, night_id=_table(db, t).night.id, hand=SAUSPIEL)
     answer = client.post(f"/tournaments/{t.id}/entrants/5/replace", data={"guest": "Resi"})
-    assert answer.status_code == 409 and "round 1 is being played" in answer.get_data(as_text=True)
+    assert answer.status_code == 409 and "Round 1 is being played" in answer.get_data(as_text=True)
     assert client.get(f"/tournaments/{t.id}/entrants/99/replace").status_code == 404
     db.rollback()
     assert tm.read_tournament(db=db, tournament_id=t.id).names[5] == "Spieler 5"
@@ -557,7 +557,7 @@ def test_a_closed_tournament_freezes_its_tables_until_an_admin_reopens_it_with_a
     # now a table can be reopened and corrected; an open tournament is not reopened again
     assert client.post(f"/nights/{night}/reopen", data={"reason": "Tippfehler"}).status_code == 302
     again = client.post(f"/tournaments/{t.id}/reopen?lang=en", data={"reason": "noch mal"})
-    assert again.status_code == 409 and "the tournament is open" in again.get_data(as_text=True)
+    assert again.status_code == 409 and "The tournament is open" in again.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("role", ["scorer", "viewer"])

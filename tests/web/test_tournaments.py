@@ -143,7 +143,7 @@ def test_a_round_is_not_drawn_while_the_last_is_being_played(client, db):
     client.post(f"/tournaments/{t.id}/draw")
     answer = client.post(f"/tournaments/{t.id}/draw")
     assert answer.status_code == 409
-    assert "round 1 is not over" in answer.get_data(as_text=True)
+    assert "Round 1 is not over" in answer.get_data(as_text=True)
     assert len(tm.read_tournament(db=db, tournament_id=t.id).rounds) == 1
 
 

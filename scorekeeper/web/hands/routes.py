@@ -151,7 +151,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             return _form_page(table, form, positions, number, None, 400, edit)
         except Conflict as exc:
             get_db().rollback()
-            form.form_errors.append(message(exc))
+            form.form_errors.append(message(exc, sentence=True))
             if not edit and form.expected() not in (None, number - 1) and life.refusal(table.night, "record") is None:
                 # a stale form (another phone was quicker): the page shows the next hand's deal and names;
                 # once checked with the table, saved again it is that hand
@@ -273,7 +273,7 @@ def undo(night_id: int):
             undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected), who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
-            flash(message(exc), "error")
+            flash(message(exc, sentence=True), "error")
         else:
             flash(_("%(hand)s was undone.", hand=hand_word(table.night.game, len(table.hands))), "ok")
         return redirect(url_for("nights.show", night_id=night_id))
