@@ -17,8 +17,8 @@ from scorekeeper.core import db as database
 from scorekeeper.core.players import create_player
 from tests.support import (
     BACKENDS,
-    close_or_keep,
     TEMPLATE_CODE,
+    close_or_keep,
     drop_postgres,
     empty_postgres,
     make_user,

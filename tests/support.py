@@ -305,6 +305,7 @@ def session_cookie(app, user: User, base_url: str) -> dict[str, Any]:
     name = app.config["SESSION_COOKIE_NAME"]
     return {"name": name, "value": client.get_cookie(name).value, "url": base_url, "httpOnly": True, "sameSite": "Lax"}
 
+
 # --- nights and hands --------------------------------------------------------------------
 
 
@@ -498,19 +499,24 @@ def pdf_text(data: bytes, tmp_path) -> str:
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
-def worker_ready(page) -> None:
-    """Wait until the service worker controls a browser page (it registers on the first page, then claims it).
+def wait_until(page, predicate: str, arg: Any = None, timeout: float = 10) -> None:
+    """Wait until ``predicate`` (a JavaScript function, given ``arg``) is true in a browser page.
 
-    Asked from here, not with ``page.wait_for_function``: that polls by evaluating a string in the
-    page, which the page's CSP forbids (``script-src 'self'``), and it fails so when the answer is not
-    yes at once (a phone that has just opened its first page)."""
+    Asked from here every 50 ms, not with ``page.wait_for_function``: that polls by evaluating a
+    string in the page, which the page's CSP forbids (``script-src 'self'``), so it failed whenever
+    the answer was not yes at once (an EvalError under load)."""
     import time
 
-    deadline = time.monotonic() + 15
-    while not page.evaluate("() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(predicate, arg):
         if time.monotonic() > deadline:
-            raise AssertionError(f"no service worker controls {page.url} after 15 s")
+            raise AssertionError(f"not true after {timeout} s on {page.url}: {predicate}")
         page.wait_for_timeout(50)
+
+
+def worker_ready(page) -> None:
+    """Wait until the service worker controls a browser page (it registers on the first page, then claims it)."""
+    wait_until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=15)
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.core import db as database
 from scorekeeper.core.nights import create_night
-from tests.support import worker_ready
+from tests.support import wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def test_the_kept_table_page_gives_the_deals_badge_to_the_dealer_of_the_next_han
         page.locator("#save").click(no_wait_after=True)
         page.wait_for_url(f"{base}/nights/{night}")
         page.wait_for_selector("#outbox:not([hidden])")
-        page.wait_for_function("() => document.querySelector('tr[data-position=\"2\"] .badge[data-deals]')")
+        wait_until(page, "() => document.querySelector('tr[data-position=\"2\"] .badge[data-deals]')")
         dealer = page.locator("table.balance tr:has(.badge[data-deals]) td").first.inner_text()
     finally:
         page.context.set_offline(False)

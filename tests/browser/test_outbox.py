@@ -12,7 +12,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core import history
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.table import load_table
-from tests.support import DURCH, worker_ready
+from tests.support import DURCH, wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -184,7 +184,7 @@ def test_three_hands_saved_while_the_server_is_down_land_once_when_it_is_back(pa
                 page.goto(f"{base}/nights/{night}/hands/new")  # the form kept by the worker
             enter_durch(page, name)
             page.wait_for_url(f"{base}/nights/{night}", timeout=30_000)
-            page.wait_for_function("n => document.querySelectorAll('#outbox li.queued').length === n", arg=i)
+            wait_until(page, "n => document.querySelectorAll('#outbox li.queued').length === n", i)
         assert [w.split(" · ")[0] for w in queued(page)] == ["Spiel 1", "Spiel 2", "Spiel 3"]
         assert table(live, night).hands == []
         down[0] = False  # the server is back: the timer finds it
@@ -307,7 +307,7 @@ def test_the_form_kept_offline_names_the_dealer_of_the_hand_behind_those_waiting
         enter_durch(page, "Anna")
         page.wait_for_url(f"{base}/nights/{night}")
         page.goto(f"{base}/nights/{night}/hands/new")  # the page kept at hand 1
-        page.wait_for_function("() => document.querySelector('.hand-head h1').textContent.includes('2')")
+        wait_until(page, "() => document.querySelector('.hand-head h1').textContent.includes('2')")
         assert page.locator(".hand-head h1").inner_text() == "Spiel 2"
         assert page.locator(".hand-head .meta").inner_text() == "Bernd gibt · Clara ist Vorhand"
         assert page.locator("p.forehand").inner_text() == "Spieler: Clara (Vorhand)"
@@ -411,12 +411,12 @@ def test_behind_a_rundpass_dealt_again_the_form_names_the_same_dealer(page, live
     try:
         page.locator("#contract-group label", has_text="Rundpass").first.click()
         page.locator("#save").click(no_wait_after=True)
-        page.wait_for_function("() => document.querySelectorAll('#outbox li.queued').length === 1")
+        wait_until(page, "() => document.querySelectorAll('#outbox li.queued').length === 1")
         assert page.locator(".hand-head h1").inner_text() == "Spiel 2"
         assert meta.inner_text().startswith("Anna gibt")  # dealt again by Anna
         page.locator("#contract-group label", has_text="Sauspiel").first.click()
         enter_sauspiel(page, "Bernd", "Clara")
-        page.wait_for_function("() => document.querySelectorAll('#outbox li.queued').length === 2")
+        wait_until(page, "() => document.querySelectorAll('#outbox li.queued').length === 2")
         assert page.locator(".hand-head h1").inner_text() == "Spiel 3"
         assert meta.inner_text().startswith("Bernd gibt")
     finally:

@@ -10,6 +10,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import close_night, create_night
 from tests.browser.conftest import _sign_in
+from tests.support import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -244,7 +245,7 @@ def test_share_hands_the_settlement_to_the_phones_share_sheet(phone, live, roste
     box = button.bounding_box()
     assert box["height"] >= 44 and box["x"] + box["width"] <= phone.size["width"]
     button.click()
-    page.wait_for_function("window.__shared.length === 1")
+    wait_until(page, "() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")
     text = page.evaluate("document.getElementById('share-text').textContent")
     assert shared["text"] == text
@@ -266,7 +267,7 @@ def test_without_a_share_sheet_the_text_is_copied_and_the_page_says_so(phone, li
     page = phone(locale="en-GB", script=NO_SHARE_FAKE_CLIPBOARD)
     page.goto(f"{base}/nights/{night}/summary?lang=en")
     page.click("#share")
-    page.wait_for_function("window.__copied.length === 1")
+    wait_until(page, "() => window.__copied.length === 1")
     assert page.evaluate("window.__copied[0]") == page.evaluate("document.getElementById('share-text').textContent")
     status = page.locator("#share-status")
     assert status.is_visible() and "Copied" in status.inner_text()
@@ -285,6 +286,6 @@ def test_with_neither_the_text_is_copied_the_old_way(phone, live, roster):
     page = phone(locale="en-GB", script=script)
     page.goto(f"{base}/nights/{night}/summary?lang=en")
     page.click("#share")
-    page.wait_for_function("window.__copied.length === 1")
+    wait_until(page, "() => window.__copied.length === 1")
     assert page.evaluate("window.__copied[0]").startswith("Interim settlement: ")
     assert "Copied" in page.locator("#share-status").inner_text()

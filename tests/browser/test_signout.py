@@ -14,7 +14,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.models import Night
 from scorekeeper.core.table import load_table
-from tests.support import worker_ready
+from tests.support import wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -214,7 +214,7 @@ def test_signing_out_with_a_hand_waiting_can_send_it_first(page, live, night, un
     sign_out_from_the_menu(page)
     ask = page.locator("#signout-ask")
     ask.locator("button", has_text="Jetzt senden").click()
-    page.wait_for_function("() => document.querySelector('#signout-ask p').textContent.startsWith('Nicht gesendet: 1')")
+    wait_until(page, "() => document.querySelector('#signout-ask p').textContent.startsWith('Nicht gesendet: 1')")
     assert ask.is_visible() and len(hands(live, night)) == 1  # not sent, still asked
     unsent[0] = False
     ask.locator("button", has_text="Jetzt senden").click()
