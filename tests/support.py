@@ -515,8 +515,14 @@ def wait_until(page, predicate: str, arg: Any = None, timeout: float = 10) -> No
 
 
 def worker_ready(page) -> None:
-    """Wait until the service worker controls a browser page (it registers on the first page, then claims it)."""
-    wait_until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=15)
+    """Wait until the service worker controls a browser page (it registers on the first page, then claims it).
+
+    A worker that became active while this page was on its way (the phone went on from its first
+    page at once) claims the pages open before, not this one (Chromium): the page is loaded again."""
+    wait_until(page, "() => navigator.serviceWorker.getRegistration().then(r => Boolean(r && r.active))", timeout=15)
+    if not page.evaluate("() => Boolean(navigator.serviceWorker.controller)"):
+        page.reload()
+        wait_until(page, "() => Boolean(navigator.serviceWorker.controller)")
 
 
 @contextmanager
