@@ -4,6 +4,7 @@ every form's bad input answered with a message on the page and nothing changed."
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -147,13 +148,32 @@ def test_a_round_is_not_drawn_while_the_last_is_being_played(client, db):
     assert len(tm.read_tournament(db=db, tournament_id=t.id).rounds) == 1
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "A table's points must add up to zero: these add up to 5"),
+        ("de", "Die Punkte eines Tisches müssen zusammen null ergeben: diese ergeben 5"),
+    ],
+)
+def test_a_refusal_above_a_form_is_a_sentence_of_its_own(client, db, lang, said):
+    """The core says a refusal in lower case, as part of a sentence; above a form it stands alone
+    (templates/_macros/forms.html, form_errors): it begins with a capital letter."""
+    t = _tournament(db, n=8, deals=32)
+    client.post(f"/tournaments/{t.id}/draw")
+    url = f"/tournaments/{t.id}/rounds/1/tables/1/paper?lang={lang}"
+    answer = client.post(url, data={"p1": "10", "p2": "-5", "p3": "0", "p4": "0"})
+    above = re.search(r'<div class="errors form-errors" role="alert">(.*?)</div>', answer.get_data(as_text=True), re.S)
+    assert answer.status_code == 400 and above is not None
+    assert html.unescape(re.sub(r"<[^>]+>", "", above.group(1))).strip() == said
+
+
 def test_paper_points_that_do_not_sum_to_zero_are_refused(client, db):
     t = _tournament(db, n=8, deals=32)
     client.post(f"/tournaments/{t.id}/draw")
     url = f"/tournaments/{t.id}/rounds/1/tables/1/paper"
     assert client.get(url).status_code == 200
     answer = client.post(url, data={"p1": "10", "p2": "-5", "p3": "0", "p4": "0"})
-    assert answer.status_code == 400 and "must add up to zero: these add up to 5" in answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "add up to zero: these add up to 5" in answer.get_data(as_text=True)
     answer = client.post(url, data={"p1": "10", "p2": "zehn", "p3": "0", "p4": "0"})
     assert answer.status_code == 400 and "Not a valid integer value." in answer.get_data(as_text=True)
     assert tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].paper is False
