@@ -38,7 +38,7 @@ def refusal(night: Night, action: str) -> Conflict | None:
 
 def back_to_table(night_id: int, refused: Conflict):
     """A page the night no longer allows does not open: back to the table page, which says why."""
-    flash(message(refused, sentence=True), "error")
+    flash(message(refused), "error")
     return redirect(url_for("nights.show", night_id=night_id))
 
 

@@ -273,7 +273,7 @@ def undo(night_id: int):
             undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected), who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
-            flash(message(exc, sentence=True), "error")
+            flash(message(exc), "error")
         else:
             flash(_("%(hand)s was undone.", hand=hand_word(table.night.game, len(table.hands))), "ok")
         return redirect(url_for("nights.show", night_id=night_id))

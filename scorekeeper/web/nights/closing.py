@@ -70,7 +70,7 @@ def close(night_id: int):
             close_night(db=get_db(), night_id=night_id, who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
-            flash(message(exc, sentence=True), "error")
+            flash(message(exc), "error")
             return show(night_id), 409  # the table page, which says why
         if not identity().at_least(VIEWER):  # a guest: the closed night's code lets nobody in, so show it now
             return summary(night_id)
@@ -95,7 +95,7 @@ def reopen(night_id: int):
             form.reason.errors = [message(exc)]
         except Conflict as exc:
             get_db().rollback()
-            flash(message(exc, sentence=True), "error")
+            flash(message(exc), "error")
             return redirect(url_for("nights.show", night_id=night_id))
         else:
             flash(_("The night is open again."), "ok")
@@ -207,7 +207,7 @@ def delete(night_id: int):
             field_error(form, exc)
         except Conflict as exc:
             db.rollback()
-            form.form_errors.append(message(exc, sentence=True))
+            form.form_errors.append(message(exc))
             status = 409
         else:
             flash(_("The night is deleted. Its export is kept with the reason."), "ok")

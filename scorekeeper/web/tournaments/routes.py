@@ -168,7 +168,7 @@ def _refused(tournament_id: int, exc: Exception):
     """Back to the tournament's page with the refusal said (nothing changed)."""
     get_db().rollback()
     view = _view(tournament_id)
-    flash(message(exc, sentence=True), "error")
+    flash(message(exc), "error")
     return _show(view, status=409 if isinstance(exc, Conflict) else 400)
 
 
@@ -327,7 +327,7 @@ def replace(tournament_id: int, number: int):
             target.errors = [*list(target.errors), message(exc)]
         except Conflict as exc:
             get_db().rollback()
-            form.form_errors.append(message(exc, sentence=True))
+            form.form_errors.append(message(exc))
             return 409
         except NotFound:
             get_db().rollback()
@@ -444,7 +444,7 @@ def paper(tournament_id: int, round_number: int, table: int):
                 form.form_errors.append(message(exc))
             except Conflict as exc:
                 get_db().rollback()
-                form.form_errors.append(message(exc, sentence=True))
+                form.form_errors.append(message(exc))
                 status = 409
             else:
                 flash(_("The points of table %(n)s are entered.", n=table))
@@ -633,7 +633,7 @@ def rules(tournament_id: int):
                 form.refused(exc)
             except Conflict as exc:
                 get_db().rollback()
-                form.form_errors.append(message(exc, sentence=True))
+                form.form_errors.append(message(exc))
                 status = 409
             else:
                 flash(_("The rules are saved."))
