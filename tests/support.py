@@ -133,9 +133,9 @@ def shared_engine() -> Iterator[None]:
 
     SQLAlchemy compiles each kind of statement once per engine (its compiled cache is keyed by the
     engine's dialect): with a new engine per test every query was compiled again in every test, a
-    fifth of a web test's time. The engine's pool is emptied at the end of each test (the app's
-    ``sk_engine_close``: ``dispose`` closes its connections and keeps what it compiled, then never
-    runs again for that app, whose collection later must not close a later test's connections)."""
+    fifth of a web test's time. At the end of each test :func:`close_or_keep` keeps the engine's pooled
+    connections for the next one, or closes them when the test left one out (the app's
+    ``sk_engine_close``: ``dispose`` closes its connections and keeps what it compiled)."""
     real = database.make_engine
 
     def kept(url: str):

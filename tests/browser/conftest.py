@@ -59,10 +59,10 @@ def _sign_in(page, live) -> None:
     """Sign in as the club's admin: the session cookie a sign-in gives, made by the app itself and
     handed to the page's browser, then the nights' list opened (where the sign-in form leads).
 
-    Not through the form: that took a second of every browser test (two page loads and the password's
-    hash checked, slow on purpose). Signing in through the form is what the tests of signing in do
-    (tests/browser/test_session_gone.py, test_signout.py, test_every_page.py's sign-in page and the
-    web tests of the form)."""
+    Not through the form: two page loads and the password's hash checked (slow on purpose) in every
+    browser test, 3-18 % of their CPU time (docs/testing.md). Signing in through the form is what the
+    tests of signing in do (tests/browser/test_session_gone.py, test_signout.py, test_every_page.py's
+    sign-in page and the web tests of the form)."""
     from scorekeeper.core import accounts
 
     base, app = live
