@@ -267,7 +267,18 @@ def snapshot(db) -> dict[str, list[str]]:
     connection = db.connection()
     # the driver's own rows, each table's SELECT written once: the fuzz tests take a snapshot after
     # every request, and SQLAlchemy's statement and row handling were most of its time
-    rows = {name: sorted(map(repr, connection.exec_driver_sql(sql).all())) for name, sql in _SNAPSHOT_SQL}
+    if connection.dialect.name == "postgresql":
+        # every SELECT in one round trip, a result each (psycopg's nextset): 1.3 ms against 5.9 for
+        # one round trip per table on this machine
+        cursor = connection.connection.dbapi_connection.cursor()
+        cursor.execute(_SNAPSHOT_ALL)
+        rows = {}
+        for name, _ in _SNAPSHOT_SQL:
+            rows[name] = sorted(map(repr, cursor.fetchall()))
+            cursor.nextset()
+        cursor.close()
+    else:
+        rows = {name: sorted(map(repr, connection.exec_driver_sql(sql).all())) for name, sql in _SNAPSHOT_SQL}
     db.rollback()
     return rows
 
@@ -278,6 +289,7 @@ _SNAPSHOT_SQL = [
     for table in SQLModel.metadata.sorted_tables
     if table.name not in COUNTED_TABLES
 ]
+_SNAPSHOT_ALL = "; ".join(sql for _, sql in _SNAPSHOT_SQL)
 
 
 # --- accounts ----------------------------------------------------------------------------
