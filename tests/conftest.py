@@ -24,14 +24,14 @@ from tests.support import (
     make_user,
     migrate_postgres,
     migrate_sqlite_template,
-    share_url_builders,
+    share_url_rules,
     shared_engine,
     signed_in,
     sqlite_copy,
     start_night,
 )
 
-share_url_builders()
+share_url_rules()
 
 
 @pytest.fixture(scope="session")

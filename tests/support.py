@@ -34,33 +34,54 @@ ROOT = Path(__file__).resolve().parents[1]
 # --- apps --------------------------------------------------------------------------------
 
 
-def share_url_builders() -> None:
-    """Each app compiles two URL-building functions per route (Werkzeug's ``Rule._compile_builder``:
-    Python source through ``ast`` and ``compile``), about half of the 0.3 s an app takes to start;
-    the tests start thousands of apps with the same routes. The function depends only on the rule's
-    parsed parts and the defaults it fills in, so the tests' process compiles each once and hands
-    it to every later app with the same rule (called once, from tests/conftest.py)."""
+def share_url_rules() -> None:
+    """Each app parses every route's rule into regular expressions and compiles two URL-building
+    functions for it (Werkzeug's ``Rule.compile``: the rule's parts, then Python source through
+    ``ast`` and ``compile``); the tests start thousands of apps with the same routes, and this was
+    half of the 0.3 s an app took to start, then still a tenth of a web test's time. What a rule
+    compiles to depends only on its text, its defaults and its map's converters and settings, so the
+    tests' process compiles each once and hands the result to every later app's rule that is the same
+    (called once, from tests/conftest.py). The converters are shared with it: they keep no state."""
     from werkzeug.routing.rules import Rule
 
-    compile_builder = getattr(Rule, "_compile_builder", None)
-    if compile_builder is None or getattr(compile_builder, "shared", False):  # another Werkzeug; or done
+    compile_rule = Rule.compile
+    if getattr(compile_rule, "shared", False):  # done already
         return
-    builders: dict[tuple, Any] = {}
+    compiled: dict[tuple, tuple] = {}
 
-    def shared(rule: Rule, append_unknown: bool = True):
-        defaults = rule.defaults or {}
-        filled = tuple(
-            (name, rule._converters[name].to_url(defaults[name]))
-            for dynamic, name in rule._trace
-            if dynamic and name in defaults
-        )
-        key = (tuple(rule._trace), append_unknown, filled)
-        if key not in builders:
-            builders[key] = compile_builder(rule, append_unknown)
-        return builders[key]
+    def shared(rule: Rule) -> None:
+        try:
+            key = (
+                rule.rule,
+                rule.subdomain,
+                rule.host,
+                rule.merge_slashes,
+                rule.map.host_matching,
+                tuple(sorted(rule.map.converters.items())),
+                tuple(sorted((rule.defaults or {}).items())),
+            )
+            hash(key)
+        except TypeError:  # a default that cannot be a key: compiled as Werkzeug does
+            return compile_rule(rule)
+        if key not in compiled:
+            compile_rule(rule)
+            compiled[key] = (
+                rule._parts,
+                rule._trace,
+                rule._converters,
+                frozenset(rule.arguments),
+                rule._build.__func__,
+                rule._build_unknown.__func__,
+            )
+            return
+        parts, trace, converters, arguments, build, build_unknown = compiled[key]
+        rule._parts, rule._trace, rule._converters = list(parts), list(trace), dict(converters)
+        rule.arguments = set(arguments)
+        rule._build = build.__get__(rule, None)
+        rule._build_unknown = build_unknown.__get__(rule, None)
 
     shared.shared = True
-    Rule._compile_builder = shared
+    Rule.compile = shared
 
 
 class SharedTemplateCode(BytecodeCache):
