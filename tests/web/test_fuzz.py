@@ -811,6 +811,7 @@ def test_a_hostile_request_to_a_state_changing_route_is_answered_and_refusals_ch
 GET_PARTS = 3
 
 
+@pytest.mark.slow  # 6-11 s a part
 @pytest.mark.parametrize("part", range(GET_PARTS))
 def test_every_page_and_api_read_survives_hostile_query_strings_and_ids(app, db, world, client, part):
     """Every GET route, each example once: hostile query strings and URL parts; reads change nothing when refused."""

@@ -150,6 +150,7 @@ def run_cases(strategy, examples: int, check) -> None:
 PARTS = 6
 
 
+@pytest.mark.slow  # 6-17 s a part
 @pytest.mark.parametrize("part", range(PARTS))
 def test_every_answer_is_one_the_document_describes_and_a_refusal_changes_nothing(app, db, fuzzed, part):
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
