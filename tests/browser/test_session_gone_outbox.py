@@ -2,7 +2,7 @@
 what the hands wait for in the words of its link (a member signs in again; another account signed in now: the one
 that saved them; a guest joins the table again), a guest who joined the same table again with a new guest session
 sends the hands the earlier one saved (never a member's session), and at 360 x 640 the notice and the outbox (a
-summary line with the count) leave the table on the first screen."""
+summary line with the count, which never stands on a line by itself) leave the table on the first screen."""
 
 from __future__ import annotations
 
@@ -46,6 +46,21 @@ def _guest(browser, base: str, night: int, code: str, size=PHONE, locale="de-DE"
     return phone
 
 
+def _count_line(page) -> tuple[float, float]:
+    """Where the outbox title's last word and its count "(3)" stand: the top of each's last line box."""
+    return page.evaluate(
+        """() => {
+        const title = document.querySelector("#outbox [data-title]").firstChild;
+        const word = document.createRange();
+        word.setStart(title, title.textContent.trimEnd().lastIndexOf(" ") + 1);
+        word.setEnd(title, title.textContent.trimEnd().length);
+        const count = document.querySelector("#outbox [data-count]").getClientRects();
+        const rects = word.getClientRects();
+        return [rects[rects.length - 1].top, count[count.length - 1].top];
+        }"""
+    )
+
+
 def _notice(page) -> str:
     notice = page.locator("#session-gone")
     notice.wait_for(state="visible", timeout=10_000)
@@ -87,6 +102,8 @@ def test_another_account_signed_in_the_notice_says_the_hands_wait_for_the_accoun
     assert "sobald du wieder angemeldet bist" not in said, said  # not true of whoever holds the phone now
     page.evaluate("window.dispatchEvent(new Event('online'))")  # the outbox tries again now (not in 8 s)
     expect(page.locator("#outbox [data-title]")).to_have_text("Wartet auf das Konto, das sie gespeichert hat")
+    word, count = _count_line(page)  # a title of two lines: it wraps between words, the count stays with the last
+    assert abs(word - count) < 2, (word, count)
     expect(page.locator("#outbox li.queued .state")).to_have_text(
         "wartet, bis sich das Konto, das es gespeichert hat, auf diesem Handy wieder anmeldet"
     )
@@ -162,6 +179,8 @@ def test_a_guests_notice_says_the_hands_go_once_the_table_is_joined_again(
         assert "angemeldet" not in said and "signed in" not in said, said
         assert phone.locator("#session-gone a").inner_text() == link
         expect(phone.locator("#outbox li.queued .state")).to_have_text(state)
+        word, count = _count_line(phone)
+        assert abs(word - count) < 2, (phone.locator("#outbox summary").inner_text(), word, count)
     finally:
         phone.context.close()
 
@@ -187,6 +206,8 @@ def test_at_360_the_notice_and_the_outbox_leave_the_table_on_the_first_screen(br
         assert summary.inner_text().strip().endswith("(3)")  # one line: what they wait for, and how many
         assert page.locator("#outbox li.queued").first.is_hidden()  # collapsed
         assert summary.bounding_box()["height"] < 64
+        word, count = _count_line(page)
+        assert abs(word - count) < 2, (summary.inner_text(), word, count)  # the count stays with the word before it
         assert page.locator("#session-gone").bounding_box()["height"] < 160
         balance = page.locator("#balance").bounding_box()
         assert balance["y"] + 40 < SMALL["height"], balance  # the table starts on the first screen

@@ -1,5 +1,6 @@
 """The night's delete page says what goes in plain words (seams 6): no "its 0 hands" ("seine 0 Spiele") for a
-night without hands, the singular for one hand, the count from two on; in German and in English."""
+night without hands, the singular for one hand, the count from two on; in German and in English; and in the
+game's own word for a hand (``hand_word``): a Konter a Matt night's Partien, a Matt night's Durchgänge."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.core.hands import record_hand
-from tests.support import DURCH
+from tests.support import DURCH, start_night
 
 
 def _said(client, night_id: int, lang: str) -> str:
@@ -23,7 +24,7 @@ def _said(client, night_id: int, lang: str) -> str:
     [
         (0, "de", "Er hat noch keine Spiele", "0 Spiele"),
         (0, "en", "It has no hands yet", "0 hands"),
-        (1, "de", "sein einziges Spiel und sein Platz", "1 Spiele"),
+        (1, "de", "alles Eingetragene (bisher 1 Spiel)", "1 Spiele"),
         (1, "en", "its one hand and its place", "1 hands"),
         (2, "de", "seine 2 Spiele und sein Platz", "seine 2 Spiel "),
         (2, "en", "its 2 hands and its place", "its 2 hand "),
@@ -35,3 +36,29 @@ def test_the_delete_page_says_how_many_hands_go_in_plain_words(client, db, night
     said = _said(client, night.id, lang)
     assert says in said, said
     assert never not in said, said
+
+
+#: Konter a Matt: team B has trumps and wins 30:10. Matt: Anna mates on move 3 with the ace.
+PARTIE = {"trump_team": "B", "points_a": 10}
+DURCHGANG = {"mated_by": 1, "move": 3, "card": "A"}
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "hand", "lang", "says"),
+    [
+        ("konter_a_matt", 4, PARTIE, "de", ["Er hat noch keine Partien;", "(bisher 1 Partie)", "seine 3 Partien und"]),
+        ("konter_a_matt", 4, PARTIE, "en", ["It has no parties yet", "its one partie and", "its 3 parties and"]),
+        ("matt", 2, DURCHGANG, "de", ["noch keine Durchgänge;", "(bisher 1 Durchgang)", "seine 3 Durchgänge und"]),
+        ("matt", 2, DURCHGANG, "en", ["It has no Durchgänge yet", "its one Durchgang and", "its 3 Durchgänge and"]),
+    ],
+)
+def test_the_delete_page_names_the_hands_in_the_games_own_word(client, db, players, game, seats, hand, lang, says):
+    night = start_night(db, players, game=game, seats=seats)
+    pages = [_said(client, night.id, lang)]  # none
+    record_hand(db=db, night_id=night.id, hand=hand)
+    pages.append(_said(client, night.id, lang))  # one
+    for _ in range(2):
+        record_hand(db=db, night_id=night.id, hand=hand)
+    pages.append(_said(client, night.id, lang))  # three
+    assert [s for s, page in zip(says, pages, strict=True) if s not in page] == [], pages
+    assert not any(word in page for page in pages for word in ("Spiel", "hand ", "hands")), pages

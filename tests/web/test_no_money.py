@@ -31,14 +31,36 @@ def balance_headers(page: str) -> list[str]:
     return re.findall(r"<th[^>]*>(.*?)</th>", table.group(1)) if table else []
 
 
+def balance_rows(page: str) -> list[list[str]]:
+    table = re.search(r'<table class="balance"[^>]*>.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert table, page
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    return [
+        [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
+        for r in rows
+    ]
+
+
 def test_konter_a_matt_and_matt_without_a_stake_show_no_money_on_the_table_page(client, db, players):
-    for night in (night_with(db, players, "konter_a_matt", KONTER), night_with(db, players, "matt", MATT, 2)):
+    konter, matt = night_with(db, players, "konter_a_matt", KONTER), night_with(db, players, "matt", MATT, 2)
+    for night, headers in ((konter, ["Spieler", "Team", "Striche"]), (matt, ["Spieler"])):
         page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
-        assert balance_headers(page) == ["Spieler"], night.game
+        assert balance_headers(page) == headers, night.game
         assert "0,00 EUR" not in page
     staked = night_with(db, players, "konter_a_matt", KONTER, rules={"stake_per_game": 1})
     page = client.get(f"/nights/{staked.id}?lang=de").get_data(as_text=True)
     assert balance_headers(page) == ["Spieler", "Einheiten", "Geld"]  # with a stake: its money
+
+
+def test_konter_a_matt_without_a_stake_stands_each_player_with_the_team_and_its_strokes(client, db, players):
+    """Polish 3: no table of names alone: each player's team (A: seats 1 and 3) and the strokes it has left in
+    the game under way, as the engine keeps them (A won a partie: 10; B won one: 10; a third partie to B: 9)."""
+    night = night_with(db, players, "konter_a_matt", [*KONTER, {"trump_team": "B", "points_a": 10}])
+    strokes = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
+    assert [row[1:] for row in balance_rows(strokes)] == [["A", "10"], ["B", "9"], ["A", "10"], ["B", "9"]]
+    assert [row[0].split()[0] for row in balance_rows(strokes)] == ["Anna", "Bernd", "Clara", "Dieter"]
+    english = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert balance_headers(english) == ["Player", "Team", "Strokes"]
 
 
 def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):

@@ -153,6 +153,8 @@ def _context(table: Table) -> dict:
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "allowed": life.allowed(night, now),  # what the page offers (core/lifecycle.py)
         "next_deal": now.next_deal,  # the counter, the button and the list: one numbering
+        # each seat's fixed team (Konter a Matt: A seats 1 and 3, B 2 and 4; other games none)
+        "team_of": {seat: team for team, seats in GAMES[night.game].teams.items() for seat in seats},
         **_tournament_table(table, now, hands),
     }
 
