@@ -260,6 +260,15 @@ def test_a_konter_a_matt_night_shows_the_strokes_and_matches_the_engine(page, li
     assert set(engine_balance(app, night).values()) == {0}
     assert "EUR" not in page.locator("#balance").inner_text()
     print(f"\nTAPS typical Konter a Matt partie: {t.count - before}")
+    # the strokes line wraps between its parts, never inside one: at 390 px in English "games won A 0 : B 0"
+    # left its last "0" on a line by itself
+    for lang in ("en", "de"):
+        page.goto(f"{base}/nights/{night}?lang={lang}")
+        lines = page.evaluate(
+            """() => [...document.querySelectorAll("#balance p.state .part")].map(
+                part => [part.textContent.trim(), new Set([...part.getClientRects()].map(r => r.top)).size])"""
+        )
+        assert len(lines) == 2 and all(count == 1 for _, count in lines), (lang, lines)
 
 
 def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, roster):
