@@ -264,11 +264,16 @@ def test_a_konter_a_matt_night_shows_the_strokes_and_matches_the_engine(page, li
     # left its last "0" on a line by itself
     for lang in ("en", "de"):
         page.goto(f"{base}/nights/{night}?lang={lang}")
-        lines = page.evaluate(
-            """() => [...document.querySelectorAll("#balance p.state .part")].map(
-                part => [part.textContent.trim(), new Set([...part.getClientRects()].map(r => r.top)).size])"""
-        )
+        lines = _lines_of_each_part(page)
         assert len(lines) == 2 and all(count == 1 for _, count in lines), (lang, lines)
+
+
+def _lines_of_each_part(page) -> list[tuple[str, int]]:
+    """Each part of the balance card's state lines (``.state .part``) and on how many lines it stands."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll("#balance p.state .part")].map(
+            part => [part.textContent.trim(), new Set([...part.getClientRects()].map(r => r.top)).size])"""
+    )
 
 
 def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, roster):
@@ -288,6 +293,11 @@ def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, r
     assert set(engine_balance(app, night).values()) == {0}  # no stake per point (issue 26.3): no money
     assert "EUR" not in page.locator("#balance").inner_text()
     print(f"\nTAPS typical Matt Durchgang: {t.count - before}")
+    # at 360 px in German "gewonnene Partien: Anna 0 : 0 Bernd" left "Bernd" on a line by itself
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(f"{base}/nights/{night}?lang=de")
+    lines = _lines_of_each_part(page)
+    assert len(lines) == 2 and all(count == 1 for _, count in lines), lines
 
 
 def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, live, roster):

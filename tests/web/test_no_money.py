@@ -43,7 +43,7 @@ def balance_rows(page: str) -> list[list[str]]:
 
 def test_konter_a_matt_and_matt_without_a_stake_show_no_money_on_the_table_page(client, db, players):
     konter, matt = night_with(db, players, "konter_a_matt", KONTER), night_with(db, players, "matt", MATT, 2)
-    for night, headers in ((konter, ["Spieler", "Team", "Striche"]), (matt, ["Spieler"])):
+    for night, headers in ((konter, ["Spieler", "Team", "Striche"]), (matt, ["Spieler", "Gewonnene Partien"])):
         page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
         assert balance_headers(page) == headers, night.game
         assert "0,00 EUR" not in page
@@ -61,6 +61,18 @@ def test_konter_a_matt_without_a_stake_stands_each_player_with_the_team_and_its_
     assert [row[0].split()[0] for row in balance_rows(strokes)] == ["Anna", "Bernd", "Clara", "Dieter"]
     english = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert balance_headers(english) == ["Player", "Team", "Strokes"]
+
+
+def test_matt_without_a_stake_stands_each_player_with_the_matches_won(client, db, players):
+    """No table of names alone: each player's matches won, as the engine counts them. A match is four
+    Durchgänge: Anna mates with 33, Bernd with 8, a draw, Anna with 33 again: Anna wins it 66 : 8."""
+    anna_33, bernd_8 = {"mated_by": 1, "move": 3, "card": "A"}, {"mated_by": 2, "move": 2, "card": "K"}
+    night = night_with(db, players, "matt", [anna_33, bernd_8, {"mated_by": None}, anna_33, bernd_8], 2)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert balance_headers(page) == ["Player", "Matches won"]
+    assert [row[0].split()[0] for row in balance_rows(page)] == ["Anna", "Bernd"]
+    assert [row[1] for row in balance_rows(page)] == ["1", "0"]
+    assert "matches won: Anna 1 : 0 Bernd" in text_of(client.get(f"/nights/{night.id}?lang=en"))
 
 
 def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):
