@@ -4,6 +4,7 @@ and after it."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -25,8 +26,9 @@ BERND_8 = {"mated_by": 2, "move": 2, "card": "K"}
 DRAW = {"mated_by": None}
 
 
-def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+def _text(page: str) -> str:
+    """The words as a browser shows them: tags out, entities (a no-break space) read, spaces as one."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).strip()
 
 
 def record(db, night, *hands):

@@ -283,7 +283,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     record_all(client, night, forms)
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Match 1:" in page
-    assert "Anna 77 : 24 Bernd" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Anna 77 : 24 Bernd" in re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
     forms = [
         {"mated_by": "draw"},
         {"mated_by": 1, "move": 10, "card": "A", "vorablegen": 1, "uebermatt": "y"},  # (10 + 1) × 11 × 2 = 242
@@ -306,7 +306,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     assert t.balance == engine_balance(night, hands, [1, 2, 1, 2])
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     assert "29,50 EUR" in page
-    assert "gewonnene Partien: Anna 1 : 0 Bernd" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "gewonnene Partien: Anna 1 : 0 Bernd" in re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
 
 
 @pytest.mark.parametrize(("card", "points"), [("10", 70), ("7", 49), ("K", 28), ("Q", 21), ("A", 77)])

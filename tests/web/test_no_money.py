@@ -5,6 +5,7 @@ reader's spreadsheet (";" in German); a German player page speaks German."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from datetime import date
@@ -23,7 +24,8 @@ def night_with(db, players, game, hands, seats=4, rules=None, played_on=date(202
 
 
 def text_of(answer) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True)))
+    """The words as a browser shows them: tags out, entities (a no-break space) read, spaces as one."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True))))
 
 
 def balance_headers(page: str) -> list[str]:
