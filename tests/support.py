@@ -536,14 +536,41 @@ def wait_until(page, predicate: str, arg: Any = None, timeout: float = 10) -> No
 
     Asked from here every 50 ms, not with ``page.wait_for_function``: that polls by evaluating a
     string in the page, which the page's CSP forbids (``script-src 'self'``), so it failed whenever
-    the answer was not yes at once (an EvalError under load)."""
+    the answer was not yes at once (an EvalError under load). A page that goes to another page
+    meanwhile (the outbox reloads the table once its hands landed) is asked again once it is there."""
     import time
 
+    from playwright.sync_api import Error
+
     deadline = time.monotonic() + timeout
-    while not page.evaluate(predicate, arg):
+    while True:
+        try:
+            if page.evaluate(predicate, arg):
+                return
+        except Error as error:
+            if "context was destroyed" not in error.message:
+                raise
+            page.wait_for_load_state()
         if time.monotonic() > deadline:
             raise AssertionError(f"not true after {timeout} s on {page.url}: {predicate}")
         page.wait_for_timeout(50)
+
+
+#: how many hands of night ``arg`` the phone's outbox store keeps, whoever's they are (IndexedDB)
+_KEPT_FOR_THE_NIGHT = """night => new Promise(done => { const r = indexedDB.open("scorekeeper", 1);
+  r.onsuccess = () => { const q = r.result.transaction("outbox").objectStore("outbox").getAll();
+  q.onsuccess = () => done(q.result.filter(h => h.night === String(night)).length); }; })"""
+
+
+def wait_sent(page, night: int, timeout: float = 20) -> None:
+    """Wait until a browser page's outbox has sent every hand it kept for ``night`` and shows no outbox.
+
+    The phone's store is asked, not only the outbox's ``hidden``: a page just loaded hides its outbox
+    until its script has read the store, so a hidden outbox right after a page load (a sign-in, a
+    table joined again) said nothing yet, and a test that read the server's hands then failed under
+    load. A hand leaves the store once the server's answer says it is stored."""
+    wait_until(page, f"night => ({_KEPT_FOR_THE_NIGHT})(night).then(n => n === 0)", night, timeout)
+    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=timeout * 1000)
 
 
 def worker_ready(page) -> None:
@@ -586,11 +613,14 @@ def served_app(folder: Path, template: Path, static_cache: Path, poll_seconds: i
             os.environ["SCOREKEEPER_INSTANCE"] = previous
     app.jinja_env.bytecode_cache = TEMPLATE_CODE
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # asked every 20 ms whether to stop, not every 500 (socketserver's default): a test's end waited
+    # up to half a second for it, a tenth of the browser tests' time (docs/testing.md)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}", app
     finally:
         server.shutdown()
         thread.join(5)
+        server.server_close()  # its listening socket
         app.extensions["sk_engine"].dispose()

@@ -12,7 +12,7 @@ from scorekeeper.core import db as database
 from scorekeeper.core import history
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.table import load_table
-from tests.support import DURCH, wait_until, worker_ready
+from tests.support import DURCH, wait_sent, wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, n
     finally:
         page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     after = table(live, night)
     assert len(after.hands) == 5  # all five, once each
     seats = {"Anna": 1, "Bernd": 2, "Clara": 3, "Dieter": 4}
@@ -114,7 +114,7 @@ def test_a_hand_whose_answer_was_lost_is_not_stored_twice(page, live, night):
         enter_durch(page, "Bernd")
         page.wait_for_url(f"{base}/nights/{night}", timeout=30_000)
         assert len(table(live, night).hands) == 1  # the server has it
-        page.wait_for_selector("#outbox[hidden]", state="attached", timeout=30_000)  # sent again, answered
+        wait_sent(page, night, timeout=30)  # sent again, answered
     finally:
         app.wsgi_app = inner
     assert len(table(live, night).hands) == 1  # and still once
@@ -138,7 +138,7 @@ def test_a_hand_another_phone_beat_to_its_number_is_shown_and_can_be_added_next(
     assert "Inzwischen eingetragen" in conflict.inner_text() and "Dieter" in conflict.inner_text()  # side by side
     assert len(table(live, night).hands) == 1  # nothing stored twice, nothing dropped
     conflict.locator("button", has_text="Als nächstes Spiel anhängen").click()
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     hands = table(live, night).hands
     assert [h.data["declarer"] for h in hands] == [4, 3]
 
@@ -188,7 +188,7 @@ def test_three_hands_saved_while_the_server_is_down_land_once_when_it_is_back(pa
         assert [w.split(" · ")[0] for w in queued(page)] == ["Spiel 1", "Spiel 2", "Spiel 3"]
         assert table(live, night).hands == []
         down[0] = False  # the server is back: the timer finds it
-        page.wait_for_selector("#outbox[hidden]", state="attached", timeout=30_000)
+        wait_sent(page, night, timeout=30)
     finally:
         app.wsgi_app = inner
     assert [h.data["declarer"] for h in table(live, night).hands] == [1, 2, 3]
@@ -206,7 +206,7 @@ def test_a_hand_sent_after_its_forms_token_expired_still_lands(page, live, night
     finally:
         page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     assert [h.data["declarer"] for h in table(live, night).hands] == [4]
 
 
@@ -264,7 +264,7 @@ def test_offline_a_hand_without_partner_or_with_points_out_of_range_is_not_kept(
     finally:
         page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     stored = table(live, night).hands
     assert [(h.data["contract"], h.data["partner"], h.data["points"]) for h in stored] == [("rufen", 3, 70)]
 
@@ -321,7 +321,7 @@ def test_the_form_kept_offline_names_the_dealer_of_the_hand_behind_those_waiting
     finally:
         page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     second = table(live, night).hands[1].data  # Bernd (seat 2) dealt: Clara, forehand, declared with Anna
     assert (second["contract"], second["partner"], second["dealer"]) == ("rufen", 1, 2)
 
@@ -369,7 +369,7 @@ def test_at_a_table_of_five_a_hand_added_next_is_refused_and_kept_when_others_wo
         assert len(queued(page)) == 1 and len(queued(other)) == 1
         page.context.set_offline(False)
         page.evaluate("window.dispatchEvent(new Event('online'))")
-        page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+        wait_sent(page, five, timeout=20)
         other.context.set_offline(False)
         other.goto(f"{base}/nights/{five}")
         conflict = other.locator("#outbox li.conflict")
@@ -422,7 +422,7 @@ def test_behind_a_rundpass_dealt_again_the_form_names_the_same_dealer(page, live
     finally:
         page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     after = table(live, night)
     assert [h.data["contract"] for h in after.hands] == ["rundpass", "sauspiel"]
     assert [after.dealer_for(n) for n in (1, 2, 3)] == [1, 1, 2]  # what the form said

@@ -14,7 +14,7 @@ from scorekeeper.core.nights import close_night, reopen_night
 from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import enter_durch, queued, save_offline, table
 from tests.browser.tournament_steps import join_table
-from tests.support import PASSWORD, worker_ready
+from tests.support import PASSWORD, wait_sent, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def _reopen_table(app, night: int) -> None:
 
 
 def _sent_once_each(phone, live, night: int) -> None:
-    phone.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(phone, night, timeout=20)
     assert _declarers(live, night) == list(DECLARERS)  # once each, in order
 
 
@@ -165,6 +165,6 @@ def test_the_session_gone_with_a_hand_waiting_keeps_it_says_so_and_sends_it_afte
     page.fill("#password", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/nights/{night}")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     hands = table(live, night).hands
     assert [h.data["declarer"] for h in hands] == [3]  # Clara's hand, once

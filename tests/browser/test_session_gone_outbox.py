@@ -16,6 +16,7 @@ from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import save_offline, table
 from tests.browser.test_outbox_seams import _back_online
 from tests.browser.tournament_steps import join_table
+from tests.support import wait_sent
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +131,7 @@ def test_a_guest_who_joins_the_table_again_with_a_new_session_sends_the_hands_sa
         phone.context.clear_cookies()
         join_table(phone, base, night, _code(live, night))  # the same table, a new guest session
         assert phone.evaluate("document.documentElement.dataset.account") not in (before, "-")
-        phone.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+        wait_sent(phone, night, timeout=20)
         assert [h.data["declarer"] for h in table(live, night).hands] == [1, 2]  # sent once each, in order
     finally:
         phone.context.close()

@@ -14,7 +14,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.models import Night
 from scorekeeper.core.table import load_table
-from tests.support import wait_until, worker_ready
+from tests.support import wait_sent, wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -178,7 +178,7 @@ def test_a_hand_saved_by_one_member_is_never_sent_under_anothers_session(page, l
     page.context.clear_cookies()
     sign_in_as(page, live, ("Wirt", "richtig-geheim"))  # its own account again: it is sent
     page.goto(f"{base}/nights/{night}")
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=20_000)
+    wait_sent(page, night, timeout=20)
     assert [h["declarer"] for h in hands(live, night)] == [1, 2]
 
 
