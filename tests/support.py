@@ -5,8 +5,10 @@ The fixtures are in the conftest.py files; they import from here too. No test im
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -436,6 +438,24 @@ def submit(client, night_id: int, fields: dict[str, Any], action="save", lang="e
     data = fill(form if form is not None else open_form(client, f"{path}?lang={lang}"), fields)
     data["action"] = action
     return client.post(f"{path}?lang={lang}", data=data)
+
+
+def page_text(markup: str) -> str:
+    """The words of a page, or of a part of one, as a browser shows them: each tag a space, entities
+    read, every run of white space (a no-break space too) one space, trimmed."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", markup))).strip()
+
+
+def answer_text(answer) -> str:
+    """The words of a page the app answered (a test client's response), as a browser shows them."""
+    return page_text(answer.get_data(as_text=True))
+
+
+def field_errors(page: str, field: str) -> str:
+    """The messages under the form's field ``field`` (its list of errors), as a browser shows them;
+    "" when it has none."""
+    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
+    return page_text(match.group(1)) if match else ""
 
 
 # --- exported files ----------------------------------------------------------------------

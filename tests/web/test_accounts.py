@@ -14,7 +14,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core.models import LoginFailure, User
 from scorekeeper.core.nights import close_night, reopen_night
 from scorekeeper.core.table import load_table
-from tests.support import PASSWORD, make_user, signed_in, start_night, submit
+from tests.support import PASSWORD, answer_text, make_user, signed_in, start_night, submit
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 
@@ -25,10 +25,6 @@ def errors_of(answer) -> list[str]:
         re.sub(r"<[^>]+>", "", e).strip()
         for e in re.findall(r'class="errors[^"]*"[^>]*>(.*?)</(?:ul|div)>', html, re.S)
     ]
-
-
-def flat(answer) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True)))
 
 
 def sign_in(client, name, password, next_=None):
@@ -178,9 +174,9 @@ def test_the_first_admin_is_made_once_at_the_setup_address(app, anon):
 
 
 def test_the_login_page_tells_how_to_make_the_first_admin_until_there_is_one(app, anon):
-    assert "python manage.py create-admin NAME" in flat(anon.get("/login"))
+    assert "python manage.py create-admin NAME" in answer_text(anon.get("/login"))
     make_user(app, "Wirt", "admin")
-    assert "create-admin" not in flat(anon.get("/login"))
+    assert "create-admin" not in answer_text(anon.get("/login"))
 
 
 def test_the_setup_address_is_gone_when_an_admin_exists(app, anon, admin):
@@ -215,7 +211,7 @@ def test_a_guest_records_hands_of_the_night_joined_and_nothing_else(app, db, pla
     assert page.status_code == 200
     assert re.search(r'src="/static/join\.[0-9a-f]{12}\.js"', page.get_data(as_text=True))  # fingerprinted
     assert anon.get(f"/join/{code.lower()}").status_code == 404  # no code in a URL (access logs keep URLs)
-    assert "Matzlfangen" not in flat(page)  # a GET tells nothing about a code (only counted POSTs do)
+    assert "Matzlfangen" not in answer_text(page)  # a GET tells nothing about a code (only counted POSTs do)
     answer = anon.post("/join", data={"code": f" {code[:3].lower()}-{code[3:]} "})
     assert answer.headers["Location"] == f"/nights/{night.id}"
     assert anon.post(f"/api/v1/sessions/{night.id}/hands", json=HAND).status_code == 401  # no token: no API
@@ -378,7 +374,7 @@ def test_a_guest_who_closes_the_night_sees_its_settlement(app, db, anon, table):
     night, code = table
     anon.post("/join", data={"code": code})
     answer = anon.post(f"/nights/{night.id}/close")
-    assert answer.status_code == 200 and "Abrechnung" in flat(answer)
+    assert answer.status_code == 200 and "Abrechnung" in answer_text(answer)
     assert anon.get(f"/nights/{night.id}/summary").status_code == 302  # and then the code is spent
 
 

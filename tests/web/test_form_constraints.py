@@ -11,7 +11,7 @@ from datetime import date
 
 from scorekeeper.engine import matzlfangen, schafkopf
 from scorekeeper.web.hands.forms import Engine, MatzlfangenForm, SchafkopfForm
-from tests.support import start_night, submit
+from tests.support import field_errors, start_night, submit
 
 
 def new_form(client, night_id: int, lang: str = "en") -> str:
@@ -31,11 +31,6 @@ def attr(element: str, name: str) -> str | None:
 
 def engine_check(form_cls, name: str) -> Engine:
     return next(v for v in getattr(form_cls, name).kwargs["validators"] if isinstance(v, Engine))
-
-
-def field_errors(page: str, field: str) -> str:
-    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip()) if match else ""
 
 
 def test_the_points_range_rendered_is_the_fields_validator(client, db, players):

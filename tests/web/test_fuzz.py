@@ -20,7 +20,6 @@ What the fuzzing found (and what was then fixed) is pinned by the tests at the e
 
 from __future__ import annotations
 
-import html
 import io
 import json
 import os
@@ -49,7 +48,7 @@ from scorekeeper.web.nights.forms import ChangeNightForm, DeleteNightForm, Night
 from scorekeeper.web.players import forms as player_forms
 from scorekeeper.web.signin import forms as signin_forms
 from scorekeeper.web.tournaments import forms as tournament_forms
-from tests.support import PASSWORD, make_user, signed_in, snapshot, start_night
+from tests.support import PASSWORD, make_user, page_text, signed_in, snapshot, start_night
 
 EXAMPLES = 40  # per state-changing form route and backend
 API_EXAMPLES = 100  # per API route (they are quick)
@@ -645,10 +644,6 @@ def unreadable(message: str, sent: str) -> str | None:
         if sign in message and sign not in sent:
             return f"the message shows {sign!r}"
     return None
-
-
-def page_text(fragment: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment))).strip()
 
 
 def page_messages(body: str, status: int) -> list[str]:

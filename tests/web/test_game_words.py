@@ -4,7 +4,6 @@ and after it."""
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -14,7 +13,7 @@ from scorekeeper.core.table import load_table
 from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.pdf import context, summary_html, summary_pdf
 from scorekeeper.web.view import hand_views, hand_word
-from tests.support import pdf_text, start_night, submit
+from tests.support import page_text, pdf_text, start_night, submit
 
 #: Konter a Matt: team A has trumps and wins 40:0 with schwarz, matt and konter: A's strokes fall by 4.
 BIG_A = {"trump_team": "A", "points_a": 40, "schwarz": True, "matt": True, "konter": True}
@@ -26,11 +25,6 @@ BERND_8 = {"mated_by": 2, "move": 2, "card": "K"}
 DRAW = {"mated_by": None}
 
 
-def _text(page: str) -> str:
-    """The words as a browser shows them: tags out, entities (a no-break space) read, spaces as one."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).strip()
-
-
 def record(db, night, *hands):
     for hand in hands:
         record_hand(db=db, night_id=night.id, hand=hand)
@@ -39,13 +33,13 @@ def record(db, night, *hands):
 def rows(page: str) -> dict[int, str]:
     """Hand number -> the text of its row's summary line."""
     return {
-        int(n): _text(s)
+        int(n): page_text(s)
         for n, s in re.findall(r'<details class="hand card" id="hand-(\d+)">\s*<summary>(.*?)</summary>', page, re.S)
     }
 
 
 def balance_card(page: str) -> str:
-    return _text(page.split('id="balance"', 1)[1].split("</section>", 1)[0])
+    return page_text(page.split('id="balance"', 1)[1].split("</section>", 1)[0])
 
 
 @pytest.fixture
@@ -102,8 +96,8 @@ def test_the_changes_of_a_hand_name_it_in_its_games_word(client, db, players, ga
     night = start_night(db, players, game=game, seats=seats)
     record(db, night, hand)
     edit_hand(db=db, night_id=night.id, number=1, hand=hand)
-    german = _text(client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True))
-    english = _text(client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True))
+    german = page_text(client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True))
+    english = page_text(client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True))
     assert f"{de} eingetragen" in german and f"{de} unverändert gespeichert" in german
     assert f"{en} recorded" in english and f"{en} saved unchanged" in english
     assert game == "matzlfangen" or ("Spiel 1" not in german and "Hand 1" not in english)
@@ -140,7 +134,7 @@ def test_the_konter_a_matt_preview_shows_the_strokes_after_the_partie(client, db
     record(db, konter, BIG_A)
     answer = submit(client, konter.id, {"trump_team": "A", "points_a": 25}, action="preview", lang="de")
     assert answer.status_code == 200
-    preview = _text(answer.get_data(as_text=True).split("Vorschau", 1)[1])
+    preview = page_text(answer.get_data(as_text=True).split("Vorschau", 1)[1])
     assert "Striche nach der Partie: A 6 : 11 B" in preview
     fragment = client.post(
         f"/nights/{konter.id}/hands/new?fragment=1&lang=en",
@@ -154,7 +148,7 @@ def test_the_konter_a_matt_preview_shows_the_strokes_after_the_partie(client, db
             "action": "preview",
         },
     )
-    assert "A 3 : 11 B" in _text(fragment.get_data(as_text=True))
+    assert "A 3 : 11 B" in page_text(fragment.get_data(as_text=True))
 
 
 def _form(client, night) -> dict[str, str]:
@@ -226,7 +220,7 @@ def test_the_matt_preview_shows_both_players_points_in_the_durchgang(client, db,
     record(db, matt, ANNA_33)
     answer = submit(client, matt.id, {"mated_by": "2", "move": "2", "card": "K"}, action="preview", lang="de")
     assert answer.status_code == 200
-    preview = _text(answer.get_data(as_text=True).split("Vorschau", 1)[1])
+    preview = page_text(answer.get_data(as_text=True).split("Vorschau", 1)[1])
     assert "Anna 0 : 8 Bernd" in preview and "Partie 33 : 8" in preview
 
 
@@ -298,5 +292,5 @@ def test_the_views_of_a_game_without_state_say_nothing_after_a_hand(app, db, nig
 )
 def test_the_start_form_names_konter_a_matts_teams_as_the_engine_seats_them(client, lang, said):
     """Issue 23.3: the hint under the game says the engine's teams (``Game.teams``), not a copy of them."""
-    page = _text(client.get(f"/nights/new?lang={lang}").get_data(as_text=True))
+    page = page_text(client.get(f"/nights/new?lang={lang}").get_data(as_text=True))
     assert said in page

@@ -5,7 +5,6 @@ in tests/browser/test_hand_form.py.)"""
 
 from __future__ import annotations
 
-import html
 import re
 from datetime import date
 
@@ -14,7 +13,7 @@ from sqlmodel import select
 
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import HandRecord
-from tests.support import open_form, start_night, submit
+from tests.support import field_errors, open_form, start_night, submit
 
 SAUSPIEL = {"contract": "sauspiel", "declarer": 1, "partner": 3, "suit": "gras", "points": 70}
 
@@ -24,11 +23,6 @@ def stored(db, night_id: int) -> list[dict]:
     db.expire_all()
     query = select(HandRecord).where(HandRecord.night_id == night_id).order_by(HandRecord.number)
     return [h.data for h in db.exec(query)]
-
-
-def field_errors(page: str, field: str) -> str:
-    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip()) if match else ""
 
 
 def schafkopf(db, players, seats=4, rules=None):

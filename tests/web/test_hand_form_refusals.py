@@ -5,14 +5,13 @@ tests/browser/test_hand_form.py.)"""
 
 from __future__ import annotations
 
-import html
 import re
 from datetime import date
 
 import pytest
 
 from scorekeeper.core.hands import record_hand
-from tests.support import RUFEN_HIRSCH, fill, open_form, start_night, submit
+from tests.support import RUFEN_HIRSCH, fill, open_form, page_text, start_night, submit
 
 #: the refused hand of the issue: a Rufen with 70 points, "schwarz" ticked (the defenders cannot have 60)
 SCHWARZ_70 = {"contract": "rufen", "partner": 1, "points": 70, "schwarz": "y"}
@@ -26,13 +25,9 @@ def summary(page: str) -> str | None:
     return match.group(1) if match else None
 
 
-def text(fragment: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment)).strip())
-
-
 def links(fragment: str) -> list[tuple[str, str]]:
     """(target id, text) of each link to a field."""
-    return [(t, text(s)) for t, s in re.findall(r'<a href="#([\w-]+)"[^>]*>(.*?)</a>', fragment, re.S)]
+    return [(t, page_text(s)) for t, s in re.findall(r'<a href="#([\w-]+)"[^>]*>(.*?)</a>', fragment, re.S)]
 
 
 def schafkopf(db, players, seats=4, rules=None):
@@ -128,7 +123,7 @@ def test_a_stale_form_says_not_saved_and_why(client, db, night):
     assert answer.status_code == 409
     box = summary(answer.get_data(as_text=True))
     assert re.search(r"<h2[^>]*>Not saved</h2>", box)
-    assert "Another phone recorded a hand meanwhile" in text(box)
+    assert "Another phone recorded a hand meanwhile" in page_text(box)
     assert links(box) == []
 
 
@@ -138,7 +133,9 @@ def test_a_form_with_a_hand_count_that_is_no_number_says_so(client, db, night):
         f"/nights/{night.id}/hands/new?lang=en", data={**form, "expected_hands": "x", "action": "save"}
     )
     assert answer.status_code == 400
-    assert "This form is out of date: open it again from the table." in text(summary(answer.get_data(as_text=True)))
+    assert "This form is out of date: open it again from the table." in page_text(
+        summary(answer.get_data(as_text=True))
+    )
 
 
 def test_an_edit_refused_says_not_saved(client, db, night):
@@ -173,7 +170,7 @@ def test_the_live_previews_fragment_of_a_refused_hand_links_to_the_field(client,
 
 def field_errors(page: str, field: str) -> list[str]:
     match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
-    return [text(li) for li in re.findall(r"<li>(.*?)</li>", match.group(1), re.S)] if match else []
+    return [page_text(li) for li in re.findall(r"<li>(.*?)</li>", match.group(1), re.S)] if match else []
 
 
 @pytest.mark.parametrize(
@@ -241,5 +238,5 @@ def test_a_refused_knock_where_the_rules_play_none_is_said_atop_the_form_not_at_
     )
     assert answer.status_code == 400
     box = summary(answer.get_data(as_text=True))
-    assert "Knocking is not played under these rules" in text(box)
+    assert "Knocking is not played under these rules" in page_text(box)
     assert links(box) == []  # no link to a field the page does not show

@@ -8,11 +8,7 @@ import io
 import re
 
 from scorekeeper.core.hands import record_hand
-from tests.support import pdf_text, start_night
-
-
-def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+from tests.support import page_text, pdf_text, start_night
 
 
 def row_marks(page: str) -> dict[int, list[str]]:
@@ -21,13 +17,13 @@ def row_marks(page: str) -> dict[int, list[str]]:
     for number, summary in re.findall(
         r'<details class="hand card" id="hand-(\d+)">\s*<summary>(.*?)</summary>', page, re.S
     ):
-        out[int(number)] = [_text(m) for m in re.findall(r'<span class="mark">(.*?)</span>', summary, re.S)]
+        out[int(number)] = [page_text(m) for m in re.findall(r'<span class="mark">(.*?)</span>', summary, re.S)]
     return out
 
 
 def row_summary(page: str, number: int) -> str:
     summary = re.search(rf'<details class="hand card" id="hand-{number}">\s*<summary>(.*?)</summary>', page, re.S)
-    return _text(summary.group(1))
+    return page_text(summary.group(1))
 
 
 def record(db, night, *hands):

@@ -20,21 +20,16 @@ from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, HandRecord, Night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import settle_json
-from tests.support import RUFEN_HIRSCH, fill, form_values, open_form, start_night, submit
+from tests.support import RUFEN_HIRSCH, field_errors, fill, form_values, open_form, page_text, start_night, submit
 
 # --- a small browser ------------------------------------------------------------------
-
-
-def field_errors(page: str, field: str) -> str:
-    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip()) if match else ""
 
 
 def form_errors(page: str) -> str:
     """The messages atop the form that name no field (the error summary's paragraphs)."""
     match = re.search(r'<div class="errors form-errors"[^>]*role="alert"[^>]*>(.*?)</div>', page, re.S)
     found = re.findall(r"<p>(.*?)</p>", match.group(1), re.S) if match else []
-    return " ".join(html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", p)).strip()) for p in found)
+    return " ".join(page_text(p) for p in found)
 
 
 def reason(message: str) -> str:
@@ -283,7 +278,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     record_all(client, night, forms)
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Match 1:" in page
-    assert "Anna 77 : 24 Bernd" in re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "Anna 77 : 24 Bernd" in page_text(page)
     forms = [
         {"mated_by": "draw"},
         {"mated_by": 1, "move": 10, "card": "A", "vorablegen": 1, "uebermatt": "y"},  # (10 + 1) × 11 × 2 = 242
@@ -306,7 +301,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     assert t.balance == engine_balance(night, hands, [1, 2, 1, 2])
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     assert "29,50 EUR" in page
-    assert "gewonnene Partien: Anna 1 : 0 Bernd" in re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "gewonnene Partien: Anna 1 : 0 Bernd" in page_text(page)
 
 
 @pytest.mark.parametrize(("card", "points"), [("10", 70), ("7", 49), ("K", 28), ("Q", 21), ("A", 77)])

@@ -14,13 +14,9 @@ from scorekeeper.core.hands import add_hands
 from scorekeeper.core.models import NightResult, Player, RosterChange, Seat
 from scorekeeper.core.nights import create_night
 from scorekeeper.core.players import create_player, roster_changes
-from tests.support import start_night
+from tests.support import answer_text, start_night
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}  # Bernd (forehand) and Clara win: 1 unit each
-
-
-def text_of(answer) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True)))
 
 
 def errors_of(answer) -> list[str]:
@@ -50,12 +46,12 @@ def counts(db) -> tuple[int, int, int, int]:
 def test_the_nights_list_without_nights_invites_to_start_one(client):
     answer = client.get("/nights/?lang=en")
     assert answer.status_code == 200
-    assert "No nights yet." in text_of(answer)
+    assert "No nights yet." in answer_text(answer)
 
 
 def test_the_nights_list_shows_a_night_with_its_players_hands_and_biggest_winner(client, db, players):
     night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
-    page = text_of(client.get("/nights/?lang=en"))
+    page = answer_text(client.get("/nights/?lang=en"))
     assert "Matzlfangen" in page
     assert "Anna, Bernd, Clara, Dieter · 1 hand · top: Bernd 0.10 EUR" in page
 
@@ -120,7 +116,7 @@ def test_a_filter_that_matches_nothing_says_so(client, db, players):
     night_with(db, players, [], date(2026, 1, 1))
     answer = client.get("/nights/?lang=en&game=matt")
     assert answer.status_code == 200
-    assert "No night matches this filter." in text_of(answer)
+    assert "No night matches this filter." in answer_text(answer)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +154,7 @@ def test_the_filter_messages_are_german_by_default(client):
 def test_a_player_without_nights_has_a_page_that_says_so(client, players):
     answer = client.get(f"/players/{players[4].id}?lang=en")
     assert answer.status_code == 200
-    assert "Eva has not played a hand yet." in text_of(answer)
+    assert "Eva has not played a hand yet." in answer_text(answer)
     assert "<svg" not in answer.get_data(as_text=True)
 
 
@@ -166,7 +162,7 @@ def test_a_players_page_shows_totals_records_contracts_and_a_chart(client, db, p
     night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
     night_with(db, players, [RUFEN_WON, RUFEN_WON], date(2026, 3, 8), first_dealer=4)  # Anna is forehand: she calls
     answer = client.get(f"/players/{players[1].id}?lang=en")
-    page = text_of(answer)
+    page = answer_text(answer)
     assert answer.status_code == 200
     assert "2 nights 3 hands" in page
     assert "Best night: 2026-03-01, Matzlfangen 0.10 EUR" in page
@@ -187,13 +183,13 @@ def test_the_page_of_an_unknown_player_is_not_found(client, path):
 def test_the_leaderboard_without_nights_renders(client):
     answer = client.get("/leaderboard?lang=en")
     assert answer.status_code == 200
-    assert "No nights of this game in this season." in text_of(answer)
+    assert "No nights of this game in this season." in answer_text(answer)
 
 
 def test_the_leaderboard_shows_the_newest_seasons_standings_by_money(client, db, players):
     clara_calls_bernd = {"contract": "rufen", "partner": 2, "points": 70}  # the second hand: Clara is forehand
     night_with(db, players, [RUFEN_WON, clara_calls_bernd], date(2026, 3, 1))
-    page = text_of(client.get("/leaderboard?lang=en"))
+    page = answer_text(client.get("/leaderboard?lang=en"))
     assert "Matzlfangen · Season 2026" in page
     # Bernd and Clara won 2 hands of 1 unit (10 cents): +0.20 each; Anna and Dieter -0.20
     order = [page.index(name) for name in ("Bernd", "Clara", "Anna", "Dieter")]
@@ -212,7 +208,7 @@ def test_a_bad_leaderboard_choice_is_refused_with_a_message(client, db, players,
 def test_the_leaderboard_takes_the_season_start_from_the_configuration(app, client, db, players):
     app.config["SEASON_START"] = (8, 1)
     night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
-    page = text_of(client.get("/leaderboard?lang=en"))
+    page = answer_text(client.get("/leaderboard?lang=en"))
     assert "Season 2025/26 (2025-08-01 – 2026-07-31)" in page
 
 
@@ -237,7 +233,7 @@ def test_merging_a_duplicate_moves_its_nights_and_is_shown_on_the_page(client, d
     db.rollback()
     db.expire_all()
     assert db.get(Player, twin_id) is None
-    page = text_of(client.get(f"/players/{players[0].id}?lang=en"))
+    page = answer_text(client.get(f"/players/{players[0].id}?lang=en"))
     assert "1 nights" in page or "1 night" in page
     assert "Anna H. merged into this record (1 nights)" in page
 
@@ -269,7 +265,7 @@ def test_retiring_takes_a_player_off_the_seat_picker_and_back(client, db, player
     assert answer.status_code == 302
     picker = client.get("/nights/new").get_data(as_text=True)
     assert ">Eva<" not in picker and ">Anna<" in picker
-    assert "Retired" in text_of(client.get("/players/?lang=en"))
+    assert "Retired" in answer_text(client.get("/players/?lang=en"))
     client.post(f"/players/{players[4].id}/retire", data={"retired": "0"})
     assert ">Eva<" in client.get("/nights/new").get_data(as_text=True)
     db.rollback()

@@ -15,7 +15,7 @@ from scorekeeper.core.nights import create_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from tests.support import form_values, start_night
+from tests.support import field_errors, form_values, page_text, start_night
 
 # --- a small browser: read a form's fields as a browser would post them ---------
 
@@ -42,14 +42,9 @@ def post_night(client, players, game="matzlfangen", seats=4, lang="en", **fields
     return client.post(f"/nights/new?lang={lang}", data=data)
 
 
-def field_errors(page: str, field: str) -> str:
-    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip() if match else ""
-
-
 def form_errors(page: str) -> str:
     match = re.search(r'<div class="errors form-errors" role="alert">(.*?)</div>', page, re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip() if match else ""
+    return page_text(match.group(1)) if match else ""
 
 
 def nights(db) -> int:

@@ -5,13 +5,12 @@ reader's spreadsheet (";" in German); a German player page speaks German."""
 from __future__ import annotations
 
 import csv
-import html
 import io
 import re
 from datetime import date
 
 from scorekeeper.core.hands import add_hands
-from tests.support import start_night
+from tests.support import answer_text, page_text, start_night
 
 KONTER = [{"trump_team": "A", "points_a": 30}, {"trump_team": "B", "points_a": 10}]
 MATT = [{"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"}]
@@ -23,11 +22,6 @@ def night_with(db, players, game, hands, seats=4, rules=None, played_on=date(202
     return night
 
 
-def text_of(answer) -> str:
-    """The words as a browser shows them: tags out, entities (a no-break space) read, spaces as one."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True))))
-
-
 def balance_headers(page: str) -> list[str]:
     table = re.search(r'<table class="balance"[^>]*>\s*<thead><tr>(.*?)</tr>', page, re.S)
     return re.findall(r"<th[^>]*>(.*?)</th>", table.group(1)) if table else []
@@ -37,10 +31,7 @@ def balance_rows(page: str) -> list[list[str]]:
     table = re.search(r'<table class="balance"[^>]*>.*?<tbody>(.*?)</tbody>', page, re.S)
     assert table, page
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
-    return [
-        [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
-        for r in rows
-    ]
+    return [[page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)] for r in rows]
 
 
 def test_konter_a_matt_and_matt_without_a_stake_show_no_money_on_the_table_page(client, db, players):
@@ -74,17 +65,17 @@ def test_matt_without_a_stake_stands_each_player_with_the_matches_won(client, db
     assert balance_headers(page) == ["Player", "Matches won"]
     assert [row[0].split()[0] for row in balance_rows(page)] == ["Anna", "Bernd"]
     assert [row[1] for row in balance_rows(page)] == ["1", "0"]
-    assert "matches won: Anna 1 : 0 Bernd" in text_of(client.get(f"/nights/{night.id}?lang=en"))
+    assert "matches won: Anna 1 : 0 Bernd" in answer_text(client.get(f"/nights/{night.id}?lang=en"))
 
 
 def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):
     konter = night_with(db, players, "konter_a_matt", KONTER)
-    page = text_of(client.get(f"/nights/{konter.id}/summary?lang=de"))
+    page = answer_text(client.get(f"/nights/{konter.id}/summary?lang=de"))
     assert "Gewonnene Spiele" in page or "Spiele gewonnen" in page or "Games won" not in page
     assert "EUR" not in page and "Wer zahlt wem" not in page
     assert "Striche" in page  # the strokes of the game under way
     matt = night_with(db, players, "matt", MATT, 2)
-    page = text_of(client.get(f"/nights/{matt.id}/summary?lang=de"))
+    page = answer_text(client.get(f"/nights/{matt.id}/summary?lang=de"))
     assert "EUR" not in page and "Gewonnene Partien" in page
 
 
@@ -136,13 +127,13 @@ def test_the_leaderboard_opens_on_a_game_played_for_money(client, db, players):
     )
     night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 1))  # the newest, without a stake
     night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 2))
-    page = text_of(client.get("/leaderboard?lang=en"))
+    page = answer_text(client.get("/leaderboard?lang=en"))
     assert "Matzlfangen · Season 2026" in page
 
 
 def test_a_player_page_names_no_best_night_without_money_and_speaks_german(client, db, players):
     night = night_with(db, players, "matt", MATT, 2)
-    page = text_of(client.get(f"/players/{players[0].id}?lang=de"))
+    page = answer_text(client.get(f"/players/{players[0].id}?lang=de"))
     assert "Bester Abend" not in page  # a Matt night without a stake brought no money: it is no best night
     assert "Matches" not in page and "Matt: Partien gewonnen" in page
     assert night.id

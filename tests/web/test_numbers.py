@@ -4,22 +4,15 @@ field with the page's message, in the page's language, and nothing is stored."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.players import create_player
-from tests.support import RUFEN_HIRSCH, fill, form_values, open_form, snapshot, start_night
+from tests.support import RUFEN_HIRSCH, field_errors, fill, form_values, open_form, snapshot, start_night
 
 NOT_WHOLE = ["١٠", "۱۰", "１０", "1_0", "+10", "10.0", "1e1", "²"]
 NOT_MONEY = ["١٠", "١,٥٠", "1_0", "1_0,00", "１０", "+10", "1,2,3", "1e1"]
 INTEGER_DE = "Keine gültige, ganze Zahl."
-
-
-def _errors_at(page: str, field: str) -> str:
-    match = re.search(rf'<ul class="errors" id="{re.escape(field)}-errors">(.*?)</ul>', page, re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", match.group(1))).strip() if match else ""
 
 
 def _tournament(db, n=8):
@@ -92,7 +85,7 @@ def test_a_number_that_only_looks_like_one_is_refused_at_its_field_and_nothing_i
     answer = client.post(f"{path}?lang=de", data=data)
     page = answer.get_data(as_text=True)
     assert answer.status_code == 400, f"{field}={bad!r} was taken"
-    assert said in _errors_at(page, field)
+    assert said in field_errors(page, field)
     assert snapshot(db) == before
 
 

@@ -26,15 +26,14 @@ from scorekeeper.engine import GAMES, Step, settle_json
 from scorekeeper.web import options
 from scorekeeper.web.i18n import FORM_TRANSLATIONS
 from scorekeeper.web.steps import step_text
-from tests.support import form_values, start_night, submit
+from tests.support import form_values, page_text, start_night, submit
 
 GERMAN_SAUSPIEL = {"contract": "sauspiel", "declarer": 1, "partner": 2, "suit": "gras", "points": 70}
 
 
 def visible(page: str) -> str:
-    """The text a person sees: no tags, no scripts, entities read."""
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    """The text a person sees: the page's words without its scripts and styles."""
+    return page_text(re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S))
 
 
 def errors_at(page: str, field: str) -> list[str]:

@@ -9,11 +9,7 @@ import pytest
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.table import load_table
 from scorekeeper.web import addresses
-from tests.support import start_night
-
-
-def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+from tests.support import page_text, start_night
 
 
 def rows_who(page: str) -> dict[int, str]:
@@ -23,14 +19,14 @@ def rows_who(page: str) -> dict[int, str]:
         r'<details class="hand card" id="hand-(\d+)">\s*<summary>(.*?)</summary>', page, re.S
     ):
         who = re.search(r'<span class="who">(.*?)</span>', summary, re.S)
-        out[int(number)] = _text(who.group(1)) if who else ""
+        out[int(number)] = page_text(who.group(1)) if who else ""
     return out
 
 
 def audit_lines(page: str, number: int) -> list[str]:
     part = page.split(f'id="hand-{number}"', 1)[1].split('<details class="hand card"', 1)[0]
     box = re.search(r'<details class="audit">(.*?)</details>', part, re.S)
-    return [_text(li) for li in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)] if box else []
+    return [page_text(li) for li in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)] if box else []
 
 
 def record(db, night, *hands):
