@@ -9,8 +9,8 @@ from datetime import date
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import InvalidHand, get_game
-from tests.support import fill, open_form, start_night, submit
-from tests.web.test_hand_form_refusals import links, summary, text
+from tests.support import fill, open_form, page_text, start_night, submit
+from tests.web.test_hand_form_refusals import links, summary
 
 
 def test_the_engine_reports_every_problem_of_a_hand_not_the_first():
@@ -53,7 +53,7 @@ def test_a_refused_stale_form_says_which_hand_it_will_now_record_and_records_it_
     record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     answer = client.post(f"/nights/{night.id}/hands/new?lang=de", data={**mine, "action": "save"})
     assert answer.status_code == 409
-    said = text(summary(answer.get_data(as_text=True)))
+    said = page_text(summary(answer.get_data(as_text=True)))
     assert "Ein anderes Handy hat inzwischen ein Spiel eingetragen" in said
     assert "Erneut gespeichert, wird es als Spiel 2 eingetragen." in said
     again = open_form_from(answer.get_data(as_text=True))
