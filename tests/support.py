@@ -579,7 +579,7 @@ def wait_until(page, predicate: str, arg: Any = None, timeout: float = 10) -> No
 #: how many hands of night ``arg`` the phone's outbox store keeps, whoever's they are (IndexedDB)
 _KEPT_FOR_THE_NIGHT = """night => new Promise(done => { const r = indexedDB.open("scorekeeper", 1);
   r.onsuccess = () => { const q = r.result.transaction("outbox").objectStore("outbox").getAll();
-  q.onsuccess = () => done(q.result.filter(h => h.night === String(night)).length); }; })"""
+  q.onsuccess = () => { r.result.close(); done(q.result.filter(h => h.night === String(night)).length); }; }; })"""
 
 
 def wait_sent(page, night: int, timeout: float = 20) -> None:

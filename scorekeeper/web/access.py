@@ -218,6 +218,18 @@ class SessionInterface(SecureCookieSessionInterface):
             return request.is_secure
         return bool(setting)
 
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        """The cookie goes out when the session changed, and with a page the browser opens (its
+        60 days count again from there), not with every answer to a page's script (the table's
+        polling, a preview, the outbox) whose session did not change. A poll that left before
+        another account signed in on another tab of the phone and answered after it used to put the
+        cookie from before back: the phone was the other account again, without a word.
+        (A browser that does not say how it fetches, no ``Sec-Fetch-Mode``, is treated as opening a page.)"""
+        if session.modified:
+            return True
+        navigation = request.headers.get("Sec-Fetch-Mode", "navigate") == "navigate"
+        return navigation and super().should_set_cookie(app, session)
+
 
 @login_manager.user_loader
 def _load_user(value: str) -> User | None:

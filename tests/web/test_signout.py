@@ -165,3 +165,39 @@ def test_an_account_signs_out_with_the_form_of_its_pages(app, admin):
     answer = phone.post("/logout", data={"csrf_token": token})
     assert answer.headers["Location"] == "/login" and whose(answer) == "-"
     assert phone.get("/nights/").status_code == 302
+
+
+# --- two tabs of one phone: a poll's late answer keeps the account signed in since ---------------------
+
+
+def test_a_polls_answer_does_not_send_the_session_cookie_again_but_an_opened_page_does(app, client, night):
+    """The table page's poll left as the admin; another account signed in on another tab meanwhile. The
+    poll's answer came later and, carrying the cookie of its request, put the admin back on the phone (a
+    browser test saw the table polling on as the admin). An answer to a page's script whose session did not
+    change sends no cookie; a page the browser opens still does (the session's 60 days count from there)."""
+    name = app.config["SESSION_COOKIE_NAME"]
+    client.get(f"/nights/{night.id}")  # the table page opened: the session as its polls send it
+    poll = client.get(f"/nights/{night.id}/live", headers={"Sec-Fetch-Mode": "cors"})
+    assert poll.status_code == 200 and poll.headers.get("Scorekeeper-Account", "").startswith("user:")
+    assert not any(c.startswith(f"{name}=") for c in poll.headers.getlist("Set-Cookie"))
+    page = client.get(f"/nights/{night.id}", headers={"Sec-Fetch-Mode": "navigate"})
+    assert any(c.startswith(f"{name}=") for c in page.headers.getlist("Set-Cookie"))
+
+
+def test_a_late_poll_of_the_account_before_leaves_the_phone_to_the_account_signed_in_since(app, db, client, night):
+    from scorekeeper.core import accounts
+
+    accounts.create_user(db=db, name="Resi", password=PASSWORD, role="viewer")
+    name = app.config["SESSION_COOKIE_NAME"]
+    client.get(f"/nights/{night.id}")  # the table page opened
+    before = client.get_cookie(name).value  # the admin's cookie, as the poll that left took it
+    signed_in = client.post("/login", data={"name": "Resi", "password": PASSWORD})
+    assert signed_in.status_code == 302
+    late = app.test_client()  # the poll's request, answered only now
+    late.set_cookie(name, before)
+    answer = late.get(f"/nights/{night.id}/live", headers={"Sec-Fetch-Mode": "cors"})
+    for cookie in answer.headers.getlist("Set-Cookie"):  # what the phone's browser takes from the answer
+        if cookie.startswith(f"{name}="):
+            client.set_cookie(name, cookie.split(";", 1)[0].split("=", 1)[1])
+    resi = accounts.find_user(db=db, name="Resi")
+    assert whose(client.get("/nights/")) == f"user:{resi.id}"
