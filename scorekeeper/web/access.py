@@ -280,8 +280,9 @@ def sign_in(user) -> None:
         session[GUESTS] = guests
     login_user(user)
     session.permanent = True
-    # the new session's form token, in its first cookie: every answer of a permanent session sends
-    # the cookie again, and a poll that left before the first form made a token would otherwise
-    # answer after it with a cookie without one (the first preview of a fresh session was refused)
+    # the new session's form token, in its first cookie: an answer that changes the session sends
+    # the cookie again (SessionInterface.should_set_cookie), and a poll that left before the first
+    # form made a token could otherwise answer after it with a cookie without one (the first
+    # preview of a fresh session was refused)
     g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)  # the old session's, if made
     generate_csrf()
