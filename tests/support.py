@@ -604,13 +604,60 @@ def worker_ready(page) -> None:
         wait_until(page, "() => Boolean(navigator.serviceWorker.controller)")
 
 
+class _Answer:
+    """An app's answer that closes once, however often it is asked to."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+        self.closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.answer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            if hasattr(self.answer, "close"):
+                self.answer.close()
+
+
+def _closing_server(app: Any) -> Any:
+    """werkzeug's threaded server for ``app``, whose answers are always closed.
+
+    werkzeug's handler closes an answer only after reading what is left of the request. A browser that
+    resets the connection meanwhile (a test's page closing while its scripts still load) makes that read
+    raise first, so WhiteNoise's file stayed open until the collector found it. Its ResourceWarning then
+    failed whichever test was running (the CI run of 9daab77). The handler here closes the answer in any
+    case. waitress, which ``make run`` serves with, closes it itself."""
+    import threading
+
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    answers = threading.local()  # a request is one thread (threaded=True)
+
+    def remembering(environ: dict[str, Any], start_response: Any) -> _Answer:
+        answers.now = _Answer(app(environ, start_response))
+        return answers.now
+
+    class Handler(WSGIRequestHandler):
+        def run_wsgi(self) -> None:
+            answers.now = None
+            try:
+                super().run_wsgi()
+            finally:
+                if answers.now is not None:
+                    answers.now.close()
+
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Handler)
+    server.app = remembering
+    return server
+
+
 @contextmanager
 def served_app(folder: Path, template: Path, static_cache: Path, poll_seconds: int) -> Iterator[tuple[str, Any]]:
     """The app on a copy of the migrated ``template`` in ``folder``, served on 127.0.0.1 in a thread
     (the browser tests'): yields (base_url, app); stops the server and disposes the engine at the end."""
     import threading
-
-    from werkzeug.serving import make_server
 
     from scorekeeper import create_app
 
@@ -632,7 +679,7 @@ def served_app(folder: Path, template: Path, static_cache: Path, poll_seconds: i
         else:
             os.environ["SCOREKEEPER_INSTANCE"] = previous
     app.jinja_env.bytecode_cache = TEMPLATE_CODE
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = _closing_server(app)
     # asked every 20 ms whether to stop, not every 500 (socketserver's default): a test's end waited
     # up to half a second for it, a tenth of the browser tests' time (docs/testing.md)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
