@@ -622,18 +622,20 @@ class _Answer:
 
 
 def _closing_server(app: Any) -> Any:
-    """werkzeug's threaded server for ``app``, whose answers are always closed.
+    """werkzeug's threaded server for ``app``, whose answers are always closed, and which keeps the
+    threads of the requests it answers (``server.answering``, for the test's end to wait for them).
 
     werkzeug's handler closes an answer only after reading what is left of the request. A browser that
     resets the connection meanwhile (a test's page closing while its scripts still load) makes that read
     raise first, so WhiteNoise's file stayed open until the collector found it. Its ResourceWarning then
     failed whichever test was running (the CI run of 9daab77). The handler here closes the answer in any
-    case. waitress, which ``make run`` serves with, closes it itself."""
+    case. waitress, which ``make run`` serves with, closes it itself. werkzeug's request threads are
+    daemons, which socketserver does not keep."""
     import threading
 
-    from werkzeug.serving import WSGIRequestHandler, make_server
+    from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-    answers = threading.local()  # a request is one thread (threaded=True)
+    answers = threading.local()  # a request is one thread
 
     def remembering(environ: dict[str, Any], start_response: Any) -> _Answer:
         answers.now = _Answer(app(environ, start_response))
@@ -648,8 +650,14 @@ def _closing_server(app: Any) -> Any:
                 if answers.now is not None:
                     answers.now.close()
 
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Handler)
-    server.app = remembering
+    class Server(ThreadedWSGIServer):
+        def process_request(self, request: Any, client_address: Any) -> None:
+            thread = threading.Thread(target=self.process_request_thread, args=(request, client_address), daemon=True)
+            self.answering = [*(t for t in self.answering if t.is_alive()), thread]
+            thread.start()
+
+    server = Server("127.0.0.1", 0, remembering, handler=Handler)
+    server.answering = []
     return server
 
 
@@ -690,4 +698,9 @@ def served_app(folder: Path, template: Path, static_cache: Path, poll_seconds: i
         server.shutdown()
         thread.join(5)
         server.server_close()  # its listening socket
+        # the requests still being answered (a page closed while its polls were under way, a test's
+        # slow answer) end before the engine goes: a connection checked out meanwhile went back to
+        # the disposed pool, and its unclosed-database warning failed a later test on Python 3.13
+        for request in server.answering:
+            request.join(30)
         app.extensions["sk_engine"].dispose()
