@@ -288,7 +288,7 @@ def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreIn
         safety, checked = (None, True)
         if live.exists():
             safety, checked = _keep(url=url, live=live, directory=backups or live.parent / "backups")
-            _past_live(copy=copy, live=live)
+        _past_live(copy=copy, live=live)  # also with no live database: its phones may still poll
         _swap(copy=copy, live=live, safety=safety)
     finally:
         _remove(copy)
@@ -536,7 +536,7 @@ def _past_live(*, copy: Path, live: Path) -> None:
     larger of the live database's highest and the seconds since 1970, plus one: the live database's
     versions only grow (and its highest is above those served before an earlier restore), and the
     clock is far above any number of changes a night has, also one deleted since, or one of a live
-    database too damaged to read. One step for all keeps their order.
+    database too damaged to read (or gone). One step for all keeps their order.
     """
     now = int(time.time())
     highest = dict.fromkeys(_VERSIONED, 0)
