@@ -330,7 +330,9 @@ def code_valid(*, night: Night, code: Any) -> bool:
 def end_guest(*, db: Session, night_id: Any, code: Any) -> bool:
     """A guest of the night (joined with ``code``) signs out: the night gets a new code, so that this
     guest session ends everywhere, also in a copy of its cookie. The night's other guests join again
-    with the new code (the table page shows it). A code that no longer opens the night changes nothing.
+    with the new code (the table page shows it). A code that no longer opens the night changes nothing,
+    and neither does leaving a tournament's table: its code is printed on the table's card, for the
+    next phone at that table (as ``nights.reopen_night`` keeps it); the session of this browser ends.
 
     Whether the code was changed.
     """
@@ -342,7 +344,7 @@ def end_guest(*, db: Session, night_id: Any, code: Any) -> bool:
     except NotFound:
         db.rollback()
         return False
-    if not code_valid(night=night, code=code):
+    if night.tournament_id is not None or not code_valid(night=night, code=code):
         db.rollback()
         return False
     night.join_code = new_join_code(db)  # not in the audit trail: the code is no part of the night's record

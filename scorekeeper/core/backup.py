@@ -35,6 +35,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -50,7 +51,7 @@ from sqlmodel import SQLModel
 from scorekeeper.core import db as database
 from scorekeeper.core import (
     history,
-    models,  # noqa: F401  (registers the tables the schema is compared with)
+    models,  # registers the tables the schema is compared with; names the versioned ones
 )
 from scorekeeper.core.db import MIGRATIONS, _private_files
 
@@ -259,7 +260,9 @@ def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreIn
     2. The live database is kept in ``backups`` (default: the folder ``backups``
        next to it) as ``before-restore-YYYYmmdd-HHMMSS.db``, made by :func:`backup`;
        a damaged database, which has no sound copy, is kept byte for byte.
-    3. The checked copy is copied over the live database in one write transaction
+    3. Every night's and tournament's ``version`` in the copy is moved past any served
+       before (:func:`_past_live`: a version never names two states), the
+       copy is copied over the live database in one write transaction
        (the backup API), and the live database is checked again. If anything fails
        from the start of that copy on, the safety copy is put back.
 
@@ -285,6 +288,7 @@ def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreIn
         safety, checked = (None, True)
         if live.exists():
             safety, checked = _keep(url=url, live=live, directory=backups or live.parent / "backups")
+        _past_live(copy=copy, live=live)  # also with no live database: its phones may still poll
         _swap(copy=copy, live=live, safety=safety)
     finally:
         _remove(copy)
@@ -517,6 +521,37 @@ def _keep(*, url: str, live: Path, directory: Path) -> tuple[Path, bool]:
         _remove(target)
         raise BackupError(f"cannot keep a copy of the damaged database {live}: {exc}") from None
     return target, False
+
+
+#: What counts its changes in a ``version`` the phones, the standings board and the kept PDFs key on.
+_VERSIONED = (models.Night.__tablename__, models.Tournament.__tablename__)
+
+
+def _past_live(*, copy: Path, live: Path) -> None:
+    """Move every version in ``copy`` past any version served before, just before the swap.
+
+    A version must never name two states: a phone polling with the tag of version 2 of a night must
+    not be told "unchanged" when the restored night's version 2 is another hand, nor a PDF kept for
+    it be shown (web/live.py, web/printing.py). Every version in the copy grows by one step, the
+    larger of the live database's highest and the seconds since 1970, plus one: the live database's
+    versions only grow (and its highest is above those served before an earlier restore), and the
+    clock is far above any number of changes a night has, also one deleted since, or one of a live
+    database too damaged to read (or gone). One step for all keeps their order.
+    """
+    now = int(time.time())
+    highest = dict.fromkeys(_VERSIONED, 0)
+    for table in _VERSIONED:
+        with (
+            contextlib.suppress(sqlite3.DatabaseError, TypeError, ValueError),
+            contextlib.closing(_connect(live, read_only=True)) as connection,
+        ):
+            highest[table] = int(connection.execute(f"SELECT max(version) FROM {table}").fetchone()[0] or 0)
+    try:
+        with contextlib.closing(_connect(copy, read_only=False)) as connection:
+            for table, floor in highest.items():
+                connection.execute(f"UPDATE {table} SET version = version + ?", (max(floor, now) + 1,))
+    except sqlite3.Error as exc:
+        raise BackupError(f"cannot prepare the copy for the restore: {_first_line(exc)}") from None
 
 
 def _copy_into(source: Path, live: Path) -> None:

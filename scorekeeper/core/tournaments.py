@@ -770,6 +770,9 @@ def replace_entrant(
         for seat in db.exec(select(Seat).where(Seat.night_id.in_(nights), Seat.player_id == before.id)):
             seat.player_id = player.id
             db.add(seat)
+            table = lock_night(db=db, night_id=seat.night_id)
+            table.version += 1  # its phone polls the version: it names the new person at once
+            db.add(table)
     _bump(db, t)
     db.commit()
     return entrant

@@ -158,8 +158,9 @@ def join(night: Night) -> None:
 
 
 def leave_nights() -> None:
-    """Signing out ends the guest sessions of this browser everywhere: each night it joined gets a
-    new code (a copy of the cookie holds the old one), see :func:`accounts.end_guest`."""
+    """Signing out ends the guest sessions of this browser everywhere: each club night it joined gets
+    a new code (a copy of the cookie holds the old one; a tournament's table keeps the code printed on
+    its card), see :func:`accounts.end_guest`."""
     joined = session.get(GUESTS)
     if not isinstance(joined, dict):
         return

@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import stat
 import threading
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from sqlmodel import select
 from scorekeeper import create_app
 from scorekeeper.core import backup
 from scorekeeper.core import db as database
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.backup import BackupError, NotSQLite, RestoreFailed
 from scorekeeper.core.exchange.club_file import club_json
 from scorekeeper.core.hands import record_hand
@@ -28,6 +30,7 @@ from scorekeeper.core.players import create_player, rename_player, retire_player
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
 from tests.support import DURCH, start_night
+from tests.support_tournament import make_tournament
 
 HEAD = ScriptDirectory.from_config(database.alembic_config(None)).get_current_head()  # the newest migration
 
@@ -583,3 +586,30 @@ def test_postgresql_is_refused_pointing_to_its_own_tools(url, tmp_path):
 def test_an_in_memory_database_has_no_file_to_back_up(tmp_path):
     with pytest.raises(NotSQLite, match="not a SQLite file"):
         backup.backup(url="sqlite://", target=tmp_path / "copy.db")
+
+
+def test_a_restore_moves_every_version_past_any_the_live_database_served(url, live, db, club, players, tmp_path):
+    """A night's (a tournament's) version names one state: the phones' tags, the standings board's and the
+    kept PDFs key on it. A restore would bring the restored ones back to numbers already served for other
+    states; it moves every one past any served before, and keeps their order."""
+    t = make_tournament(db, n=8)
+    other = start_night(db, players)
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")
+    kept = dict(query(saved.path, "SELECT id, version FROM evening"))
+    [(kept_t,)] = query(saved.path, "SELECT version FROM tournament")
+    for _ in range(4):
+        record_hand(db=db, night_id=other.id, hand=DURCH)
+    tm.draw_round(db=db, tournament_id=t.id)
+    [(served, served_t)] = query(
+        live, "SELECT (SELECT max(version) FROM evening), (SELECT max(version) FROM tournament)"
+    )
+    before = int(time.time())
+
+    backup.restore(url=url, source=saved.path, backups=tmp_path / "kept")
+
+    now = dict(query(live, "SELECT id, version FROM evening"))
+    assert now.keys() == kept.keys()
+    [step] = {now[i] - kept[i] for i in now}  # one step for all: their order stays
+    assert step > max(served, before)  # past the live database's, and past one deleted since (the clock)
+    [(moved_t,)] = query(live, "SELECT version FROM tournament")
+    assert served_t > kept_t and moved_t - kept_t > max(served_t, before)

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from sqlmodel import select
+
+from scorekeeper.core import backup
 from scorekeeper.core.hands import record_hand, undo_last
+from scorekeeper.core.models import HandRecord, Night
 from tests.support import DURCH, RUFEN_HIRSCH
 
 
@@ -63,3 +68,31 @@ def test_a_poll_with_a_bad_or_foreign_tag_gets_the_live_part(client, night, db):
 
 def test_a_poll_of_a_night_that_is_not_there_is_a_404(client):
     assert client.get("/nights/987654/live", headers={"If-None-Match": 'W/"987654-0-de-wn"'}).status_code == 404
+
+
+def test_a_phone_polling_across_a_restore_is_not_told_an_other_hand_is_the_one_it_has(app, client, db, night, tmp_path):
+    """A backup is taken after hand 1; hand 2 (Anna's Durch) is recorded and a phone's table page shows it.
+    The club restores the backup while the app runs (docs/backup.md), and the table records the real hand 2
+    (Clara's Durch). The night was back at the version the phone had seen: its poll was answered 304 and it
+    kept showing Anna's hand that is gone. A restore moves every version past any served before."""
+    url = app.config["DATABASE_URL"]
+    if not url.startswith("sqlite"):
+        pytest.skip("backup and restore are SQLite's")
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    saved = tmp_path / "saved.db"
+    backup.backup(url=url, target=saved)
+    record_hand(db=db, night_id=night.id, hand=DURCH)  # Anna's Durch
+    phone = poll(client, night)
+    assert phone.status_code == 200
+    seen = db.get(Night, night.id).version
+    db.rollback()
+    db.close()
+    backup.restore(url=url, source=saved, backups=tmp_path / "kept")
+    record_hand(db=db, night_id=night.id, hand=dict(DURCH, declarer=3))  # the real hand 2: Clara's
+    db.rollback()
+    db.expire_all()
+    hands = db.exec(select(HandRecord).where(HandRecord.night_id == night.id).order_by(HandRecord.number)).all()
+    assert [h.data.get("declarer") for h in hands] == [None, 3]  # restored, then Clara's hand
+    assert db.get(Night, night.id).version > seen  # the API's and the hand form's version too
+    answer = poll(client, night, phone.headers["ETag"])
+    assert answer.status_code == 200, "the phone is told nothing changed and keeps the hand that is gone"

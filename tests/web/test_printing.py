@@ -10,8 +10,13 @@ import pytest
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import Night
+from scorekeeper.core.nights import new_join_code
 from scorekeeper.core.players import create_player
 from scorekeeper.web import printing
+from tests.support import pdf_text
+from tests.support_tournament import make_tournament
+from tests.web.test_table_words import at_host
 
 DURCH = {"contract": "durch", "declarer": 1, "won": True}
 WENZ = {"contract": "wenz", "declarer": 3, "points": 61}
@@ -115,3 +120,26 @@ def test_a_tournaments_result_list_is_kept_until_a_table_records_a_deal(client, 
     record_hand(db=db, night_id=view.rounds[0].tables[0].night.id, hand=WENZ)
     assert client.get(f"/tournaments/{t.id}/results.pdf").status_code == 200
     assert len(laid_out) == 3
+
+
+def test_table_cards_printed_again_after_a_tables_code_changed_carry_its_new_code(app, admin, client, db, tmp_path):
+    """The cards are kept per version of the tournament, and a table's code is no part of that version:
+    they are kept per the codes they print as well, so a table whose code changed (whatever changed it)
+    gets cards with its new code, not the kept ones with the dead code."""
+    t = make_tournament(db, n=8)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    night = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    old = night.join_code
+    app.config["PUBLIC_URL"] = "https://karten.example.org"  # where the phones reach it: the cards carry the codes
+    club = "http://127.0.0.1:5000"
+    organiser = at_host(app, admin, "127.0.0.1:5000")
+    printed = pdf_text(organiser.get(f"/tournaments/{t.id}/cards.pdf?lang=en", base_url=club).data, tmp_path)
+    assert old in "".join(printed.split())
+    row = db.get(Night, night.id)
+    row.join_code = new = new_join_code(db)
+    db.add(row)
+    db.commit()
+    again = pdf_text(organiser.get(f"/tournaments/{t.id}/cards.pdf?lang=en", base_url=club).data, tmp_path)
+    reprinted = "".join(again.split())
+    assert new in reprinted and old not in reprinted, "the reprinted cards carry the dead code"

@@ -17,9 +17,11 @@ from sqlmodel import select
 
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import LoginFailure, Night
 from tests.support import PASSWORD, make_user, signed_in, start_night, write_lock_free
+from tests.support_tournament import make_tournament
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 NEW = {"password": "neu-und-lang", "confirm": "neu-und-lang"}
@@ -234,6 +236,29 @@ def test_a_guest_who_signs_out_ends_the_guest_session_also_in_a_copy_of_its_cook
     assert new_code not in (None, code)  # the night's new code: its other guests join again with it
     assert app.test_client().post("/join", data={"code": code}).status_code == 400
     assert app.test_client().post("/join", data={"code": new_code}).status_code == 302
+
+
+def test_a_table_phone_that_leaves_its_table_leaves_the_printed_cards_code_working(app, client, db):
+    """A tournament table's code is printed on its table card (and its QR code), so a phone leaving the table
+    ("Abmelden / Tisch verlassen") keeps it: the next phone at that table scans the card and joins. (A
+    club night's code changes, the test above.)"""
+    t = make_tournament(db, n=8)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    card = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    printed, night_id = card.join_code, card.id
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": printed}).status_code == 302
+    assert phone.get(f"/nights/{night_id}").status_code == 200
+    assert phone.post("/logout").headers["Location"] == "/join"  # "Leave table" on the table page
+    assert phone.get(f"/nights/{night_id}").status_code == 302  # this phone is out
+    db.rollback()
+    db.expire_all()
+    assert db.get(Night, night_id).join_code == printed
+    second = app.test_client()
+    answer = second.post("/join?lang=en", data={"code": printed})
+    assert answer.status_code == 302, "the code on the table's printed card no longer joins the table"
+    assert second.get(f"/nights/{night_id}").status_code == 200
 
 
 def test_an_account_signing_out_also_ends_the_guest_sessions_its_browser_joined(app, db, players, admin):

@@ -15,10 +15,10 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper import create_app
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand, undo_last
-from scorekeeper.core.models import TournamentTable
+from scorekeeper.core.models import Night, TournamentTable
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
-from tests.support import make_user, pdf_text, signed_in
+from tests.support import form_values, make_user, pdf_text, signed_in
 from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
@@ -571,3 +571,28 @@ def test_only_an_admin_reopens_a_tournament(client, db, as_role, role):
     assert tm.get_tournament(db=db, tournament_id=t.id).status == "closed"
     with pytest.raises(tm.Conflict, match="only an admin"):
         tm.reopen_tournament(db=db, tournament_id=t.id, reason="weil", who=role)
+
+
+def test_a_table_phone_polling_its_table_sees_the_replacement_in_the_drawn_seat(app, client, db):
+    """Round 1 is drawn, the table's phone has joined and shows its table; before the first deal the organiser
+    replaces a no-show by a guest, who takes the seat there. The phone's poll asks with the tag it last saw:
+    the table's version moves with the seat, so it gets the live part naming the new person (not a 304)."""
+    t = make_tournament(db, n=8)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    table, *others = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables
+    night_id, gone, name = table.night.id, table.entrants[0], table.names[0]
+    untouched = {o.night.id: o.night.version for o in others}
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": table.night.join_code}).status_code == 302
+    seen = phone.get(f"/nights/{night_id}/live?lang=en")
+    assert name in seen.get_data(as_text=True)
+    form = form_values(client.get(f"/tournaments/{t.id}/entrants/{gone.number}/replace").get_data(as_text=True))
+    form.update(player="", guest="Gustl Gast")
+    assert client.post(f"/tournaments/{t.id}/entrants/{gone.number}/replace", data=form).status_code == 302
+    poll = phone.get(f"/nights/{night_id}/live?lang=en", headers={"If-None-Match": seen.headers["ETag"]})
+    assert poll.status_code == 200, "the phone is told nothing changed"
+    assert "Gustl Gast" in poll.get_data(as_text=True)
+    db.rollback()
+    db.expire_all()
+    assert {i: db.get(Night, i).version for i in untouched} == untouched  # no seat changed at the other tables

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
@@ -504,12 +505,13 @@ def _qr_data(url: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(out.getvalue()).decode()
 
 
-def _pdf(template: str, filename: str, **context) -> object:
-    """A tournament's PDF, laid out once per version of the tournament (web/printing.py)."""
+def _pdf(template: str, filename: str, *, shown: Hashable = None, **context) -> object:
+    """A tournament's PDF, laid out once per version of the tournament (web/printing.py) and per
+    ``shown``: what it prints that no version counts (the table cards: the tables' codes)."""
     lang = str(get_locale() or "de")
     t = context["t"]
     version = tm.version(db=get_db(), tournament_id=t.id)
-    key = ("tournament", template, t.id, version, lang, context.get("join"), request.query_string)
+    key = ("tournament", template, t.id, version, lang, context.get("join"), request.query_string, shown)
     body = printing.pdf(key, lambda: render_template(template, lang=lang, **context))
     if body is None:
         return printing.busy()
@@ -548,6 +550,7 @@ def cards(tournament_id: int):
         join=join,
         join_note=join_note,
         seating=seating,
+        shown=tuple(table.night.join_code for table in view.current.tables),  # a code changes no version
     )
 
 
