@@ -38,6 +38,7 @@ from scorekeeper.engine import GAMES, Game, deal
 from scorekeeper.engine.deal import Deal
 
 __all__ = [
+    "UndoneHand",
     "add_hands",
     "add_imported_hands",
     "complete_hand",
@@ -151,6 +152,30 @@ def _recorded_with(*, db: Session, night_id: int, key: str | None) -> HandRecord
     return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == key)).first()
 
 
+class UndoneHand(Conflict):
+    """A hand sent again with the idempotency key of a hand recorded and undone since (its ``number``):
+    the undo stands, nothing is recorded (docs/rules.md, "A hand taken back")."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            "the hand sent with this idempotency key was recorded as hand {number} and undone since: "
+            "it is not recorded again",
+            number=number,
+        )
+        self.number = number
+
+
+def _check_not_undone(*, db: Session, night_id: int, key: str) -> None:
+    """:raises UndoneHand: when the night's hand recorded with ``key`` was undone (its undo keeps the key)."""
+    undone = db.exec(
+        select(AuditEntry.hand_number).where(
+            AuditEntry.night_id == night_id, AuditEntry.action == "undo", AuditEntry.idempotency_key == key
+        )
+    ).first()
+    if undone is not None:
+        raise UndoneHand(undone)
+
+
 def record_hand(
     *,
     db: Session,
@@ -165,7 +190,8 @@ def record_hand(
 ) -> tuple[HandRecord, bool, Table | None]:
     """Record the next hand. Returns the hand, whether it was new, and the table after it (when new).
 
-    A repeat of an ``idempotency_key`` returns the hand first recorded with it.
+    A repeat of an ``idempotency_key`` returns the hand first recorded with it; the key of a hand undone
+    since is refused with :class:`UndoneHand` (the undo stands).
     ``expected_hands`` is how many hands the form saw: if another phone recorded
     one since, the hand is refused with :class:`Conflict`. ``dealt_by``: the dealer of the deal the hand
     was entered for (a form's), refused where other players play the next hand. ``seen``: the night's
@@ -184,6 +210,7 @@ def record_hand(
         earlier = _recorded_with(db=db, night_id=night_id, key=idempotency_key)
         if earlier is not None:
             return earlier, False, None
+        _check_not_undone(db=db, night_id=night_id, key=idempotency_key)
     life = lifecycle.life_of(db=db, night=night)
     lifecycle.check(life, lifecycle.RECORD, who)
     last = last_hand(db=db, night_id=night_id)
@@ -374,20 +401,41 @@ def edit_hand(
 
 
 def undo_last(
-    *, db: Session, night_id: int, expected_hands: int | None = None, who: str | None = lifecycle.SYSTEM
+    *,
+    db: Session,
+    night_id: int,
+    expected_hands: int | None = None,
+    expected_version: int | None = None,
+    who: str | None = lifecycle.SYSTEM,
 ) -> HandRecord:
-    """Take back the last hand (kept in the audit trail).
+    """Take back the last hand (kept in the audit trail, with its idempotency key: the hand sent again
+    with that key is not recorded again). ``expected_hands``: how many hands the caller saw;
+    ``expected_version``: the night's version it saw (a confirmation page's: any change since refuses).
 
-    :raises Conflict: when the night's life does not allow it (closed, a finished table, no hand, ...).
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, no hand, ...),
+        or the night is not as the caller saw it.
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.UNDO, who)
     hands = hand_rows(db=db, night_id=night_id)
-    if expected_hands is not None and expected_hands != len(hands):
+    if (expected_hands is not None and expected_hands != len(hands)) or (
+        expected_version is not None and expected_version != night.version
+    ):
         raise Conflict("another phone changed the night meanwhile: check the table before you undo")
     last = hand_record(db=db, night_id=night_id, number=len(hands))
     db.delete(last)
-    touch(db=db, night=night, action="undo", number=last.number, before=last.data, after=None)
+    night.version += 1  # as nights.touch, and the audit entry keeps the undone hand's key
+    db.add(night)
+    db.add(
+        AuditEntry(
+            night_id=night_id,
+            hand_number=last.number,
+            action="undo",
+            before=last.data,
+            after=None,
+            idempotency_key=last.idempotency_key,
+        )
+    )
     history.refresh(db=db, night=night, hands=hands[:-1])  # the hands before it keep their results
     db.commit()
     return last

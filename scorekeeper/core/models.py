@@ -154,6 +154,9 @@ class AuditEntry(SQLModel, table=True):
     before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     after: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     at: datetime = Field(default_factory=utcnow)
+    # An undo's: the idempotency key of the hand it took back, kept so that the hand sent again with it
+    # (a phone's outbox that never got its answer) is not recorded again (0014). None elsewhere.
+    idempotency_key: str | None = Field(default=None, max_length=64)
 
 
 class RosterChange(SQLModel, table=True):

@@ -18,7 +18,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import select
 
 from scorekeeper.core import db as database
-from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
+from scorekeeper.core.errors import Conflict
+from scorekeeper.core.hands import UndoneHand, add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Seat
 from scorekeeper.core.table import get_night, load_table
 from tests.support import BACKENDS, DURCH, fresh_postgres, start_night
@@ -210,6 +211,34 @@ def test_the_same_hand_sent_by_many_phones_at_once_is_recorded_once(engine, db, 
     assert [e for _, errors in started for e in errors] == []
     assert sorted(answers) == [(1, False)] * (THREADS - 1) + [(1, True)]
     assert hand_numbers(engine, night.id) == [1]
+
+
+def test_a_hand_undone_keeps_its_key_and_is_never_recorded_again_through_it(engine, db, players):
+    """A phone that never got its answer sends the hand again after another phone undid it: the undo stands."""
+    night = start_night(db, players)
+    record_hand(db=db, night_id=night.id, hand=DURCH, idempotency_key="phone-a-1")
+    undone = undo_last(db=db, night_id=night.id)
+    version = get_night(db=db, night_id=night.id).version
+    with pytest.raises(UndoneHand) as refused:
+        record_hand(db=db, night_id=night.id, hand=DURCH, idempotency_key="phone-a-1", expected_hands=0)
+    db.rollback()
+    assert refused.value.number == undone.number == 1
+    assert hand_numbers(engine, night.id) == []
+    assert get_night(db=db, night_id=night.id).version == version
+    _, created, _ = record_hand(db=db, night_id=night.id, hand=DURCH, idempotency_key="phone-b-1")
+    assert created  # another key records the hand as ever
+
+
+def test_an_undo_for_a_version_the_night_has_left_is_refused_and_changes_nothing(engine, db, players):
+    night = start_night(db, players)
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    seen = get_night(db=db, night_id=night.id).version
+    edit_hand(db=db, night_id=night.id, number=1, hand={**DURCH, "won": False})  # the count of hands stays 1
+    with pytest.raises(Conflict, match="another phone changed the night meanwhile"):
+        undo_last(db=db, night_id=night.id, expected_version=seen)
+    db.rollback()
+    assert hand_numbers(engine, night.id) == [1]
+    assert undo_last(db=db, night_id=night.id, expected_version=seen + 1).number == 1
 
 
 def test_editing_and_undoing_while_another_phone_records_keeps_the_numbers_whole(engine, db, players):

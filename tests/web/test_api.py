@@ -431,6 +431,21 @@ def test_different_idempotency_keys_record_different_hands(client, db, night):
     assert len(stored_hands(db, night.id)) == 2
 
 
+def test_a_key_of_an_undone_hand_is_refused_with_409_and_records_nothing(client, db, night):
+    """The hand sent again after its undo (its answer was lost) is not recorded again (docs/api.md)."""
+    assert post_hand(client, night.id, RUFEN_HIRSCH, key="phone-a-1").status_code == 201
+    assert client.delete(f"/api/v1/sessions/{night.id}/hands/1").status_code == 200
+    before = rows(db)
+    error = error_of(post_hand(client, night.id, RUFEN_HIRSCH, key="phone-a-1"), 409)
+    assert error == {
+        "field": "",
+        "message": "the hand sent with this idempotency key was recorded as hand 1 and undone since: "
+        "it is not recorded again",
+    }
+    assert rows(db) == before
+    assert stored_hands(db, night.id) == []
+
+
 def test_an_idempotency_key_is_kept_per_night(client, db, players, night):
     other = new_session(client, players, "matzlfangen")
     assert post_hand(client, night.id, RUFEN_HIRSCH, key="same").status_code == 201

@@ -214,7 +214,7 @@ WRITES: dict[str, Write] = {
     "hands.edit": Write(
         (*fields_of(*HAND_FORMS.values()), "action"), lambda w, a: {**FORM_HANDS[w.kind(a.get("night_id"))]}
     ),
-    "hands.undo": Write(("expected_hands",), lambda w, a: {"expected_hands": "2"}),
+    "hands.undo": Write(("expected_version",), lambda w, a: {"expected_version": "2"}),
     "nights.close": Write(()),
     "nights.change": Write(fields_of(ChangeNightForm), lambda w, a: {"played_on": "2026-03-14", "place": "Post"}),
     "nights.delete": Write(fields_of(DeleteNightForm), lambda w, a: {"reason": "started twice", "confirm": "y"}),

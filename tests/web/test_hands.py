@@ -16,11 +16,21 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorekeeper.core.hands import record_hand
+from scorekeeper.core.hands import record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import settle_json
-from tests.support import RUFEN_HIRSCH, field_errors, fill, form_values, open_form, page_text, start_night, submit
+from tests.support import (
+    DURCH,
+    RUFEN_HIRSCH,
+    field_errors,
+    fill,
+    form_values,
+    open_form,
+    page_text,
+    start_night,
+    submit,
+)
 
 # --- a small browser ------------------------------------------------------------------
 
@@ -105,6 +115,11 @@ def record_all(client, night: Night, forms: list[dict[str, Any]]) -> None:
         answer = submit(client, night.id, fields)
         assert answer.status_code == 302, field_summary(answer)
         assert answer.headers["Location"].endswith(f"/nights/{night.id}#balance")
+
+
+def undo_form(client, night_id: int) -> dict[str, str]:
+    """The undo confirmation's fields as its page makes them now (the night's version with them)."""
+    return form_values(client.get(f"/nights/{night_id}/hands/undo").get_data(as_text=True))
 
 
 def field_summary(answer) -> str:
@@ -748,6 +763,58 @@ def test_a_fresh_form_after_a_stale_refusal_records_the_hand(client, db, night):
     assert snapshot(db, night.id)[0] == 2
 
 
+def test_a_hand_sent_again_after_another_phone_undid_it_does_not_come_back(client, db, night):
+    """Phone A saves hand 2; the server stores it but A's answer is lost, so A's outbox keeps it and sends it
+    again later with the same idempotency key and the same count of hands before it (1), as
+    static/outbox-store.js does. Meanwhile the table saw hand 2 on the other phones, found it wrong and phone B
+    undid it. The key went with the undone hand, the count of hands is 1 again: A's retry recorded the
+    undone hand once more, and B's undo was silently reversed (attack round of 2026-11-27)."""
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    form = fill(open_form(client, f"/nights/{night.id}/hands/new?lang=en"), DURCH)
+    form["action"] = "save"
+    first = client.post(f"/nights/{night.id}/hands/new?lang=en", data=form)  # stored; its answer never arrives
+    assert first.status_code == 302
+    assert len(stored(db, night.id)) == 2
+    undo_last(db=db, night_id=night.id, expected_hands=2)  # phone B takes the wrong hand 2 back
+    again = client.post(f"/nights/{night.id}/hands/new?lang=en", data=form)  # A's outbox sends it again
+    assert len(stored(db, night.id)) == 1, f"the undone hand is back ({again.status_code})"
+
+
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        (
+            "de",
+            "Spiel 2 war schon gespeichert und ist inzwischen zurückgenommen worden: "
+            "es wird nicht noch einmal eingetragen.",
+        ),
+        ("en", "Hand 2 was saved already and has been undone since: it is not recorded again."),
+    ],
+)
+def test_a_hand_sent_again_after_its_undo_is_answered_as_dealt_with_and_the_table_says_why(
+    client, db, night, lang, words
+):
+    """The phone's outbox drops a hand answered with the table (a redirect): the undone hand is dealt with.
+    Nothing is recorded or audited; the table page says why, in the page's words (docs/rules.md)."""
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    form = {**fill(open_form(client, f"/nights/{night.id}/hands/new"), DURCH), "action": "save"}
+    assert client.post(f"/nights/{night.id}/hands/new", data=form).status_code == 302
+    saved = stored(db, night.id)
+    undo_last(db=db, night_id=night.id)
+    before = snapshot(db, night.id)
+    again = client.post(f"/nights/{night.id}/hands/new?lang={lang}", data=form)
+    assert again.status_code == 302
+    assert again.headers["Location"].endswith(f"/nights/{night.id}#balance")
+    assert snapshot(db, night.id) == before
+    assert words in flashes(client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True))
+    fresh = client.post(
+        f"/nights/{night.id}/hands/new",
+        data=fill(open_form(client, f"/nights/{night.id}/hands/new"), DURCH) | {"action": "save"},
+    )
+    assert fresh.status_code == 302  # a new form (a new key) records hand 2 as ever
+    assert stored(db, night.id) == saved
+
+
 # --- editing -------------------------------------------------------------------------------
 
 
@@ -904,14 +971,14 @@ def test_undo_asks_for_confirmation_first_and_changes_nothing(client, db, night)
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert "<h1>Undo hand 2?</h1>" in text
-    assert form_values(text)["expected_hands"] == "2"
+    assert form_values(text)["expected_version"] == str(before[2])  # the night as the page showed it
     assert snapshot(db, night.id) == before
 
 
 def test_a_confirmed_undo_takes_back_the_last_hand_and_keeps_it_in_the_audit_trail(client, db, night):
     record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
-    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_hands": "2"})
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data=undo_form(client, night.id))
     assert answer.status_code == 302
     assert answer.headers["Location"].endswith(f"/nights/{night.id}")
     hands, audits, version, data = snapshot(db, night.id)
@@ -928,7 +995,7 @@ def test_a_confirmed_undo_takes_back_the_last_hand_and_keeps_it_in_the_audit_tra
 
 def test_after_an_undo_the_undone_hands_dealer_deals_again(client, db, night):
     record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
-    assert client.post(f"/nights/{night.id}/hands/undo", data={"expected_hands": "1"}).status_code == 302
+    assert client.post(f"/nights/{night.id}/hands/undo", data=undo_form(client, night.id)).status_code == 302
     page = client.get(f"/nights/{night.id}/hands/new?lang=en").get_data(as_text=True)
     assert "<h1>Hand 1</h1>" in page
     assert "Anna deals · Bernd is forehand" in page
@@ -938,11 +1005,54 @@ def test_an_undo_from_a_stale_page_is_refused_and_changes_nothing(client, db, ni
     record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
     before = snapshot(db, night.id)
-    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_hands": "1"})
+    stale = {**undo_form(client, night.id), "expected_version": str(before[2] - 1)}  # made before hand 2
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data=stale)
     assert answer.status_code == 302
     assert snapshot(db, night.id) == before
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Another phone changed the night meanwhile: check the table before you undo" in flashes(page)
+
+
+def test_an_undo_confirmed_on_one_phone_never_takes_back_a_hand_another_phone_recorded_meanwhile(client, db, night):
+    """Phone A opens "Undo hand 2?" for the wrong hand 2; phone B undoes it and records the right hand 2.
+    A's confirmation then carried the same count of hands (2) and took back B's corrected hand, which A
+    never saw: the stale confirmation must be refused as another phone's change, like an edit's
+    (attack round of 2026-11-27)."""
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand=DURCH)  # the wrong hand 2
+    confirm = form_values(client.get(f"/nights/{night.id}/hands/undo?lang=en").get_data(as_text=True))
+    undo_last(db=db, night_id=night.id)  # phone B takes it back ...
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 3, "won": True})  # ... and corrects
+    corrected = stored(db, night.id)
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data=confirm)
+    assert answer.status_code == 302
+    assert stored(db, night.id) == corrected, "phone A's stale undo took back the hand phone B recorded"
+
+
+@pytest.mark.parametrize("version", [None, "", "x", "²", "-1", "1.0", "9" * 40])
+def test_an_undo_without_the_version_its_page_was_made_at_is_refused_and_changes_nothing(client, db, night, version):
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    before = snapshot(db, night.id)
+    form = {k: v for k, v in undo_form(client, night.id).items() if k != "expected_version"}
+    if version is not None:
+        form["expected_version"] = version
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data=form)
+    assert answer.status_code == 400
+    assert "This form was not made by this page. Open the night again and undo from there." in flashes(
+        answer.get_data(as_text=True)
+    )
+    assert snapshot(db, night.id) == before
+
+
+def test_an_undo_from_a_stale_page_is_refused_in_german_by_default(client, db, night):
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    confirm = undo_form(client, night.id)
+    submit(client, night.id, {"points": 90}, lang="de", number=1)  # another phone edits hand 1: still 1 hand
+    before = snapshot(db, night.id)
+    assert client.post(f"/nights/{night.id}/hands/undo", data=confirm).status_code == 302
+    assert snapshot(db, night.id) == before
+    page = client.get(f"/nights/{night.id}").get_data(as_text=True)
+    assert "Ein anderes Handy hat den Abend inzwischen geändert: bitte erst den Tisch prüfen" in flashes(page)
 
 
 def test_undo_with_no_hand_says_so_and_changes_nothing(client, db, night):
@@ -961,7 +1071,7 @@ def test_the_audit_trail_keeps_every_record_edit_and_undo_with_before_and_after(
     assert submit(client, night.id, RUFEN_HIRSCH).status_code == 302
     assert submit(client, night.id, {"contract": "durch", "declarer": 1, "won": 1}).status_code == 302
     assert submit(client, night.id, {"points": 90}, number=1).status_code == 302
-    assert client.post(f"/nights/{night.id}/hands/undo", data={"expected_hands": "2"}).status_code == 302
+    assert client.post(f"/nights/{night.id}/hands/undo", data=undo_form(client, night.id)).status_code == 302
     first = {"contract": "rufen", "partner": 4, "points": 70, "raises": 5, "dealer": 1}
     second = {"contract": "durch", "declarer": 1, "won": True, "dealer": 2}
     entries = audit_trail(db, night.id)

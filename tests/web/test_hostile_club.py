@@ -147,7 +147,7 @@ def test_only_an_admin_corrects_or_deletes_a_night(as_role, db, night, action):
 def test_unicode_digits_on_undo_are_refused_without_a_500_and_undo_nothing(client, db, night, digit):
     record_hand(db=db, night_id=night.id, hand=DURCH)
     before = snapshot(db)
-    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_hands": digit})
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data={"expected_version": digit})
     assert answer.status_code == 400 and "not made by this page" in answer.get_data(as_text=True)
     db.rollback()
     assert snapshot(db) == before  # the last hand is still there

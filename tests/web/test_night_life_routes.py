@@ -20,7 +20,7 @@ from tests.support import RUFEN_HIRSCH, snapshot, start_night
 LIFE_ROUTES = {
     ("hands.new", "POST"): (lifecycle.RECORD, "/nights/{n}/hands/new", {**RUFEN_HIRSCH, "action": "save"}),
     ("hands.edit", "POST"): (lifecycle.EDIT, "/nights/{n}/hands/1/edit", {**RUFEN_HIRSCH, "action": "save"}),
-    ("hands.undo", "POST"): (lifecycle.UNDO, "/nights/{n}/hands/undo", {"expected_hands": "1"}),
+    ("hands.undo", "POST"): (lifecycle.UNDO, "/nights/{n}/hands/undo", {"expected_version": "1"}),
     ("nights.close", "POST"): (lifecycle.CLOSE, "/nights/{n}/close", {}),
     ("nights.reopen", "POST"): (lifecycle.REOPEN, "/nights/{c}/reopen", {"reason": "a hand was wrong"}),
     ("nights.delete", "POST"): (

@@ -59,7 +59,7 @@ def test_the_hand_form_of_a_closed_night_flashes_its_reason_as_a_sentence(client
 def test_an_undo_at_a_closed_night_flashes_its_reason_as_a_sentence(client, db, night, lang):
     record_hand(db=db, night_id=night.id, hand=DURCH)
     close_night(db=db, night_id=night.id)
-    away = client.post(f"/nights/{night.id}/hands/undo?lang={lang}", data={"expected_hands": "1"})
+    away = client.post(f"/nights/{night.id}/hands/undo?lang={lang}", data={"expected_version": "2"})
     assert away.status_code == 302
     _begins(_flashes(client.get(away.location).get_data(as_text=True)), SAID["closed"][lang])
 

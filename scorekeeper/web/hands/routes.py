@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput
-from scorekeeper.core.hands import edit_hand, record_hand, undo_last
+from scorekeeper.core.hands import UndoneHand, edit_hand, record_hand, undo_last
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.table import Table, load_table
@@ -178,17 +178,27 @@ def new(night_id: int):
         form.dealt_by.data = str(dealt.dealer)
 
     def save(hand, form):
-        record_hand(
-            db=get_db(),
-            night_id=night_id,
-            hand=hand,
-            idempotency_key=form.idempotency_key.data or None,
-            expected_hands=form.expected(),
-            night_uid=request.form.get("night_uid"),
-            who=life.who(night_id),
-            dealt_by=parse_int(form.dealt_by.data or ""),  # the core refuses it where other players play it now
-            seen=(table.night.version, dealt),  # the deal the core worked out as it read the night
-        )
+        try:
+            record_hand(
+                db=get_db(),
+                night_id=night_id,
+                hand=hand,
+                idempotency_key=form.idempotency_key.data or None,
+                expected_hands=form.expected(),
+                night_uid=request.form.get("night_uid"),
+                who=life.who(night_id),
+                dealt_by=parse_int(form.dealt_by.data or ""),  # the core refuses it where other players play it now
+                seen=(table.night.version, dealt),  # the deal the core worked out as it read the night
+            )
+        except UndoneHand as exc:  # saved before, undone since: dealt with (an outbox drops it), never recorded again
+            get_db().rollback()
+            flash(
+                _(
+                    "%(hand)s was saved already and has been undone since: it is not recorded again.",
+                    hand=hand_word(table.night.game, exc.number),
+                ),
+                "error",
+            )
 
     answer = _handle(table, form, len(table.hands) + 1, positions, save)
     return answer or redirect(url_for("nights.show", night_id=night_id, _anchor="balance"))
@@ -264,13 +274,14 @@ def undo(night_id: int):
         return redirect(url_for("nights.show", night_id=night_id))
     if (away := life.not_now(table.night, "undo")) is not None:
         return away
-    expected = request.form.get("expected_hands", "")
-    if request.method == "POST" and expected and parse_int(expected) is None:  # not the page's: nothing undone
+    # the night's version the confirmation was made at: a change since (another phone's) refuses it
+    seen = parse_int(request.form.get("expected_version", ""))
+    if request.method == "POST" and seen is None:  # missing or not a number: not the page's, nothing undone
         flash(_("This form was not made by this page. Open the night again and undo from there."), "error")
         return render_template("hands/undo.html", table=table, form=form), 400
     if request.method == "POST" and form.validate():
         try:
-            undo_last(db=get_db(), night_id=night_id, expected_hands=parse_int(expected), who=life.who(night_id))
+            undo_last(db=get_db(), night_id=night_id, expected_version=seen, who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")
