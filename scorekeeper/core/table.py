@@ -133,6 +133,18 @@ class Table:
     def size(self) -> int:
         return self.night.seat_count
 
+    @property
+    def at_tournament(self) -> bool:
+        """Whether the night is a tournament's table: its pages say "table" (Tisch), never "night", and it
+        plays for points, never money (docs/tournaments.md)."""
+        return self.night.tournament_id is not None
+
+    @property
+    def for_money(self) -> bool:
+        """Whether the night's units are paid in money: not at a tournament's table (points), nor where
+        the game's money option is 0 (Konter a Matt, Matt without a stake: ``Game.uses_stake``)."""
+        return not self.at_tournament and GAMES[self.night.game].uses_stake(self.night.rules)
+
     def deal(self, number: int) -> Deal:
         """The deal of hand ``number`` (1-based): a recorded hand's as stored, the next hand's as worked
         out when the night was read (:attr:`next_deal`).

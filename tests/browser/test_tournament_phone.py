@@ -16,14 +16,13 @@ pytestmark = pytest.mark.browser
 NAMES = ["Franz Xaver Obermaier", "Resi Huber", "Sepp", "Vroni", "Alois", "Kathi", "Hias", "Burgl", "Wastl"]
 
 
-@pytest.fixture
-def tournament(live) -> int:
-    """Nine players with prizes, two rounds played (a table of five among them): the standings' widest case."""
+def played(live, prizes: list[int]) -> int:
+    """Nine players with ``prizes`` (cents), two rounds played (a table of five among them): its id."""
     _, app = live
     with database.session(app.extensions["sk_engine"], write=True) as db:
         t = tm.create_tournament(
             db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, deals=1, seed="s",
-            prizes=[5000, 2500, 1000],
+            prizes=prizes,
         )  # fmt: skip
         for name in NAMES:
             tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=name).id)
@@ -32,6 +31,18 @@ def tournament(live) -> int:
             for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[number - 1].tables:
                 record_hand(db=db, night_id=table.night.id, hand={"contract": "wenz", "declarer": 3, "points": 61})
         return t.id
+
+
+@pytest.fixture
+def tournament(live) -> int:
+    """Nine players with prizes, two rounds played (a table of five among them): the standings' widest case."""
+    return played(live, [5000, 2500, 1000])
+
+
+@pytest.fixture
+def prize_of_a_hundred(live) -> int:
+    """The same standings with a first prize of 100,00 EUR, a usual Preisschafkopf's."""
+    return played(live, [10000, 5000, 2500])
 
 
 def _on_screen(page, selector: str) -> bool:
@@ -57,6 +68,24 @@ def test_the_standings_fit_a_phone_with_rounds_and_solos_below_each_player(page,
     assert not page.locator("table.standings th.col-round").first.is_visible()
     detail = page.locator("tr.standings-detail").first
     assert detail.is_visible() and "R2" in detail.inner_text() and "Soli gew./verl." in detail.inner_text()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("width,height", [(390, 844), (360, 640)])
+def test_the_standings_on_a_phone_show_a_prize_of_a_hundred_euros_whole(
+    page, live, prize_of_a_hundred, lang, width, height
+):
+    """Rank, player, total and prize are on a phone's screen (docs/tournaments.md, "Standings"): a first prize
+    of 100,00 EUR does not push the table past a screen of 360 px ("Prei", "100,00 EU", scrolled sideways)."""
+    base, _ = live
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{base}/tournaments/{prize_of_a_hundred}/standings?lang={lang}")
+    assert "100" in page.locator("table.standings td.prize").first.inner_text()
+    right = page.locator("table.standings").evaluate("t => t.getBoundingClientRect().right")
+    box = page.locator("table.standings").evaluate("t => t.parentElement.getBoundingClientRect().right")
+    assert right <= box, f"the standings end at {right} px, their box at {box} px"
+    assert _on_screen(page, "table.standings td.prize")
+    assert _on_screen(page, "table.standings th:not(.col-round):not(.col-solos)")  # "Preis" whole
 
 
 def test_the_big_screen_keeps_every_column(page, live, tournament):

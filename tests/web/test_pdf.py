@@ -120,3 +120,17 @@ def test_a_night_without_hands_has_an_empty_log(app, db, players, tmp_path):
         text = pdf_text(summary_pdf(load_table(db=db, night_id=night.id)), tmp_path)
     # the log follows the chart: no page of its own
     assert "All hands" in text and "Dealer · Hand" in text and "page 1 of 1" in text
+
+
+def test_a_tournament_tables_pdf_shows_points_never_money(app, client, db):
+    """A tournament table's PDF (for the organiser's file) stands the players with points: no stake, no money
+    columns, no "Wer zahlt wem" (docs/tournaments.md, "Never money")."""
+    from scorekeeper.web.pdf import summary_html
+    from tests.web.test_tournaments import played_table
+
+    night_id = played_table(client, db)
+    with app.test_request_context("/?lang=de"):
+        html = summary_html(load_table(db=db, night_id=night_id))
+    assert "EUR" not in html, "the PDF of a tournament table speaks of money"
+    assert "Wer zahlt wem" not in html and "Einsatz" not in html
+    assert "Punkte" in html and "Abend" not in html

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.players import create_player
-from tests.support import pdf_text
+from tests.support import answer_text, pdf_text
 from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
@@ -323,3 +323,71 @@ def test_the_result_list_pdf_writes_money_as_the_standings_page_does(client, db,
     printed = re.sub(r"\s+", " ", pdf_text(client.get(f"/tournaments/{t.id}/results.pdf").data, tmp_path))
     for cell in shown:
         assert cell in printed
+
+
+def played_table(client, db) -> int:
+    """A drawn Schafkopf tournament's table 1 with one deal recorded (a Sauspiel won): its night id."""
+    t = make_tournament(db, n=8)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    record_hand(db=db, night_id=night_id, hand=SAUSPIEL)
+    return night_id
+
+
+def test_a_tournament_tables_settlement_shows_points_never_money(client, db):
+    """Never money (docs/tournaments.md): the table's settlement stands each player with points, no stake, no
+    money column, no who-pays-whom, no chart of money, nor money in the text it shares."""
+    night_id = played_table(client, db)
+    page = answer_text(client.get(f"/nights/{night_id}/summary?lang=de"))
+    assert "EUR" not in page, "the settlement of a tournament table speaks of money"
+    assert "Wer zahlt wem" not in page and "Einsatz" not in page and "Geld" not in page
+    # the Sauspiel, worth 1 under the turnier preset, as points
+    assert "Spieler Punkte" in page and "+1" in page and "-1" in page
+    assert "Punkte jedes Spielers nach jedem Spiel" in page  # the chart counts points, not money
+
+
+def test_a_tournament_tables_hand_rows_show_points_never_money(client, db):
+    """The table page's balance says points, and so does each hand's row, opened: "+1", never "0,00 EUR"."""
+    night_id = played_table(client, db)
+    page = answer_text(client.get(f"/nights/{night_id}?lang=de"))
+    assert "Punkte" in page and "+1" in page
+    assert "EUR" not in page, "a tournament table's hand rows speak of money"
+
+
+@pytest.mark.parametrize("path", ["", "/close", "/summary"])
+@pytest.mark.parametrize(
+    ("lang", "table_word", "night_word"), [("de", "Tisch", r"\bAbends?\b"), ("en", "table", r"\bnight\b")]
+)
+def test_a_tournament_tables_pages_speak_of_the_table_not_of_a_night(client, db, path, lang, table_word, night_word):
+    """A tournament's table is a "Tisch", a "table" (docs/architecture.md, one word for one thing), as its join
+    page and the outbox say: its page with the join panel, its closing and its settlement never speak of a
+    night ("Abend abschließen?", "bis der Abend abgeschlossen ist", "Der Abend in Zahlen")."""
+    night_id = played_table(client, db)
+    page = answer_text(client.get(f"/nights/{night_id}{path}?lang={lang}"))
+    assert table_word.lower() in page.lower()
+    said = re.findall(rf".{{0,40}}{night_word}.{{0,40}}", page, re.I)
+    assert not said, said
+
+
+def test_a_closed_tournament_table_is_reopened_as_a_table(client, db):
+    """The organiser closes a table early; its settlement offers "Tisch wieder öffnen", whose page and message
+    speak of the table, never of a night."""
+    from tests.support import form_values
+
+    night_id = played_table(client, db)
+    close = client.get(f"/nights/{night_id}/close?lang=de")
+    assert (
+        client.post(f"/nights/{night_id}/close?lang=de", data=form_values(close.get_data(as_text=True))).status_code
+        == 302
+    )
+    summary = answer_text(client.get(f"/nights/{night_id}/summary?lang=de"))
+    page = client.get(f"/nights/{night_id}/reopen?lang=de")
+    reopened = client.post(
+        f"/nights/{night_id}/reopen?lang=de",
+        data={**form_values(page.get_data(as_text=True)), "reason": "Spiel 2 falsch eingetragen"},
+        follow_redirects=True,
+    )
+    assert "Tisch wieder öffnen" in summary and not re.search(r"\bAbends?\b", summary)
+    assert "Änderungen des Tisches" in answer_text(page) and not re.search(r"\bAbends?\b", answer_text(page))
+    assert "Der Tisch ist wieder offen." in answer_text(reopened)

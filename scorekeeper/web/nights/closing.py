@@ -98,7 +98,7 @@ def reopen(night_id: int):
             flash(message(exc), "error")
             return redirect(url_for("nights.show", night_id=night_id))
         else:
-            flash(_("The night is open again."), "ok")
+            flash(_("The table is open again.") if table.at_tournament else _("The night is open again."), "ok")
             return redirect(url_for("nights.show", night_id=night_id))
     status = 400 if request.method == "POST" else 200
     return render_template("nights/reopen.html", table=table, form=form), status

@@ -34,7 +34,7 @@ PER_PAGE = 25
 TOURNAMENTS_SHOWN = 3  # on the first page of the nights
 
 # the pages' words for a night's rules, on every page that shows a night (web/options.py)
-for helper in (options.preset_name, options.rule_changes, options.uses_stake):
+for helper in (options.preset_name, options.rule_changes):
     bp.add_app_template_global(helper)
 
 
