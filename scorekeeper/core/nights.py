@@ -345,12 +345,16 @@ def add_imported_night(*, db: Session, columns: dict[str, Any], player_ids: list
     return night
 
 
-def change_night(*, db: Session, night_id: int, played_on: Any, place: Any) -> Night:
+def change_night(
+    *, db: Session, night_id: int, played_on: Any, place: Any, who: str | None = lifecycle.SYSTEM
+) -> Night:
     """Correct a night's date and place (an admin's job); audited, and its history rows follow.
 
     :raises InvalidInput: for a date out of range or a bad place.
+    :raises Conflict: when the night's life does not allow it (a table of a closed tournament).
     """
     night = lock_night(db=db, night_id=night_id)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.CHANGE, who)
     day, where = check_date(played_on), _clean_place(place)
     before = {"played_on": night.played_on.isoformat(), "place": night.place}
     after = {"played_on": day.isoformat(), "place": where}

@@ -169,13 +169,25 @@ def change(night_id: int):
     """Correct a night's date and place (audited; the history follows)."""
     table = _table(night_id)
     night = table.night
+    if (away := life.not_now(night, "change")) is not None:
+        return away
     form = ChangeNightForm(data={"played_on": night.played_on, "place": night.place})
     if form.validate_on_submit():
         try:
-            change_night(db=get_db(), night_id=night_id, played_on=form.played_on.data, place=form.place.data or "")
+            change_night(
+                db=get_db(),
+                night_id=night_id,
+                played_on=form.played_on.data,
+                place=form.place.data or "",
+                who=life.who(night_id),
+            )
         except InvalidInput as exc:
             get_db().rollback()
             field_error(form, exc)
+        except Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+            return show(night_id), 409  # the table page, which says why
         else:
             flash(_("The night's date and place are saved."), "ok")
             return redirect(url_for("nights.show", night_id=night_id))
