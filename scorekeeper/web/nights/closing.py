@@ -13,7 +13,7 @@ from scorekeeper.core.exchange import night_file, spreadsheet
 from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web import life, printing
-from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
+from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, closed_by_guest, identity
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm, ReopenForm
 from scorekeeper.web.messages import field_error, message
@@ -67,12 +67,13 @@ def close(night_id: int):
     form = ConfirmForm()
     if request.method == "POST" and form.validate():
         try:
-            close_night(db=get_db(), night_id=night_id, who=life.who(night_id))
+            night = close_night(db=get_db(), night_id=night_id, who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")
             return show(night_id), 409  # the table page, which says why
         if not identity().at_least(VIEWER):  # a guest: the closed night's code lets nobody in, so show it now
+            closed_by_guest(night)  # and let this guest open what it offers (its PDF, exports)
             return summary(night_id)
         return redirect(url_for(".summary", night_id=night_id))
     status = 400 if request.method == "POST" else 200
