@@ -327,6 +327,18 @@ def code_valid(*, night: Night, code: Any) -> bool:
     )
 
 
+def closed_mark(night: Night) -> str:
+    """What a guest who closed the night keeps of it in place of the spent code: the closed night as
+    it is now (its uid and version). It opens the night for reading while the night stays so: reopened or
+    corrected since, it opens nothing (:func:`reads_closed`)."""
+    return f"closed:{night.uid}:{night.version}"
+
+
+def reads_closed(*, night: Night, mark: Any) -> bool:
+    """Whether a guest's stored ``mark`` (:func:`closed_mark`) lets it read this closed night."""
+    return not night.is_open and isinstance(mark, str) and secrets.compare_digest(closed_mark(night), mark)
+
+
 def end_guest(*, db: Session, night_id: Any, code: Any) -> bool:
     """A guest of the night (joined with ``code``) signs out: the night gets a new code, so that this
     guest session ends everywhere, also in a copy of its cookie. The night's other guests join again

@@ -34,6 +34,7 @@ from scorekeeper.core.stored import (
     stored_state,
 )
 from scorekeeper.core.table import HandRow, Table, Tail, build_table, hand_rows, seats, settle
+from scorekeeper.core.text import is_idempotency_key
 from scorekeeper.engine import GAMES, Game, deal
 from scorekeeper.engine.deal import Deal
 
@@ -137,12 +138,6 @@ def _same_players(*, db: Session, night: Night, hand: Any, dealt: Deal, dealt_by
         hand=dealt.number,
         now=people[dealt.dealer].name,
     )
-
-
-def is_idempotency_key(key: Any) -> bool:
-    """Whether ``key`` may be a hand's idempotency key: 1 to 64 printable ASCII characters (a form's,
-    the API's and an imported night file's hands are held to this one rule)."""
-    return isinstance(key, str) and 1 <= len(key) <= 64 and key.isascii() and key.isprintable()
 
 
 def _recorded_with(*, db: Session, night_id: int, key: str | None) -> HandRecord | None:

@@ -9,7 +9,8 @@ and the one answer to "may this account do this action to this night now?".
     tournament table   playing ──last counted deal / paper points / the organiser closes──► finished
                        finished ──reopen (admin, a reason; not a paper table)──► playing, or all dealt
                        all dealt (reopened with its D deals: edit and undo, no new deal) ──the organiser──► finished
-                       any ──the tournament closes──► frozen (nothing changes; reopen the tournament first)
+                       any ──the tournament closes──► frozen (nothing changes, its date and place neither;
+                                                              reopen the tournament first)
 
     tournament         open ──every round over, closed──► closed
                        closed ──reopen (admin, a reason, kept on the tournament)──► open (its tables thaw)
@@ -57,7 +58,8 @@ CLOSE = "close"
 REOPEN = "reopen"
 PAPER = "paper"
 DELETE = "delete"
-ACTIONS = (RECORD, EDIT, UNDO, CLOSE, REOPEN, PAPER, DELETE)
+CHANGE = "change"  # its date and place (an admin's correction, audited)
+ACTIONS = (RECORD, EDIT, UNDO, CLOSE, REOPEN, PAPER, DELETE, CHANGE)
 
 # --- who asks ------------------------------------------------------------------------------
 
@@ -87,6 +89,7 @@ WHO: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     REOPEN: (frozenset({ADMIN}), frozenset({ADMIN})),
     PAPER: (frozenset(), frozenset({SCORER, ADMIN})),
     DELETE: (frozenset({ADMIN}), frozenset()),
+    CHANGE: (frozenset({ADMIN}), frozenset({ADMIN})),
 }
 
 

@@ -6,12 +6,14 @@ and leaves an audit entry; the night's history rows are rewritten with it.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import unicodedata
 from datetime import date
 from typing import Any
 
 from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from scorekeeper.core import history, lifecycle
@@ -27,10 +29,11 @@ from scorekeeper.core.models import (
     NightResult,
     Player,
     Seat,
+    new_uid,
     utcnow,
 )
 from scorekeeper.core.table import get_night, hand_rows, read_table
-from scorekeeper.core.text import has_control, is_id
+from scorekeeper.core.text import has_control, is_id, is_idempotency_key
 from scorekeeper.engine import get_game
 from scorekeeper.engine.rules import rules_to_json
 
@@ -47,6 +50,7 @@ __all__ = [
     "lock_night",
     "new_join_code",
     "reopen_night",
+    "start_night",
 ]
 
 STAKE_MAX_CENTS = 100_000
@@ -89,6 +93,37 @@ def create_night(*, db: Session, **night: Any) -> Night:
     return night
 
 
+def start_night(*, db: Session, key: Any, by: int | None, **night: Any) -> tuple[Night, bool]:
+    """Start a night once per one-time ``key`` (a start form's, the API's ``Idempotency-Key``) of the
+    account ``by``: the same key again leads to the night it started (a form sent twice on slow Wi-Fi).
+    Returns the night and whether it is new. No key: :func:`create_night`.
+
+    The key names the night's uid (a hash of account and key), so a second post finds it, also one
+    sent at the same moment (the uid is unique). A night deleted since is not brought back: a new one
+    starts with a uid of its own (the deleted night's export keeps its uid, to be imported again).
+
+    :raises InvalidInput: for a key that is no idempotency key, and as :func:`create_night`.
+    """
+    if key is None:
+        return create_night(db=db, **night), True
+    if not is_idempotency_key(key):
+        raise InvalidInput("idempotency_key", "the idempotency key must be 1 to 64 printable ASCII characters")
+    uid = hashlib.sha256(f"{by}:{key}".encode()).hexdigest()[:32]
+    earlier = db.exec(select(Night).where(Night.uid == uid)).first()
+    if earlier is not None:
+        return earlier, False
+    if db.exec(select(DeletedNight.id).where(DeletedNight.uid == uid)).first() is not None:
+        uid = new_uid()
+    try:
+        return create_night(db=db, uid=uid, **night), True
+    except IntegrityError:  # the same key's night, started by a post at the same moment
+        db.rollback()
+        earlier = db.exec(select(Night).where(Night.uid == uid)).first()
+        if earlier is None:
+            raise
+        return earlier, False
+
+
 def add_night(
     *,
     db: Session,
@@ -102,10 +137,12 @@ def add_night(
     currency: str = "EUR",
     tournament_id: int | None = None,
     deals: int | None = None,
+    uid: str | None = None,
 ) -> Night:
     """A new night (:func:`create_night`), not committed: ``game``, ``rules``, ``stake_cents``, the
     ``player_ids`` in seat order, the ``first_dealer``, date, place and currency; a tournament's
-    table names its tournament and the deals it plays (:mod:`scorekeeper.core.tournaments`)."""
+    table names its tournament and the deals it plays (:mod:`scorekeeper.core.tournaments`).
+    ``uid``: the night's (:func:`start_night`), else a new one."""
     g = get_game(game)
     complete = rules_to_json(g.parse_rules(rules))
     if type(stake_cents) is not int or not 0 <= stake_cents <= STAKE_MAX_CENTS:
@@ -134,7 +171,10 @@ def add_night(
     out_of_range = [p for p in player_ids if not is_id(p)]
     if out_of_range:
         raise InvalidInput("players", "there is no player {id}", id=out_of_range[0])
-    found = set(db.exec(select(Player.id).where(Player.id.in_(player_ids))))
+    known = select(Player.id).where(Player.id.in_(player_ids))
+    if tournament_id is None:  # a tournament's guest is no player of the club: never at a club night
+        known = known.where(Player.guest == False)  # noqa: E712
+    found = set(db.exec(known))
     missing = [p for p in player_ids if p not in found]
     if missing:
         raise InvalidInput("players", "there is no player {id}", id=missing[0])
@@ -153,6 +193,7 @@ def add_night(
         join_code=new_join_code(db),
         tournament_id=tournament_id,
         deals=deals,
+        uid=uid or new_uid(),
     )
     db.add(night)
     db.flush()
@@ -304,12 +345,16 @@ def add_imported_night(*, db: Session, columns: dict[str, Any], player_ids: list
     return night
 
 
-def change_night(*, db: Session, night_id: int, played_on: Any, place: Any) -> Night:
+def change_night(
+    *, db: Session, night_id: int, played_on: Any, place: Any, who: str | None = lifecycle.SYSTEM
+) -> Night:
     """Correct a night's date and place (an admin's job); audited, and its history rows follow.
 
     :raises InvalidInput: for a date out of range or a bad place.
+    :raises Conflict: when the night's life does not allow it (a table of a closed tournament).
     """
     night = lock_night(db=db, night_id=night_id)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.CHANGE, who)
     day, where = check_date(played_on), _clean_place(place)
     before = {"played_on": night.played_on.isoformat(), "place": night.place}
     after = {"played_on": day.isoformat(), "place": where}

@@ -31,6 +31,12 @@ def is_id(value: Any) -> bool:
     return type(value) is int and 0 < value <= ID_MAX
 
 
+def is_idempotency_key(key: Any) -> bool:
+    """Whether ``key`` may be a one-time key (a hand's idempotency key, a start form's): 1 to 64
+    printable ASCII characters (a form's, the API's and an imported night file's are held to this one rule)."""
+    return isinstance(key, str) and 1 <= len(key) <= 64 and key.isascii() and key.isprintable()
+
+
 def has_control(text: str) -> bool:
     """Whether a text holds control characters, line breaks, direction overrides or lone surrogates
     (which are no Unicode characters at all: a database cannot store them)."""

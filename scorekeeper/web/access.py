@@ -7,7 +7,8 @@ without the access it declares.
 Who is asking:
 - pages: the signed-in account (Flask-Login, session cookie), or a *guest* who joined
   one open night with its code (kept in the session, for that night only, until it closes or
-  the guest signs out: then the night gets a new code);
+  the guest signs out: then the night gets a new code); the guest who closed the night reads it
+  on (its settlement, PDF and exports) while it stays closed as they left it;
 - the JSON API: only ``Authorization: Bearer <token>``. The API takes no cookies, so a
   page elsewhere can't make a browser write through it (it has no CSRF token).
 """
@@ -70,15 +71,25 @@ class Identity:
 
     user: User | None = None
     guest_nights: frozenset[int] = frozenset()
+    read_nights: frozenset[int] = frozenset()  # closed nights the guest closed: read, never written
     role: str | None = None  # the user's, kept apart from the record (which a failed request lets go)
     name: str = ""
     user_id: int | None = None
 
     @classmethod
-    def of(cls, user: User | None, guest_nights: frozenset[int] = frozenset()) -> Identity:
+    def of(
+        cls, user: User | None, guest_nights: frozenset[int] = frozenset(), read_nights: frozenset[int] = frozenset()
+    ) -> Identity:
         if user is None:
-            return cls(guest_nights=guest_nights)
-        return cls(user=user, guest_nights=guest_nights, role=user.role, name=user.name, user_id=user.id)
+            return cls(guest_nights=guest_nights, read_nights=read_nights)
+        return cls(
+            user=user,
+            guest_nights=guest_nights,
+            read_nights=read_nights,
+            role=user.role,
+            name=user.name,
+            user_id=user.id,
+        )
 
     def at_least(self, role: str) -> bool:
         return accounts.at_least(role=self.role, needed=role)
@@ -89,7 +100,7 @@ class Identity:
         if level in (VIEWER, SCORER, ADMIN):
             return self.at_least(level)
         if level == NIGHT_READ:
-            return self.at_least(VIEWER) or night_id in self.guest_nights
+            return self.at_least(VIEWER) or night_id in self.guest_nights or night_id in self.read_nights
         if level == NIGHT_WRITE:
             return self.at_least(SCORER) or night_id in self.guest_nights
         return False
@@ -103,21 +114,24 @@ def _bearer_user() -> User | None:
     return accounts.user_for_token(db=get_db(), token=token.strip())
 
 
-GUESTS = "joined"  # the session key: {night id: join code}
+GUESTS = "joined"  # the session key: {night id: join code, or the mark of the closed night the guest closed}
 
 
-def _guest_nights() -> frozenset[int]:
+def _guest_nights() -> tuple[frozenset[int], frozenset[int]]:
+    """The nights this browser is a guest of (their code), and those it closed and reads on (their mark)."""
     joined = session.get(GUESTS)
     if not isinstance(joined, dict) or not joined:
-        return frozenset()
-    valid = set()
+        return frozenset(), frozenset()
+    valid, read = set(), set()
     db = read_db()
     for key, code in joined.items():
         night_id = parse_int(str(key))
         night = db.get(Night, night_id) if night_id is not None and is_id(night_id) else None
         if night is not None and accounts.code_valid(night=night, code=code):
             valid.add(night.id)
-    return frozenset(valid)
+        elif night is not None and accounts.reads_closed(night=night, mark=code):
+            read.add(night.id)
+    return frozenset(valid), frozenset(read)
 
 
 def identity() -> Identity:
@@ -127,7 +141,7 @@ def identity() -> Identity:
             g.identity = Identity.of(_bearer_user())
         else:
             user = current_user._get_current_object() if current_user.is_authenticated else None
-            g.identity = Identity.of(user, _guest_nights())
+            g.identity = Identity.of(user, *_guest_nights())
     return g.identity
 
 
@@ -142,7 +156,7 @@ def account_key() -> str:
     who = identity()
     if who.user_id is not None:
         return f"user:{who.user_id}"
-    if who.guest_nights:
+    if who.guest_nights or who.read_nights:
         if not isinstance(session.get(GUEST_ID), str):
             session[GUEST_ID] = secrets.token_urlsafe(12)
         return f"guest:{session[GUEST_ID]}"
@@ -155,6 +169,14 @@ def join(night: Night) -> None:
     joined[str(night.id)] = night.join_code
     session[GUESTS] = joined
     session.permanent = True
+
+
+def closed_by_guest(night: Night) -> None:
+    """The guest closed the night (its code is spent): it keeps reading it, while it stays as closed
+    (docs/rules.md, a guest who closes the night)."""
+    joined = dict(session.get(GUESTS) or {})
+    joined[str(night.id)] = accounts.closed_mark(night)
+    session[GUESTS] = joined
 
 
 def leave_nights() -> None:

@@ -13,6 +13,7 @@ from scorekeeper.core.errors import Conflict
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.lifecycle import (
     ALL_DEALT,
+    CHANGE,
     CLOSE,
     DELETE,
     EDIT,
@@ -51,20 +52,22 @@ NOBODY: frozenset[str] = frozenset()
 
 #: state -> action -> who may (everyone else is refused, with a reason).
 CASES = {
-    NIGHT_OPEN: {RECORD: HANDS, EDIT: HANDS, UNDO: HANDS, CLOSE: HANDS, REOPEN: NOBODY, PAPER: NOBODY, DELETE: ADMIN},
+    NIGHT_OPEN: {RECORD: HANDS, EDIT: HANDS, UNDO: HANDS, CLOSE: HANDS, REOPEN: NOBODY, PAPER: NOBODY, DELETE: ADMIN}
+    | {CHANGE: ADMIN},
     NIGHT_CLOSED: {RECORD: NOBODY, EDIT: NOBODY, UNDO: NOBODY, CLOSE: NOBODY, REOPEN: ADMIN, PAPER: NOBODY}
-    | {DELETE: ADMIN},
+    | {DELETE: ADMIN, CHANGE: ADMIN},
     # a table phone records, corrects, undoes; it never finishes its table, the organiser may
     PLAYING: {RECORD: HANDS, EDIT: HANDS, UNDO: HANDS, CLOSE: ORGANISER, REOPEN: NOBODY, PAPER: NOBODY}
-    | {DELETE: NOBODY},
+    | {DELETE: NOBODY, CHANGE: ADMIN},
     # reopened with its D deals: corrected, never a deal more
     ALL_DEALT: {RECORD: NOBODY, EDIT: HANDS, UNDO: HANDS, CLOSE: ORGANISER, REOPEN: NOBODY, PAPER: NOBODY}
-    | {DELETE: NOBODY},
+    | {DELETE: NOBODY, CHANGE: ADMIN},
     FINISHED: {RECORD: NOBODY, EDIT: NOBODY, UNDO: NOBODY, CLOSE: NOBODY, REOPEN: ADMIN, PAPER: NOBODY}
-    | {DELETE: NOBODY},
-    # a closed tournament freezes its tables: reopening one needs the tournament reopened first
+    | {DELETE: NOBODY, CHANGE: ADMIN},
+    # a closed tournament freezes its tables (their date and place too): reopening one needs the
+    # tournament reopened first
     FROZEN: {RECORD: NOBODY, EDIT: NOBODY, UNDO: NOBODY, CLOSE: NOBODY, REOPEN: NOBODY, PAPER: NOBODY}
-    | {DELETE: NOBODY},
+    | {DELETE: NOBODY, CHANGE: NOBODY},
 }
 
 

@@ -11,10 +11,11 @@ from sqlmodel import select
 
 from scorekeeper import config
 from scorekeeper.core import accounts
-from scorekeeper.core.models import LoginFailure, User
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import LoginFailure, Player, User
 from scorekeeper.core.nights import close_night, reopen_night
 from scorekeeper.core.table import load_table
-from tests.support import PASSWORD, answer_text, make_user, signed_in, start_night, submit
+from tests.support import DURCH, PASSWORD, answer_text, make_user, signed_in, start_night, submit
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 
@@ -372,10 +373,48 @@ def test_the_page_showing_a_new_token_is_not_cached(app, client, admin):
 
 def test_a_guest_who_closes_the_night_sees_its_settlement(app, db, anon, table):
     night, code = table
+    other = app.test_client()  # a guest who joined too, and did not close it
+    assert other.post("/join", data={"code": code}).status_code == 302
     anon.post("/join", data={"code": code})
     answer = anon.post(f"/nights/{night.id}/close")
     assert answer.status_code == 200 and "Abrechnung" in answer_text(answer)
-    assert anon.get(f"/nights/{night.id}/summary").status_code == 302  # and then the code is spent
+    assert other.get(f"/nights/{night.id}/summary").status_code == 302  # and then the code is spent
+
+
+def test_a_guest_who_closes_the_night_can_open_what_its_settlement_offers(app, db, night):
+    """A guest who closes the night sees its settlement (docs/rules.md, a decision), and opens what that
+    page offers: the PDF, the CSV, the JSON and the bank view, of this night and while it stays closed."""
+    record_hand(db=db, night_id=night.id, hand=DURCH)
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": night.join_code}).status_code == 302
+    shown = phone.post(f"/nights/{night.id}/close?lang=en")
+    assert shown.status_code == 200 and "Who pays whom" in answer_text(shown)
+    offered = re.findall(
+        r'href="([^"]*(?:summary\.pdf|export\.csv|export\.json|bank=1)[^"]*)"', shown.get_data(as_text=True)
+    )
+    assert len(offered) >= 4, offered
+    for link in offered:
+        target = link if link.startswith("/") else f"/nights/{night.id}/close{link}"
+        answer = phone.get(target)
+        assert answer.status_code == 200, f"{link}: {answer.status_code} {answer.headers.get('Location')}"
+    assert phone.get(f"/nights/{night.id}").status_code == 200  # its pages: what the phone saw until now
+    assert phone.post(f"/nights/{night.id}/reopen", data={"reason": "x"}).status_code == 401
+    other = start_night(db, players_of(db))
+    close_night(db=db, night_id=other.id)
+    assert phone.get(f"/nights/{other.id}/summary").status_code == 302  # this night's only
+    reopen_night(db=db, night_id=night.id, reason="a hand was wrong")
+    assert phone.get(f"/nights/{night.id}/summary").status_code == 302  # reopened: the right has ended
+    close_night(db=db, night_id=night.id)  # closed again by somebody else
+    assert phone.get(f"/nights/{night.id}/summary").status_code == 302
+
+
+def test_a_guest_who_closed_the_night_and_signs_out_reads_it_no_more(app, db, night):
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": night.join_code}).status_code == 302
+    assert phone.post(f"/nights/{night.id}/close").status_code == 200
+    assert phone.get(f"/nights/{night.id}/summary").status_code == 200
+    phone.post("/logout")
+    assert phone.get(f"/nights/{night.id}/summary").status_code == 302
 
 
 def test_a_viewers_token_reads_but_does_not_write(app, db, night):
@@ -392,3 +431,7 @@ def test_a_token_label_with_control_characters_is_refused(app, client, admin):
     answer = client.post(f"/users/{admin.id}/tokens", data={"label": "a\x00b"})
     assert answer.status_code == 400
     assert errors_of(answer) == ["die Bezeichnung darf höchstens 80 Zeichen und keine Steuerzeichen haben"]
+
+
+def players_of(db) -> list:
+    return list(db.exec(select(Player).order_by(Player.id)))

@@ -10,11 +10,13 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.engine import GAMES, settle_json
 from scorekeeper.engine.rules import rules_to_json
-from tests.support import RUFEN_HIRSCH
+from tests.support import RUFEN_HIRSCH, make_user, signed_in
+from tests.support_tournament import make_tournament
 
 
 def rows(db) -> dict[str, int]:
@@ -770,3 +772,53 @@ def test_a_hostile_ramsch_points_value_is_refused_with_400(client, db, players, 
     error = error_of(post_hand(client, session["id"], hand), 400)
     assert error["field"] == field
     assert rows(db) == before
+
+
+# --- a session started once (Idempotency-Key) ------------------------------------------------
+
+
+def start_session(client, roster, key: str | None):
+    body = {"game": "matzlfangen", "stake_cents": 10, "players": [p.id for p in roster[:4]], "first_dealer": 1}
+    return client.post("/api/v1/sessions", json=body, headers={} if key is None else {"Idempotency-Key": key})
+
+
+def test_a_session_started_again_with_its_idempotency_key_is_the_first_one_with_200(client, db, players):
+    first = start_session(client, players, "night-of-phone-a")
+    again = start_session(client, players, "night-of-phone-a")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.get_json() == first.get_json()
+    assert rows(db)["Night"] == 1
+    assert start_session(client, players, "another").status_code == 201  # another key: another night
+    assert start_session(client, players, None).status_code == 201  # no key: a night each time
+    assert rows(db)["Night"] == 3
+
+
+def test_an_idempotency_key_of_a_session_is_kept_per_account(app, client, db, players):
+    """Two tablets of two accounts that happen to use the same key start a night each."""
+    other = signed_in(app, make_user(app, "Tablet", "scorer"))
+    assert start_session(client, players, "1").status_code == 201
+    assert start_session(other, players, "1").status_code == 201
+    assert rows(db)["Night"] == 2
+
+
+@pytest.mark.parametrize("key", ["k" * 65, "a\x7fb"])
+def test_a_bad_idempotency_key_of_a_session_is_refused_and_starts_nothing(client, db, players, key):
+    error = error_of(start_session(client, players, key), 400)
+    assert error == {
+        "field": "idempotency_key",
+        "message": "the idempotency key must be 1 to 64 printable ASCII characters",
+    }
+    assert rows(db)["Night"] == 0
+
+
+def test_the_api_does_not_seat_a_tournament_guest_at_a_club_night(client, db, players):
+    """A guest of a tournament is never on the roster nor in the club's history (docs/tournaments.md): the
+    API refuses the guest by name and, the same way, by the player id the tournament's answers list."""
+    t = make_tournament(db, n=4)
+    guest = tm.add_entrant(db=db, tournament_id=t.id, guest="Gustl Gast").player_id
+    body = {"game": "matzlfangen", "stake_cents": 10, "first_dealer": 1}
+    by_name = client.post("/api/v1/sessions", json={**body, "players": ["Gustl Gast", *(p.name for p in players[:3])]})
+    assert error_of(by_name, 400)["field"] == "players"
+    by_id = client.post("/api/v1/sessions", json={**body, "players": [guest, *(p.id for p in players[:3])]})
+    assert error_of(by_id, 400) == {"field": "players", "message": f"there is no player {guest}"}
+    assert db.exec(select(Night).where(Night.tournament_id.is_(None))).first() is None

@@ -28,6 +28,7 @@ LIFE_ROUTES = {
         "/nights/{n}/delete",
         {"reason": "started by mistake", "confirm": "y"},
     ),
+    ("nights.change", "POST"): (lifecycle.CHANGE, "/nights/{n}/change", {"played_on": "2026-03-14", "place": "Post"}),
     ("api.add_hand", "POST"): (lifecycle.RECORD, "/api/v1/sessions/{n}/hands", RUFEN_HIRSCH),
     ("api.put_hand", "PUT"): (lifecycle.EDIT, "/api/v1/sessions/{n}/hands/1", RUFEN_HIRSCH),
     ("api.delete_hand", "DELETE"): (lifecycle.UNDO, "/api/v1/sessions/{n}/hands/1", None),
@@ -38,7 +39,7 @@ LIFE_ROUTES = {
     ),
 }
 #: Routes with a night in their address that change no part of its life.
-NOT_LIFE = {("nights.change", "POST")}  # its date and place (an admin's correction, audited)
+NOT_LIFE: set[tuple[str, str]] = set()
 
 
 def _changing(app):
@@ -105,6 +106,7 @@ def test_each_route_that_changes_a_night_asks_the_one_place(client, db, world, m
         ("/nights/{n}/close", lifecycle.CLOSE),
         ("/nights/{c}/reopen", lifecycle.REOPEN),
         ("/nights/{n}/delete", lifecycle.DELETE),
+        ("/nights/{n}/change", lifecycle.CHANGE),
     ],
 )
 def test_a_page_for_an_action_the_night_does_not_allow_does_not_open(client, world, monkeypatch, path, action):

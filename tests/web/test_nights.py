@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Night, Seat
 from scorekeeper.core.nights import create_night
@@ -16,6 +17,7 @@ from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
 from tests.support import field_errors, form_values, page_text, start_night
+from tests.support_tournament import make_tournament
 
 # --- a small browser: read a form's fields as a browser would post them ---------
 
@@ -553,3 +555,48 @@ def test_an_unknown_night_is_not_found_in_english(client, night):
 @pytest.mark.parametrize("path", ["", "/live", "/version"])
 def test_a_night_id_beyond_any_database_integer_is_not_found(client, night, path):
     assert client.get(f"/nights/{10**30}{path}").status_code == 404
+
+
+def test_the_start_form_sent_twice_starts_one_night(client, db, players):
+    """On the pub's slow Wi-Fi "Abend beginnen" is tapped again (or the browser sends the form again): the
+    form carries a one-time key, and the same form sent again leads to the night it started, not to a second
+    open night of the same players."""
+    data = form_values(client.get("/nights/new?lang=en").get_data(as_text=True))
+    data.update({f"seat_{i}": str(p.id) for i, p in enumerate(players[:4], start=1)}, start="1")
+    first = client.post("/nights/new?lang=en", data=data)
+    again = client.post("/nights/new?lang=en", data=data)
+    assert first.status_code == again.status_code == 302
+    assert again.location == first.location
+    db.rollback()
+    assert len(db.exec(select(Night)).all()) == 1, f"two nights started: {first.location}, {again.location}"
+    other = form_values(client.get("/nights/new?lang=en").get_data(as_text=True))  # a new form: a new key
+    other.update({f"seat_{i}": str(p.id) for i, p in enumerate(players[:4], start=1)}, start="1")
+    assert client.post("/nights/new?lang=en", data=other).location != first.location
+    db.rollback()
+    assert len(db.exec(select(Night)).all()) == 2
+
+
+def test_a_start_form_with_a_bad_one_time_key_is_refused(client, db, players):
+    data = form_values(client.get("/nights/new?lang=en").get_data(as_text=True))
+    data.update(
+        {f"seat_{i}": str(p.id) for i, p in enumerate(players[:4], start=1)}, start="1", idempotency_key="x" * 65
+    )
+    answer = client.post("/nights/new?lang=en", data=data)
+    assert answer.status_code == 400
+    assert "The idempotency key must be 1 to 64 printable ASCII characters" in page_text(answer.get_data(as_text=True))
+    assert nights(db) == 0
+
+
+def test_the_start_form_does_not_seat_a_tournament_guest_at_a_club_night(client, db, players):
+    """A guest of a tournament is never on the roster nor in the club's history (docs/tournaments.md): the
+    start form offers the roster only, and a posted guest id is refused as no player of the club."""
+    t = make_tournament(db, n=4)
+    guest = tm.add_entrant(db=db, tournament_id=t.id, guest="Gustl Gast").player_id
+    data = form_values(client.get("/nights/new?lang=en").get_data(as_text=True))
+    data.update({"seat_1": str(guest), **{f"seat_{i}": str(p.id) for i, p in enumerate(players[:3], start=2)}})
+    data["start"] = "1"
+    answer = client.post("/nights/new?lang=en", data=data)
+    assert answer.status_code == 400
+    assert f"there is no player {guest}" in field_errors(answer.get_data(as_text=True), "seat_1")
+    db.rollback()
+    assert db.exec(select(Night).where(Night.tournament_id.is_(None))).first() is None

@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import Night
 from scorekeeper.core.players import create_player
 from tests.support import answer_text, pdf_text
 from tests.support_tournament import make_tournament
@@ -391,3 +392,27 @@ def test_a_closed_tournament_table_is_reopened_as_a_table(client, db):
     assert "Tisch wieder öffnen" in summary and not re.search(r"\bAbends?\b", summary)
     assert "Änderungen des Tisches" in answer_text(page) and not re.search(r"\bAbends?\b", answer_text(page))
     assert "Der Tisch ist wieder offen." in answer_text(reopened)
+
+
+def test_a_closed_tournaments_table_keeps_its_date_and_place(client, db):
+    """A closed tournament freezes its tables: "nothing changes; reopen the tournament first"
+    (docs/architecture.md, "A night's life"), their date and place included."""
+    t = make_tournament(db, n=4, rounds=1, deals=1)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    record_hand(db=db, night_id=night_id, hand={"contract": "wenz", "declarer": 3, "points": 61})  # its one deal
+    tm.close_tournament(db=db, tournament_id=t.id)
+    db.rollback()
+    before = (db.get(Night, night_id).played_on, db.get(Night, night_id).place, db.get(Night, night_id).version)
+    assert "/change" not in client.get(f"/nights/{night_id}").get_data(as_text=True)  # not offered
+    page = client.get(f"/nights/{night_id}/change?lang=en")
+    assert page.status_code == 302  # its form does not open: back to the table, which says why
+    assert "The tournament is closed: its tables are final" in answer_text(client.get(page.location))
+    answer = client.post(f"/nights/{night_id}/change?lang=en", data={"played_on": "2026-01-02", "place": "Anderswo"})
+    assert answer.status_code == 409
+    assert "The tournament is closed: its tables are final" in answer_text(answer)
+    db.rollback()
+    db.expire_all()
+    night = db.get(Night, night_id)
+    assert (night.played_on, night.place, night.version) == before, f"a frozen table changed ({answer.status_code})"

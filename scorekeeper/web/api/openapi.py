@@ -464,6 +464,12 @@ IDEMPOTENCY_KEY = {
     "with the same key (a retry after a lost answer) records nothing and answers 200 with the hand first "
     "recorded with it.",
 }
+START_KEY = {
+    **IDEMPOTENCY_KEY,
+    "description": "1 to 64 printable ASCII characters, chosen by the client for this night: a repeat by the "
+    "same account with the same key (a retry after a lost answer) starts nothing and answers 200 with the "
+    "night first started with it.",
+}
 
 
 def _body(schema: dict[str, Any], example: Any) -> dict[str, Any]:
@@ -513,8 +519,12 @@ def _paths() -> dict[str, Any]:
             "post": _operation(
                 "create_session",
                 "Start a night (scorer or admin).",
-                {201: _json(_ref("Session"), "The new night.")},
+                {
+                    201: _json(_ref("Session"), "The new night."),
+                    200: _json(_ref("Session"), "A repeated Idempotency-Key: the night first started with it."),
+                },
                 [400, 401, 403, 413],
+                parameters=[START_KEY],
                 requestBody=_body(
                     _ref("NewSession"),
                     {

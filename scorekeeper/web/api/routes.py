@@ -17,7 +17,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.exchange.tournament_file import tournament_json
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Player
-from scorekeeper.core.nights import check_date, create_night
+from scorekeeper.core.nights import check_date, start_night
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
@@ -139,7 +139,8 @@ def _player_ids(value: Any) -> list[int]:
 @bp.post("/sessions")
 @access(SCORER)
 def create_session():
-    """Start a night: game, rules, stake_cents, players in seat order, first_dealer (currency, date, place)."""
+    """Start a night: game, rules, stake_cents, players in seat order, first_dealer (currency, date, place);
+    an ``Idempotency-Key`` repeat (of the same account) returns the night first started, with 200."""
     data = _body()
     if not isinstance(data, dict):
         raise ApiError(400, "", "the body must be an object")
@@ -159,8 +160,10 @@ def create_session():
             check_date(played_on)
         except InvalidInput as exc:
             raise ApiError(400, "date", exc.message) from None
-    night = create_night(
+    night, new = start_night(
         db=get_db(),
+        key=request.headers.get("Idempotency-Key"),
+        by=identity().user_id,
         game=data["game"],
         rules=data.get("rules"),
         stake_cents=data["stake_cents"],
@@ -170,7 +173,7 @@ def create_session():
         place=data.get("place", ""),
         currency=data.get("currency", "EUR"),
     )
-    return _session_json(night.id), 201
+    return _session_json(night.id), 201 if new else 200
 
 
 def _hand_json(table: Table, view: HandView) -> dict[str, Any]:

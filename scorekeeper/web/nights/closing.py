@@ -13,7 +13,7 @@ from scorekeeper.core.exchange import night_file, spreadsheet
 from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web import life, printing
-from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, identity
+from scorekeeper.web.access import ADMIN, NIGHT_READ, NIGHT_WRITE, VIEWER, access, closed_by_guest, identity
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import ConfirmForm, ReopenForm
 from scorekeeper.web.messages import field_error, message
@@ -67,12 +67,13 @@ def close(night_id: int):
     form = ConfirmForm()
     if request.method == "POST" and form.validate():
         try:
-            close_night(db=get_db(), night_id=night_id, who=life.who(night_id))
+            night = close_night(db=get_db(), night_id=night_id, who=life.who(night_id))
         except Conflict as exc:
             get_db().rollback()
             flash(message(exc), "error")
             return show(night_id), 409  # the table page, which says why
         if not identity().at_least(VIEWER):  # a guest: the closed night's code lets nobody in, so show it now
+            closed_by_guest(night)  # and let this guest open what it offers (its PDF, exports)
             return summary(night_id)
         return redirect(url_for(".summary", night_id=night_id))
     status = 400 if request.method == "POST" else 200
@@ -169,13 +170,25 @@ def change(night_id: int):
     """Correct a night's date and place (audited; the history follows)."""
     table = _table(night_id)
     night = table.night
+    if (away := life.not_now(night, "change")) is not None:
+        return away
     form = ChangeNightForm(data={"played_on": night.played_on, "place": night.place})
     if form.validate_on_submit():
         try:
-            change_night(db=get_db(), night_id=night_id, played_on=form.played_on.data, place=form.place.data or "")
+            change_night(
+                db=get_db(),
+                night_id=night_id,
+                played_on=form.played_on.data,
+                place=form.place.data or "",
+                who=life.who(night_id),
+            )
         except InvalidInput as exc:
             get_db().rollback()
             field_error(form, exc)
+        except Conflict as exc:
+            get_db().rollback()
+            flash(message(exc), "error")
+            return show(night_id), 409  # the table page, which says why
         else:
             flash(_("The night's date and place are saved."), "ok")
             return redirect(url_for("nights.show", night_id=night_id))

@@ -8,6 +8,7 @@ The option fields are made from the engine's rule-set declarations
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import date
 from typing import Any
 
@@ -140,6 +141,8 @@ class NightFormBase(RulesForm):
     played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
     first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")
+    #: the form's one-time key: the same form sent twice starts one night (core/nights.py ``start_night``)
+    idempotency_key = HiddenField(default=lambda: uuid.uuid4().hex)
 
     def uses_stake(self) -> bool:
         """Whether the chosen game under the chosen rules ever pays money (a Konter a Matt night without a

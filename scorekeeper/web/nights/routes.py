@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from scorekeeper.core import history_pages, lifecycle
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import start_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import list_players
 from scorekeeper.core.table import Table, audit_trail, get_night, load_table
@@ -76,8 +76,10 @@ def new():
             chosen = [f.data for f in form.seat_fields() if f.data]
             ids = [-1 if (x := parse_int(p)) is None else x for p in chosen]
             try:
-                night = create_night(
+                night, _new = start_night(
                     db=db,
+                    key=form.idempotency_key.data or None,
+                    by=identity().user_id,
                     game=form.game.data,
                     rules=form.rules(),
                     stake_cents=form.stake_cents(),
@@ -96,7 +98,7 @@ def new():
                     exc.field
                 )
                 target = target or getattr(form, exc.field, None)
-                if target is None:
+                if target is None or target.type == "HiddenField":  # a hidden field's: above the form
                     form.form_errors.append(message(exc))
                 else:
                     target.errors = [*list(target.errors), message(exc)]
