@@ -192,27 +192,19 @@
   // --- the hand form: Save, with the outbox behind it ------------------------------------------------
   var form = document.getElementById("hand-form");
   if (form && form.dataset.outbox !== undefined) {
-    var told = form.querySelector('input[name="outbox_summary"]');
-    if (!told) {
-      told = document.createElement("input");
-      told.type = "hidden";
-      told.name = "outbox_summary";  // what the service worker shows of a hand it keeps (the server ignores it)
-      form.appendChild(told);
-    }
-    var data = form.querySelector('input[name="outbox_entered"]');
-    if (!data) {
-      data = document.createElement("input");
-      data.type = "hidden";
-      data.name = "outbox_entered";  // and what was entered, as data (entered(): the server ignores it too)
-      form.appendChild(data);
-    }
-    var whose = form.querySelector('input[name="outbox_account"]');
-    if (!whose) {
-      whose = document.createElement("input");
-      whose.type = "hidden";
-      whose.name = "outbox_account";  // whose a hand the service worker keeps is (the server ignores it too)
-      form.appendChild(whose);
-    }
+    // what the service worker keeps with a hand, in fields the server ignores: its summary in the words of the
+    // moment, what was entered as data (entered()), and whose the hand is
+    var hidden = function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        form.appendChild(input);
+      }
+      return input;
+    };
+    var told = hidden("outbox_summary"), data = hidden("outbox_entered"), whose = hidden("outbox_account");
     whose.value = account;
     // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
     // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)
