@@ -63,20 +63,3 @@ def test_a_poll_with_a_bad_or_foreign_tag_gets_the_live_part(client, night, db):
 
 def test_a_poll_of_a_night_that_is_not_there_is_a_404(client):
     assert client.get("/nights/987654/live", headers={"If-None-Match": 'W/"987654-0-de-wn"'}).status_code == 404
-
-
-def test_the_live_part_carries_the_code_that_joins_now_to_who_may_record_only(client, as_role, night, db):
-    """The join panel follows the poll (static/table.js): a reopened night's new code is in the live part,
-    a closed night's none, and a viewer's none (the panel is a scorer's)."""
-    from scorekeeper.core.models import Night
-    from scorekeeper.core.nights import close_night, reopen_night
-
-    old = night.join_code
-    assert f'data-join-code="{old}"' in poll(client, night).get_data(as_text=True)
-    assert "data-join-code" not in poll(as_role("viewer"), night).get_data(as_text=True)
-    record_hand(db=db, night_id=night.id, hand=DURCH)
-    close_night(db=db, night_id=night.id)
-    assert "data-join-code" not in poll(client, night).get_data(as_text=True)
-    reopen_night(db=db, night_id=night.id, reason="Korrektur")
-    new = db.get(Night, night.id).join_code
-    assert new != old and f'data-join-code="{new}"' in poll(client, night).get_data(as_text=True)
