@@ -81,7 +81,7 @@
       mine().then(function (hands) {  // night by night, in the order they were saved
         var nights = hands.map(function (h) { return h.night; }).filter(function (n, i, all) { return all.indexOf(n) === i; });
         return nights.reduce(function (sent, night) {
-          return sent.then(function () { return outbox.send(night, account, ask.dataset); });
+          return sent.then(function () { return outbox.send(night, account); });
         }, Promise.resolve());
       }).then(mine).then(function (left) {
         buttons.forEach(function (b) { b.disabled = false; });

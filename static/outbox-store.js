@@ -1,8 +1,12 @@
 // The outbox's store (IndexedDB "scorekeeper", object store "outbox", a record per waiting hand keyed
 // by its idempotency key): shared by the pages (static/outbox.js, static/app.js) and the service worker
 // (templates/offline/sw.js), which both add to it. A record: {key, night, account, expected, fields,
-// summary, at, conflict}; ``fields`` are the hand form's [name, value] pairs without its token, key and
-// count; ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
+// entered, summary, at, conflict, why}; ``fields`` are the hand form's [name, value] pairs without its token,
+// key and count; ``entered`` what was entered as data, which the page says in its own words (static/outbox.js:
+// entered, summary), ``summary`` those words at the time, shown where no form of the page's words is at hand
+// (and for a record of an earlier version, which has no ``entered``); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
+// reason with it: the page says them in its own words and language (static/outbox.js); a record of an earlier
+// version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
 // session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
 // (``adopted``), and it goes once the server gives that guest the table's hand form; never to a member.
@@ -29,12 +33,24 @@
       });
     });
   }
-  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account"];
+  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
   var PAGES = "sk-pages";
 
+  // Why a hand waits for the player: another phone recorded a hand with its number ("taken", a 409), the server
+  // refused it ("refused", a 400: its reasons in ``why``), the night takes no hands now ("closed": asked again),
+  // the night is gone ("gone", a 404) or the account may no longer record it ("forbidden", a 403). The last two
+  // are never sent again: the hand stays on the phone until it is discarded by a tap.
+  var STATES = ["taken", "refused", "closed", "gone", "forbidden"];
+  // a hand's state; a record of an earlier version held the page's words of the moment instead: read from
+  // its flags (null: refused, its stored words the only copy of the server's reasons, shown as they are)
+  function stateOf(hand) {
+    if (!hand.conflict) return "";
+    if (STATES.indexOf(hand.conflict) >= 0) return hand.conflict;
+    return hand.closed ? "closed" : hand.refused ? null : "taken";
+  }
   function guest(account) { return /^guest:/.test(account || ""); }
   // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; a guest
   // of ``night`` takes over the hands an earlier guest session saved for it on this phone (they become its own)
@@ -68,14 +84,22 @@
     });
   }
 
+  // the state of a hand the server can never take, by its answer: the night is gone (404), or the account
+  // may no longer record at its table (403); "" for any other answer
+  function never(r) {
+    return r.status === 404 ? "gone" : r.status === 403 ? "forbidden" : "";
+  }
+
   // The hand form as the server makes it now: its token, its count of hands, and whose it is. A night that
   // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
   // why (core/lifecycle.py): resolves to {closed: the server's words (a sentence)} instead, and nothing is sent.
+  // A night that is gone, or an account that may no longer record there: {never: its state} (never()).
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
-      if (!r.ok) throw new Error("no form");
       var account = r.headers.get(ACCOUNT);
+      if (never(r)) return { never: never(r), account: account };
+      if (!r.ok) throw new Error("no form");
       return r.text().then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
         var token = page.querySelector('#hand-form input[name="csrf_token"]');
@@ -113,6 +137,7 @@
     drop: function (key) { return store("readwrite", function (s) { return s.delete(key); }); },
     forgetPages: forgetPages,
     signedOut: signedOut,
+    stateOf: stateOf,
     ACCOUNT: ACCOUNT,
     PAGES: PAGES,
     // a key of its own for a hand kept here (the form's may be that of a page kept offline)
@@ -124,31 +149,37 @@
     // a record of the hand a form sends (FormData), for night ``night``, expecting ``expected`` hands
     // before it; its key: ``key``, else a new one; whose it is: the form's outbox_account
     record: function (data, night, expected, key) {
-      var fields = [];
+      var fields = [], entered = null;
       data.forEach(function (value, name) { if (SKIPPED.indexOf(name) < 0) fields.push([name, value]); });
+      try { entered = JSON.parse(String(data.get("outbox_entered") || "null")); } catch (e) { entered = null; }
       return {
         key: key || scope.skOutbox.newKey(), night: String(night), account: String(data.get("outbox_account") || ""),
-        expected: expected, fields: fields, summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: ""
+        expected: expected, fields: fields, entered: Array.isArray(entered) ? entered : null,
+        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: ""
       };
     },
     // Send ``account``'s waiting hands of the night, in order. Each goes with a fresh form token (the
     // hand form fetched again first), its own key (a hand the server stored before its answer was lost
     // is answered as that hand, not stored twice) and the count it expects: when another phone recorded
-    // a hand meanwhile, the server refuses it, and it waits, marked (words.conflict, words.refused), for
+    // a hand meanwhile, the server refuses it, and it waits, marked ("taken", "refused": STATES), for
     // the player; so do those after it. Nothing is sent when the server's answer is another account's
     // or nobody's. A night that takes no hand now (closed meanwhile) stops the sending: each of its
-    // waiting hands is marked ``closed`` (words.closed, and the server's reason) and stays; a later sending
-    // asks again, and once the night is reopened they go, in order. Resolves
+    // waiting hands is marked ``closed`` (and the server's reason) and stays; a later sending
+    // asks again, and once the night is reopened they go, in order. A night gone, or an account that may no
+    // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
     // and whether the night was found closed.
-    send: function (night, account, words) {
+    send: function (night, account) {
       var landed = 0, closed = false;
-      function refuseAll(hands, why) {  // this one and the rest: none of them can be recorded now
+      // this one and the rest: none of them can be recorded now (``state``: "closed", asked again; or never)
+      function refuseAll(hands, state, why) {
         closed = true;
         return Promise.all(hands.map(function (hand) {
-          hand.refused = hand.closed = true;
-          hand.conflict = words.closed + (why ? " " + why : "");
+          hand.refused = true;
+          hand.closed = state === "closed";
+          hand.conflict = state;
+          hand.why = why || "";
           return scope.skOutbox.keep(hand);
         }));
       }
@@ -157,10 +188,11 @@
         if (!hand || (hand.conflict && !hand.closed)) return null;
         return freshForm(night).then(function (fresh) {
           if (fresh.account !== account) throw new Error("another account");
-          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), fresh.closed);
+          if (fresh.never) return refuseAll([hand].concat(hands), fresh.never);
+          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), "closed", fresh.closed);
           if (hand.closed) {  // the night takes hands again: this one goes as if it had just been saved
             hand.closed = hand.refused = false;
-            hand.conflict = "";
+            hand.conflict = hand.why = "";
           }
           return post(hand, fresh.token).then(function (r) {
             if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
@@ -168,10 +200,12 @@
               return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
             }
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
+            if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
             hand.now = fresh.count;
             hand.refused = r.status === 400;  // the hand refused, in the server's words: sending it again would not help
             return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
-              hand.conflict = r.status === 409 ? words.conflict : words.refused + (why ? " " + why : "");
+              hand.conflict = r.status === 409 ? "taken" : "refused";
+              hand.why = why;
               return scope.skOutbox.keep(hand);
             });
           });

@@ -52,6 +52,8 @@
   var formUrl = box.dataset.formUrl;
   var tableUrl = box.dataset.tableUrl;
   var text = box.dataset;  // the page's words: data-waiting, data-conflict, data-add, data-discard, ...
+  // the page's words for why a hand waits for the player (the store keeps the reason as data: STATES)
+  var says = { taken: text.conflict, refused: text.refused, closed: text.closed, gone: text.gone, forbidden: text.forbidden };
   var titled = box.querySelector("[data-title]").textContent;  // "waiting for a connection"
 
   var store = self.skOutbox;
@@ -66,13 +68,39 @@
   var list = box.querySelector("details");
 
   // --- the list of waiting hands ---------------------------------------------------------------------
+  // the hand form in the page's words, for the waiting hands' summaries: this page's, or the night's fetched
+  // once (in the page's language); null without one: no connection (asked again next time), or the night gives
+  // none (closed, gone): the summary the hand was saved with is shown then
+  var fetched = null;
+  function wordsForm() {
+    if (form) return Promise.resolve(form);
+    fetched = fetched || fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (!r.ok || r.redirected) return null;
+      return r.text().then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        return page.documentElement.lang === document.documentElement.lang ? page.getElementById("hand-form") : null;
+      });
+    }, function () { fetched = null; return null; });
+    return fetched;
+  }
+  // what a waiting hand says was entered: made from its data in the page's words where the form is at hand
+  // (a hand saved by an earlier version has its words of the moment only)
+  function said(hand, root) {
+    return (root && hand.entered && summary(root, hand.entered)) || hand.summary;
+  }
+
   function show() {
     return waiting().then(function (hands) {
+      return hands.length ? wordsForm().then(function (root) { return [hands, root]; }) : [hands, null];
+    }).then(function (both) {
+      var hands = both[0], root = both[1];
       count = hands.length;
       box.hidden = hands.length === 0;
       box.querySelector("[data-count]").textContent = String(hands.length);
       var other = signedOut === "other" && text.other;
-      box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut : titled;
+      // every hand waits for the player (a conflict, or the server can't take it): not for a connection
+      var decide = hands.length > 0 && hands.every(function (h) { return h.conflict; });
+      box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut : decide ? text.titleKept : titled;
       if (hands.some(function (h) { return h.conflict; })) list.open = true;  // the player decides: shown
       var items = box.querySelector("ol");
       items.textContent = "";
@@ -82,14 +110,14 @@
         item.dataset.key = hand.key;
         var what = document.createElement("span");
         what.className = "what";
-        what.textContent = text.hand.replace("__N__", String(hand.expected + 1)) + " · " + hand.summary;
+        what.textContent = text.hand.replace("__N__", String(hand.expected + 1)) + " · " + said(hand, root);
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
         state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
-          (hand.conflict ? hand.conflict : other ? text.other : signedOut ? text.signedOut : text.waiting);
+          (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut : text.waiting);
         item.appendChild(state);
-        if (hand.conflict) {
+        if (hand.conflict && !never(hand)) {
           // beside it, the hand the server has at that number (the table page's row), to compare
           var there = document.querySelector("#hand-" + (hand.expected + 1) + " > summary");
           if (there) {
@@ -106,6 +134,13 @@
       return hands;
     });
   }
+  // why a hand waits for the player, in the page's words, with the server's reason if it gave one
+  function why(hand) {
+    var state = store.stateOf(hand);
+    if (state === null) return hand.conflict;  // refused, stored by an earlier version: its words are all there is
+    return says[state] + (hand.why ? " " + hand.why : "");
+  }
+  function never(hand) { var state = store.stateOf(hand); return state === "gone" || state === "forbidden"; }
   function button(label, action, key) {
     var b = document.createElement("button");
     b.type = "button";
@@ -126,7 +161,7 @@
         var hand = hands.filter(function (h) { return h.key === b.dataset.key; })[0];
         if (!hand) return;
         hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
-        hand.conflict = "";        // makes other players play it: at a table of five another one sits out)
+        hand.conflict = hand.why = "";  // makes other players play it: at a table of five another one sits out)
         return keep(hand).then(function () { delay = 0; send(); });
       });
     }
@@ -142,7 +177,7 @@
   function send() {
     if (busy) return;
     busy = true;
-    store.send(night, account, text).then(function (done) {
+    store.send(night, account).then(function (done) {
       if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
       signedOut = done.other ? "other" : done.signedOut ? "out" : "";
       if (done.closed) clearTimeout(timer);  // the night takes no hands: asked again on the next load, or online
@@ -157,20 +192,19 @@
   // --- the hand form: Save, with the outbox behind it ------------------------------------------------
   var form = document.getElementById("hand-form");
   if (form && form.dataset.outbox !== undefined) {
-    var said = form.querySelector('input[name="outbox_summary"]');
-    if (!said) {
-      said = document.createElement("input");
-      said.type = "hidden";
-      said.name = "outbox_summary";  // what the service worker shows of a hand it keeps (the server ignores it)
-      form.appendChild(said);
-    }
-    var whose = form.querySelector('input[name="outbox_account"]');
-    if (!whose) {
-      whose = document.createElement("input");
-      whose.type = "hidden";
-      whose.name = "outbox_account";  // whose a hand the service worker keeps is (the server ignores it too)
-      form.appendChild(whose);
-    }
+    // what the service worker keeps with a hand, in fields the server ignores: its summary in the words of the
+    // moment, what was entered as data (entered()), and whose the hand is
+    var hidden = function (name) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        form.appendChild(input);
+      }
+      return input;
+    };
+    var told = hidden("outbox_summary"), data = hidden("outbox_entered"), whose = hidden("outbox_account");
     whose.value = account;
     // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
     // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)
@@ -179,7 +213,9 @@
     form.addEventListener("submit", function (e) {
       var btn = e.submitter;
       if (!btn || btn.value !== "save") return;
-      said.value = summary();
+      var what = entered();
+      data.value = JSON.stringify(what);
+      told.value = summary(form, what);
       if (navigator.onLine !== false && count === 0) return;  // posted as always: the server checks it
       e.preventDefault();
       if (!check()) { delete form.dataset.sent; return; }  // not kept: the field says what to put right
@@ -328,11 +364,33 @@
     return caches.match(tableUrl).then(function (r) { return !!r; }, function () { return false; });
   }
 
-  // what was entered, in the form's own words: the chosen buttons, the switches on and the numbers typed, each
-  // labelled as the field says it (data-say: "{value} Laufende"; data-say-joins: on the part before it, "Sepp
-  // spielt mit Resi"), the rest as its button's or switch's label
-  function summary() {
-    var parts = [], person = false;
+  // What was entered, as data (stored with the hand, ``entered``): the chosen buttons, the switches on and the
+  // numbers typed of the groups the form shows, each {g: its group's place in the form, kind: "choice", "switch"
+  // or "number", name, value, label: a seat's player (a name, not the form's words: the deal moves the seats)}.
+  function entered() {
+    var out = [], seats = (form.dataset.seatFields || "").split(/\s+/);
+    form.querySelectorAll("fieldset, .field").forEach(function (group, g) {
+      if (group.hidden || group.closest("[hidden]")) return;
+      group.querySelectorAll(":scope > .segmented input:checked, :scope > div input:checked").forEach(function (input) {
+        var label = seats.indexOf(input.name) >= 0 && input.labels && input.labels[0];
+        out.push({ g: g, kind: "choice", name: input.name, value: input.value, label: label ? label.textContent.trim() : "" });
+      });
+      group.querySelectorAll(':scope > .switch input[type="checkbox"]:checked').forEach(function (input) {
+        out.push({ g: g, kind: "switch", name: input.name, value: input.value });
+      });
+      group.querySelectorAll(':scope input[type="number"], :scope input[inputmode="numeric"]').forEach(function (input) {
+        if (input.value !== "" && !input.disabled) out.push({ g: g, kind: "number", name: input.name, value: input.value });
+      });
+    });
+    return out;
+  }
+
+  // ``data`` (entered()) in the words of the hand form ``root`` (this page's, or the night's fetched in the page's
+  // language: wordsForm): each button's or switch's label, a number labelled as the field says it (data-say:
+  // "{value} Laufende"; data-say-joins: on the part before it, "Sepp spielt mit Resi"); null when the form is
+  // not the one the data was entered in.
+  function summary(root, data) {
+    var groups = root.querySelectorAll("fieldset, .field"), parts = [], person = false, at = -1, before = 0, who = false;
     function add(text, say, joins) {
       if (text === "–") return;  // a choice of nothing ("Raised to: –") says nothing in the summary
       text = say ? say.replace("{value}", text) : text;
@@ -340,26 +398,23 @@
       if (joins && person) parts[parts.length - 1] += " " + text;
       else parts.push(text);
     }
-    form.querySelectorAll("fieldset, .field").forEach(function (group) {
-      if (group.hidden || group.closest("[hidden]")) return;
-      var say = group.dataset.say, joins = group.dataset.sayJoins === "1", before = parts.length;
-      var who = group.dataset.sayPerson === "1";
-      group.querySelectorAll(":scope > .segmented input:checked, :scope > div input:checked").forEach(function (input) {
-        var label = input.labels && input.labels[0];
-        if (label && label.textContent.trim()) add(label.textContent.trim(), say, joins);
-      });
-      group.querySelectorAll(':scope > .switch input[type="checkbox"]:checked').forEach(function (input) {
-        var label = input.closest("label");
-        if (label && label.textContent.trim()) add(label.textContent.trim());
-      });
-      group.querySelectorAll(':scope input[type="number"], :scope input[inputmode="numeric"]').forEach(function (input) {
-        if (input.value !== "" && !input.disabled) {
-          var label = input.labels && input.labels[0];
-          add(input.dataset.say ? input.value : (label ? label.textContent.trim() + " " : "") + input.value, input.dataset.say);
-        }
-      });
-      if (parts.length !== before) person = who;  // a player named: the partner goes with them
-    });
+    function labelOf(input) { var l = input.labels && input.labels[0]; return l ? l.textContent.trim() : ""; }
+    for (var i = 0; i < data.length; i++) {
+      var e = data[i], group = groups[e.g];
+      if (!group) return null;
+      if (e.g !== at) {
+        if (parts.length !== before) person = who;  // a player named: the partner goes with them
+        at = e.g;
+        before = parts.length;
+        who = group.dataset.sayPerson === "1";
+      }
+      var input = group.querySelector('[name="' + CSS.escape(e.name) + '"]' + (e.kind === "number" ? "" : '[value="' + CSS.escape(e.value) + '"]'));
+      if (!input && !e.label) return null;
+      var label = e.kind === "choice" ? e.label || labelOf(input) : e.kind === "switch" ? (input.closest("label") || input).textContent.trim() : "";
+      if (e.kind === "choice" && label) add(label, group.dataset.say, group.dataset.sayJoins === "1");
+      else if (e.kind === "switch" && label) add(label);
+      else if (e.kind === "number") add(input.dataset.say ? e.value : (labelOf(input) ? labelOf(input) + " " : "") + e.value, input.dataset.say);
+    }
     return parts.join(" · ");
   }
 

@@ -44,6 +44,19 @@
     notice.append(say, link);
     notice.hidden = false;
   }
+  // The join panel (details.join, outside the live part) shows the code the live part carries: closing and
+  // reopening a night gives it a new code, and a closed one none (the panel is hidden till it has one again).
+  function joinPanel() {
+    var panel = document.querySelector("details.join");
+    if (!panel) return;
+    var now = live.querySelector("[data-join-code]");
+    panel.hidden = !now;
+    var code = panel.querySelector(".join-code");
+    if (!now || !code || code.textContent.trim() === now.dataset.joinCode) return;
+    code.textContent = now.dataset.joinCode;
+    var qr = panel.querySelector("img.qr");  // drawn again for the new code (the address stays the same)
+    if (qr) qr.src = qr.src.replace(/[?#].*$/, "") + "?code=" + encodeURIComponent(now.dataset.joinCode);
+  }
   function check() {
     if (document.hidden || busy) return;
     busy = true;
@@ -58,6 +71,7 @@
           live.innerHTML = html;
           var count = live.querySelector("[data-hands]");
           if (record && count) record.textContent = record.dataset.label.replace("__N__", count.dataset.next || String(+count.dataset.hands + 1));
+          joinPanel();
         });
       })
       .catch(function () { /* offline for a moment: try again next time */ })

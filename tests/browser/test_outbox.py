@@ -120,7 +120,9 @@ def test_a_hand_whose_answer_was_lost_is_not_stored_twice(page, live, night):
     assert len(table(live, night).hands) == 1  # and still once
 
 
-def test_a_hand_another_phone_beat_to_its_number_is_shown_and_can_be_added_next(page, live, night):
+def beaten_to_its_number(page, live, night):
+    """A Durch of Clara saved offline on the German hand form while another phone records hand 1 (Dieter's):
+    back online, the table page marks it. Returns the marked hand (the outbox's item)."""
     base, app = live
     page.goto(f"{base}/nights/{night}/hands/new")
     page.context.set_offline(True)
@@ -134,6 +136,11 @@ def test_a_hand_another_phone_beat_to_its_number_is_shown_and_can_be_added_next(
     page.goto(f"{base}/nights/{night}")
     conflict = page.locator("#outbox li.conflict")
     conflict.wait_for(timeout=20_000)
+    return conflict
+
+
+def test_a_hand_another_phone_beat_to_its_number_is_shown_and_can_be_added_next(page, live, night):
+    conflict = beaten_to_its_number(page, live, night)
     assert "anderes Handy" in conflict.inner_text()
     assert "Inzwischen eingetragen" in conflict.inner_text() and "Dieter" in conflict.inner_text()  # side by side
     assert len(table(live, night).hands) == 1  # nothing stored twice, nothing dropped
@@ -426,3 +433,51 @@ def test_behind_a_rundpass_dealt_again_the_form_names_the_same_dealer(page, live
     after = table(live, night)
     assert [h.data["contract"] for h in after.hands] == ["rundpass", "sauspiel"]
     assert [after.dealer_for(n) for n in (1, 2, 3)] == [1, 1, 2]  # what the form said
+
+
+def test_a_waiting_hands_words_follow_the_language_the_phone_switched_to(page, live, matzlfangen_night):
+    """A hand saved offline on the German page, beaten to its number by another phone: the outbox marks it
+    in German. The phone then switches to English: the waiting hand says so in English too, its summary
+    included (its words were stored with the hand, German and English mixed on one page)."""
+    base, _ = live
+    night = matzlfangen_night
+    conflict = beaten_to_its_number(page, live, night)
+    assert "anderes Handy" in conflict.inner_text() and "gewonnen" in conflict.inner_text()  # on the German page
+    page.goto(f"{base}/nights/{night}?lang=en")
+    page.locator("h2", has_text="Hands").wait_for()  # the page is English now
+    said = page.locator("#outbox li.conflict").inner_text()
+    assert "Handy" not in said and "gewonnen" not in said, said
+    assert "Another phone recorded" in said and "won" in said and "Clara" in said, said
+
+
+def test_hands_stored_by_an_earlier_version_of_the_outbox_are_still_shown_and_can_be_discarded(
+    page, live, matzlfangen_night
+):
+    """Phones may hold hands the outbox stored before it kept its reasons as data: their words of the moment in
+    ``conflict``, no ``entered``. The page reads them: a hand beaten to its number says so in the page's words,
+    a refused one keeps its stored words (the server's reasons are in them); each can be discarded."""
+    base, _ = live
+    night = matzlfangen_night
+    page.goto(f"{base}/nights/{night}?lang=en")
+    page.evaluate(
+        """([night, account]) => Promise.all([
+          self.skOutbox.keep({key: "qold1", night: String(night), account: account, expected: 0, at: 1,
+            fields: [["contract", "durch"], ["declarer", "1"], ["won", "1"]], summary: "Durch · Anna · gewonnen",
+            conflict: "Ein anderes Handy hat inzwischen ein Spiel mit dieser Nummer eingetragen."}),
+          self.skOutbox.keep({key: "qold2", night: String(night), account: account, expected: 1, at: 2,
+            fields: [["contract", "durch"]], summary: "Durch", refused: true,
+            conflict: "Der Server hat dieses Spiel abgelehnt: verwirf es oder gib es neu ein. Wähle den Spieler."}),
+        ])""",
+        [night, page.evaluate("document.documentElement.dataset.account")],
+    )
+    page.reload()
+    items = page.locator("#outbox li.conflict")
+    items.first.wait_for(timeout=10_000)
+    assert items.count() == 2
+    first, second = items.nth(0).inner_text(), items.nth(1).inner_text()
+    assert "Another phone recorded a hand with this number meanwhile." in first and "Handy" not in first, first
+    assert "Durch · Anna" in first and "Add as the next hand" in first
+    assert "Wähle den Spieler." in second and "Add as the next hand" not in second, second
+    page.on("dialog", lambda d: d.accept())
+    items.nth(1).locator("button", has_text="Discard").click()
+    page.wait_for_function("document.querySelectorAll('#outbox li.conflict').length === 1")

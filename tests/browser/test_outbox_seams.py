@@ -10,11 +10,12 @@ from playwright.sync_api import expect
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.nights import close_night, reopen_night
+from scorekeeper.core.exchange import night_file
+from scorekeeper.core.nights import close_night, delete_night, reopen_night
 from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import enter_durch, queued, save_offline, table
 from tests.browser.tournament_steps import join_table
-from tests.support import PASSWORD, wait_sent, worker_ready
+from tests.support import PASSWORD, make_user, session_cookie, wait_sent, worker_ready
 
 pytestmark = pytest.mark.browser
 
@@ -168,3 +169,66 @@ def test_the_session_gone_with_a_hand_waiting_keeps_it_says_so_and_sends_it_afte
     wait_sent(page, night, timeout=20)
     hands = table(live, night).hands
     assert [h.data["declarer"] for h in hands] == [3]  # Clara's hand, once
+
+
+def test_a_hand_saved_offline_for_a_night_deleted_meanwhile_does_not_wait_for_a_connection_forever(
+    page, live, matzlfangen_night
+):
+    """The phone saves a hand offline; meanwhile an admin deletes the night (started by mistake). Back online,
+    the server answers the outbox's hand form with 404, which the outbox took for a missing connection: the
+    table page of a night that no longer exists kept saying "Wartet auf Verbindung (1)". The hand stays on
+    the phone saying why, to be discarded by a tap, and is not sent again and again."""
+    base, app = live
+    night = matzlfangen_night
+    page.goto(f"{base}/nights/{night}")
+    save_offline(page, base, night, ["Anna"])
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if f"/nights/{night}/hands/new" in r.url else None)
+    _back_online(page)
+    expect(page.locator("#outbox li.conflict")).to_have_count(1, timeout=15_000)
+    tries = len(asked)
+    said = page.locator("#outbox").inner_text()
+    assert "Verbindung" not in said, said
+    assert "Diesen Abend gibt es nicht mehr" in said, said  # why, in the page's words
+    assert "Anna" in page.locator("#outbox li.conflict .what").inner_text()  # the hand, still on the phone
+    page.wait_for_timeout(5_000)  # longer than the outbox's first tries (2 s, 4 s) would take
+    assert len(asked) == tries, asked  # not asked again: the night is gone, not the connection
+    page.once("dialog", lambda d: d.accept())
+    page.locator("#outbox li.conflict button", has_text="Verwerfen").click()
+    expect(page.locator("#outbox")).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_hand_of_an_account_no_longer_allowed_to_record_stays_saying_why(browser, live, matzlfangen_night, lang):
+    """A scorer saves a hand offline; meanwhile an admin makes the account a viewer (its sessions end). Signed
+    in again, the viewer's table page shows the hand: the server refuses the hand form (403), which the
+    outbox took for a missing connection. It says why, in the page's language, and waits for a tap."""
+    base, app = live
+    night = matzlfangen_night
+    scorer = make_user(app, "Schreiber", "scorer")
+    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    phone = context.new_page()
+    try:
+        context.add_cookies([session_cookie(app, scorer, base)])
+        phone.goto(f"{base}/nights/{night}")
+        save_offline(phone, base, night, ["Bernd"])
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            accounts.update_user(db=db, user_id=scorer.id, role="viewer")
+            viewer = accounts.get_user(db=db, user_id=scorer.id)
+        phone.goto("about:blank")  # no answer to the old session's page sets its cookie after the new one
+        context.set_offline(False)
+        context.clear_cookies()
+        context.add_cookies([session_cookie(app, viewer, base)])  # signed in again, as a viewer now
+        phone.goto(f"{base}/nights/{night}" + ("?lang=en" if lang == "en" else ""))
+        expect(phone.locator("#outbox li.conflict")).to_have_count(1, timeout=15_000)
+        said = phone.locator("#outbox").inner_text()
+        assert "Bernd" in said
+        if lang == "en":
+            assert "Your account may no longer record" in said, said
+        else:
+            assert "Dein Konto darf" in said and "Verbindung" not in said, said
+        assert table(live, night).hands == []
+    finally:
+        context.close()

@@ -9,10 +9,10 @@ import pytest
 
 from scorekeeper.core import db as database
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import ledger, settle_json
-from tests.support import ROOT
+from tests.support import DURCH, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -327,3 +327,30 @@ def test_another_phone_at_the_table_sees_a_new_hand_without_reloading(browser, l
     assert watcher.locator("#record").inner_text().strip() == "Spiel 2 eintragen"
     assert page_balance(watcher) == {"Anna": -1, "Bernd": 1, "Clara": -1, "Dieter": 1}
     watcher.context.close()
+
+
+def test_the_join_panel_of_an_open_table_page_shows_the_code_that_joins_after_a_reopening(
+    page, live, matzlfangen_night
+):
+    """The scorer's phone has the table page open; an admin closes the night and reopens it (a correction):
+    the reopened night has a new code and the earlier one joins nothing. The page takes the change by its
+    polling, and so does the join panel ("Ein anderes Handy tritt bei"): its code and its QR code are the
+    new ones, not the dead code the next phone at the table would type in vain."""
+    from scorekeeper.core.models import Night
+
+    base, app = live
+    night = matzlfangen_night
+    page.goto(f"{base}/nights/{night}")
+    shown = page.locator(".join-code").inner_text().strip()
+    qr = page.locator("details.join img.qr").get_attribute("src")
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        record_hand(db=db, night_id=night, hand=DURCH)
+        close_night(db=db, night_id=night)
+        reopen_night(db=db, night_id=night, reason="Korrektur")
+        code = db.get(Night, night).join_code
+    assert code != shown
+    page.locator("#live", has_text="Durch").wait_for(timeout=10_000)  # the poll has seen the change
+    page.locator("details.join > summary").click()
+    assert page.locator(".join-code").inner_text().strip() == code, "the panel shows the code that joins nothing"
+    assert page.locator("details.join img.qr").get_attribute("src") != qr  # the QR code drawn again
+    assert page.locator("details.join img.qr").evaluate("img => img.complete && img.naturalWidth > 0")

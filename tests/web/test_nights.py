@@ -512,6 +512,25 @@ def test_live_follows_a_hand_recorded_meanwhile(client, db, night):
     assert [r[1] for r in after] == ["-1", "1", "-1", "1"]
 
 
+def test_live_carries_the_code_that_joins_now_to_who_may_record_only(client, as_role, db, night):
+    """The join panel follows the poll (static/table.js): a reopened night's new code is in the live part,
+    a closed night's none, and a viewer's none (the panel is a scorer's)."""
+    from scorekeeper.core.nights import close_night, reopen_night
+
+    def live(who=client):
+        return who.get(f"/nights/{night.id}/live").get_data(as_text=True)
+
+    old = night.join_code
+    assert f'data-join-code="{old}"' in live()
+    assert "data-join-code" not in live(as_role("viewer"))
+    record_hand(db=db, night_id=night.id, hand=rufen(4, 70))
+    close_night(db=db, night_id=night.id)
+    assert "data-join-code" not in live()
+    reopen_night(db=db, night_id=night.id, reason="Korrektur")
+    new = db.get(Night, night.id).join_code
+    assert new != old and f'data-join-code="{new}"' in live()
+
+
 def test_version_counts_every_change_and_is_never_cached(client, db, night):
     def version():
         answer = client.get(f"/nights/{night.id}/version")

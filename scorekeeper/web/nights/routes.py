@@ -135,6 +135,11 @@ def _load(night_id: int) -> Table:
     return found(load_table, _("There is no such night."), night_id=night_id, newest=newest)
 
 
+def _join_code(night: Night) -> str | None:
+    """The code that joins the night now, for the page's join panel: while it is open, to who may record."""
+    return night.join_code if night.is_open and identity().may(NIGHT_WRITE, night.id) else None
+
+
 def _context(table: Table) -> dict:
     night = table.night
     hands = hand_views(table, limit=None if _show_all() else LATEST)
@@ -155,6 +160,7 @@ def _context(table: Table) -> dict:
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "allowed": life.allowed(night, now),  # what the page offers (core/lifecycle.py)
         "next_deal": now.next_deal,  # the counter, the button and the list: one numbering
+        "join_code": _join_code(night),  # the live part carries it: a reopened night's new code (static/table.js)
         # each seat's fixed team (Konter a Matt: A seats 1 and 3, B 2 and 4; other games none)
         "team_of": {seat: team for team, seats in GAMES[night.game].teams.items() for seat in seats},
         **_tournament_table(table, now, hands),
@@ -186,13 +192,11 @@ def _tournament_table(table: Table, now: lifecycle.Life, hands: list) -> dict:
 def show(night_id: int):
     """The table page: balances, game state, the last hands."""
     table = _load(night_id)
-    code = join_url = join_note = None
-    if table.night.is_open and identity().may(NIGHT_WRITE, night_id):
-        code = table.night.join_code
+    join_url = join_note = None
+    if _join_code(table.night):
         join_url, join_note = reach_url("signin.join_night")
     return render_template(
         "nights/show.html",
-        join_code=code,
         join_url=join_url,
         join_note=join_note,
         live_tag=as_header(live_etag(night_id)),
