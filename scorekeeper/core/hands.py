@@ -419,18 +419,7 @@ def undo_last(
         raise Conflict("another phone changed the night meanwhile: check the table before you undo")
     last = hand_record(db=db, night_id=night_id, number=len(hands))
     db.delete(last)
-    night.version += 1  # as nights.touch, and the audit entry keeps the undone hand's key
-    db.add(night)
-    db.add(
-        AuditEntry(
-            night_id=night_id,
-            hand_number=last.number,
-            action="undo",
-            before=last.data,
-            after=None,
-            idempotency_key=last.idempotency_key,
-        )
-    )
+    touch(db=db, night=night, action="undo", number=last.number, before=last.data, after=None, key=last.idempotency_key)
     history.refresh(db=db, night=night, hands=hands[:-1])  # the hands before it keep their results
     db.commit()
     return last

@@ -262,10 +262,18 @@ def lock_night(*, db: Session, night_id: int) -> Night:
     return night
 
 
-def touch(*, db: Session, night: Night, action: str, number: int, before: Any, after: Any) -> None:
+def touch(
+    *, db: Session, night: Night, action: str, number: int, before: Any, after: Any, key: str | None = None
+) -> None:
+    """A change of the night: its version moves on (phones poll it) and the audit trail keeps it; ``key``:
+    an undone hand's idempotency key, kept so the hand sent again with it is not recorded again."""
     night.version += 1
     db.add(night)
-    db.add(AuditEntry(night_id=night.id, hand_number=number, action=action, before=before, after=after))
+    db.add(
+        AuditEntry(
+            night_id=night.id, hand_number=number, action=action, before=before, after=after, idempotency_key=key
+        )
+    )
 
 
 def close_night(*, db: Session, night_id: int, who: str | None = lifecycle.SYSTEM) -> Night:
