@@ -619,6 +619,77 @@ def test_deleting_a_hand_other_than_the_last_is_a_conflict_and_changes_nothing(c
     assert rows(db) == before
 
 
+DURCH_BY_ONE = {"contract": "durch", "declarer": 1, "won": True}
+
+
+def test_an_undo_sent_with_the_version_read_before_another_phone_changed_the_night_is_refused_with_412(
+    client, db, night
+):
+    """Phone A reads the night (two hands); phone B undoes hand 2 and records another hand 2; A's undo of
+    "hand 2", sent with the version it read (If-Match), is refused: it would take back B's hand."""
+    assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
+    assert post_hand(client, night.id, DURCH_BY_ONE).status_code == 201
+    seen = client.get(f"/api/v1/sessions/{night.id}").get_json()["version"]
+    assert client.delete(f"/api/v1/sessions/{night.id}/hands/2").status_code == 200  # phone B
+    assert post_hand(client, night.id, {**DURCH_BY_ONE, "won": False}).status_code == 201
+    now = client.get(f"/api/v1/sessions/{night.id}").get_json()["version"]
+    before = rows(db)
+    error = error_of(client.delete(f"/api/v1/sessions/{night.id}/hands/2", headers={"If-Match": f'"{seen}"'}), 412)
+    assert error == {
+        "field": "If-Match",
+        "message": f"the night changed since version {seen} (it is at {now}): read it again",
+    }
+    assert rows(db) == before
+    assert stored_hands(db, night.id)[1]["won"] is False  # B's hand stays
+
+
+@pytest.mark.parametrize("quoted", [True, False])
+def test_an_undo_or_a_change_sent_with_the_nights_version_goes_through(client, db, night, quoted):
+    assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
+    assert post_hand(client, night.id, DURCH_BY_ONE).status_code == 201
+    version = client.get(f"/api/v1/sessions/{night.id}").get_json()["version"]
+    tag = f'"{version}"' if quoted else str(version)
+    changed = client.put(
+        f"/api/v1/sessions/{night.id}/hands/2", json={**DURCH_BY_ONE, "won": False}, headers={"If-Match": tag}
+    )
+    assert changed.status_code == 200
+    assert stored_hands(db, night.id)[1]["won"] is False
+    tag = f'"{changed.get_json()["version"]}"' if quoted else str(changed.get_json()["version"])
+    answer = client.delete(f"/api/v1/sessions/{night.id}/hands/2", headers={"If-Match": tag})
+    assert answer.status_code == 200
+    assert [h["number"] for h in client.get(f"/api/v1/sessions/{night.id}").get_json()["hands"]] == [1]
+
+
+def test_a_change_sent_with_an_older_version_is_refused_with_412_and_changes_nothing(client, db, night):
+    assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
+    seen = client.get(f"/api/v1/sessions/{night.id}").get_json()["version"]
+    assert post_hand(client, night.id, DURCH_BY_ONE).status_code == 201  # another phone
+    before = rows(db)
+    answer = client.put(
+        f"/api/v1/sessions/{night.id}/hands/1", json={**RUFEN_HIRSCH, "points": 60}, headers={"If-Match": str(seen)}
+    )
+    assert error_of(answer, 412)["field"] == "If-Match"
+    assert rows(db) == before
+
+
+def test_if_match_star_checks_nothing(client, db, night):
+    assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
+    assert client.delete(f"/api/v1/sessions/{night.id}/hands/1", headers={"If-Match": "*"}).status_code == 200
+
+
+@pytest.mark.parametrize("tag", ["", "x", "-1", "1.0", "²", 'W/"1"', "1" * 19, '"1", "2"'])
+def test_an_if_match_that_is_no_version_is_refused_with_400_and_changes_nothing(client, db, night, tag):
+    assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
+    before = rows(db)
+    error = error_of(client.delete(f"/api/v1/sessions/{night.id}/hands/1", headers={"If-Match": tag}), 400)
+    assert error == {"field": "If-Match", "message": "If-Match must be the night's version as the answers give it"}
+    error = error_of(
+        client.put(f"/api/v1/sessions/{night.id}/hands/1", json=RUFEN_HIRSCH, headers={"If-Match": tag}), 400
+    )
+    assert error["field"] == "If-Match"
+    assert rows(db) == before
+
+
 @pytest.mark.parametrize("number", [0, 1, 3])
 def test_deleting_a_hand_that_does_not_exist_is_not_found(client, db, night, number):
     if number == 3:

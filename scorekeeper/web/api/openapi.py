@@ -36,6 +36,8 @@ ERRORS = {
     404: "No such night, hand, tournament or route.",
     409: "The night or tournament is closed, or it changed in a way that makes the request wrong (only the "
     "last hand can be deleted; another phone was quicker; a round is drawn when the one before is over).",
+    412: "The night changed since the version sent in If-Match (another phone recorded, changed or undid a "
+    "hand): read it again.",
     413: f"The body is larger than {MAX_BODY} bytes (1 MiB): refused, and read no further.",
 }
 
@@ -464,6 +466,15 @@ IDEMPOTENCY_KEY = {
     "with the same key (a retry after a lost answer) records nothing and answers 200 with the hand first "
     "recorded with it.",
 }
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "pattern": '^("?[0-9]{1,18}"?|\\*)$'},
+    "description": "The night's `version` the client last read (as an answer gives it, quoted or not): the "
+    "request is refused with 412 when the night has changed since, so a change or an undo never hits a hand "
+    "another phone recorded meanwhile. Without it (or `*`), no check.",
+}
 START_KEY = {
     **IDEMPOTENCY_KEY,
     "description": "1 to 64 printable ASCII characters, chosen by the client for this night: a repeat by the "
@@ -564,16 +575,16 @@ def _paths() -> dict[str, Any]:
                 "put_hand",
                 "Replace a hand; the later hands are settled again (a scorer, an admin).",
                 {200: _json(_ref("HandAnswer"), hand_answer)},
-                [400, 401, 403, 404, 409, 413],
-                parameters=[NIGHT_ID, NUMBER],
+                [400, 401, 403, 404, 409, 412, 413],
+                parameters=[NIGHT_ID, NUMBER, IF_MATCH],
                 requestBody=_body(_ref("Hand"), {**example_hand, "points": 60}),
             ),
             "delete": _operation(
                 "delete_hand",
                 "Undo the last hand; an earlier one is edited instead (a scorer, an admin).",
                 {200: _json(_ref("Deleted"), "The hand is undone: the night's totals without it.")},
-                [401, 403, 404, 409],
-                parameters=[NIGHT_ID, NUMBER],
+                [400, 401, 403, 404, 409, 412],
+                parameters=[NIGHT_ID, NUMBER, IF_MATCH],
             ),
         },
         **_tournament_paths(),
