@@ -6,7 +6,7 @@
 // shows the page's notice (#session-gone, templates/base.html: its words in its attributes) with a link to sign
 // in, and how many hands the outbox (#outbox, static/outbox.js) keeps on the phone until then; the live part stays
 // as it was. Another account signed in on the phone is said so (data-*-other): the hands wait for the account that
-// saved them, not for whoever holds the phone now.
+// saved them, not for whoever holds the phone now. A night deleted meanwhile (404) is said so too (nightGone).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -44,6 +44,29 @@
     notice.append(say, link);
     notice.hidden = false;
   }
+  // The night is gone (deleted on another phone, or its tournament's round drawn again: the live part
+  // answers 404): the polling stops, the page says so above the hands it last showed, with a way out, and
+  // offers nothing of the night any more. Hands the outbox keeps for it say so themselves (static/outbox.js).
+  function nightGone() {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", check);
+    var say = document.createElement("p");
+    var link = document.createElement("a");
+    say.className = "flash flash-error";
+    say.id = "night-gone";
+    say.setAttribute("role", "alert");
+    say.textContent = live.dataset.gone + " ";
+    link.className = "button small";
+    link.href = live.dataset.goneHref;
+    link.textContent = live.dataset.goneLink;
+    say.append(link);
+    live.before(say);
+    // what leads into the night (record, settlement, date and place, the join panel) leads nowhere now; a
+    // guest's "Leave table" stays (it signs out, and the phone forgets what it kept)
+    document.querySelectorAll(".actions.sticky-bottom, p.actions-inline, details.join").forEach(function (el) {
+      if (!el.querySelector("button.signout")) el.hidden = true;
+    });
+  }
   // The join panel (details.join, outside the live part) shows the code the live part carries: closing and
   // reopening a night gives it a new code, and a closed one none (the panel is hidden till it has one again).
   function joinPanel() {
@@ -65,6 +88,7 @@
       .then(function (r) {
         var why = whose(r);
         if (why) return gone(why);
+        if (r.status === 404) return nightGone();
         if (r.status !== 200) return;  // 304: nothing changed (anything else: try again next time)
         return r.text().then(function (html) {
           tag = r.headers.get("ETag") || null;

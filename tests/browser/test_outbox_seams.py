@@ -232,3 +232,30 @@ def test_a_hand_of_an_account_no_longer_allowed_to_record_stays_saying_why(brows
         assert table(live, night).hands == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_table_page_open_while_its_night_is_deleted_says_so_and_offers_to_record_no_more(
+    page, live, matzlfangen_night, lang
+):
+    """A phone has the table page open; an admin deletes the night (started by mistake). The page used to
+    poll on for ever and go on offering "Spiel 1 eintragen", whose form is a 404. It says the night is gone,
+    with a way to the nights, hides what leads into the night (record, settlement) and stops asking."""
+    base, app = live
+    night = matzlfangen_night
+    page.goto(f"{base}/nights/{night}?lang={lang}")
+    expect(page.locator("#record")).to_be_visible()
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    said = {
+        "de": "Diesen Abend gibt es nicht mehr: er wurde gelöscht.",
+        "en": "This night no longer exists: it was deleted.",
+    }
+    expect(page.locator("#night-gone")).to_contain_text(said[lang], timeout=10_000)
+    expect(page.locator("#night-gone a")).to_have_attribute("href", "/nights/")
+    expect(page.locator("#record")).to_be_hidden()
+    expect(page.locator("a", has_text={"de": "Zwischenabrechnung", "en": "Interim settlement"}[lang])).to_be_hidden()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/live" in r.url else None)
+    page.wait_for_timeout(2_500)  # the page polls every second (the browser tests' POLL_SECONDS)
+    assert asked == []
