@@ -26,9 +26,12 @@
     if (!(who && account && who !== account)) return "";
     return who === "-" ? "out" : "other";
   }
-  function gone(why) {
+  function stop() {  // no more polling: the answers would not be this page's
     clearInterval(timer);
     document.removeEventListener("visibilitychange", check);
+  }
+  function gone(why) {
+    stop();
     var notice = document.getElementById("session-gone");
     if (!notice || !notice.hidden) return;
     var say = document.createElement("span");
@@ -48,8 +51,7 @@
   // answers 404): the polling stops, the page says so above the hands it last showed, with a way out, and
   // offers nothing of the night any more. Hands the outbox keeps for it say so themselves (static/outbox.js).
   function nightGone() {
-    clearInterval(timer);
-    document.removeEventListener("visibilitychange", check);
+    stop();
     var say = document.createElement("p");
     var link = document.createElement("a");
     say.className = "flash flash-error";
