@@ -114,9 +114,10 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def migration_engine(url: str) -> Engine:
-    """An engine for migrations only. On SQLite it runs each migration in one real transaction
-    (the driver would commit every schema change on its own and leave a failed upgrade half
-    done), with foreign keys off while batch migrations rebuild tables; env.py checks them.
+    """An engine for migrations only. On SQLite it runs the whole chain of migrations in one real
+    transaction (the driver would commit every schema change on its own and leave a failed upgrade
+    half done; env.py keeps alembic from committing each migration), with foreign keys off while
+    batch migrations rebuild tables; env.py checks them.
     Server processes starting at once (gunicorn's workers) take turns, and the later ones find the
     schema at its newest and do nothing: on SQLite the transaction begins ``BEGIN IMMEDIATE``,
     on PostgreSQL it takes an advisory lock first."""

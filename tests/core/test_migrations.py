@@ -71,3 +71,29 @@ def test_a_migration_that_fails_on_sqlite_leaves_the_database_as_it_was(tmp_path
     assert "closed_at" not in columns and version == "0001"  # nothing of 0002 stayed behind
     upgrade_to(str(engine.url), "head")  # and the upgrade still works afterwards
     engine.dispose()
+
+
+def test_an_upgrade_of_sqlite_runs_the_whole_chain_in_one_transaction_read_revision_included(tmp_path, monkeypatch):
+    """Processes starting at once on a new database take turns: each must read the schema's revision
+    inside its turn, and hold the turn to the end of the chain. Were each migration committed on its
+    own, a process could run 0003 on a table a faster one had already taken further (seen in CI as
+    ``CircularDependencyError ('retired', 'guest')``)."""
+    from sqlalchemy import event
+
+    from scorekeeper.core import db as database
+
+    statements: list[str] = []
+    real = database.migration_engine
+
+    def watched(url):
+        engine = real(url)
+        event.listen(engine, "commit", lambda _conn: statements.append("COMMIT"))
+        event.listen(
+            engine, "before_cursor_execute", lambda _c, _cur, sql, *_a: statements.append(sql.split()[0].upper())
+        )
+        return engine
+
+    monkeypatch.setattr(database, "migration_engine", watched)
+    upgrade_to(f"sqlite:///{tmp_path / 'new.db'}", "head")
+    assert statements[0] == "BEGIN"  # BEGIN IMMEDIATE, before alembic reads the revision
+    assert statements.count("COMMIT") == 1 and statements[-1] == "COMMIT"
