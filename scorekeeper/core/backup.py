@@ -532,11 +532,13 @@ def _past_live(*, copy: Path, live: Path) -> None:
 
     A version must never name two states: a phone polling with the tag of version 2 of a night must
     not be told "unchanged" when the restored night's version 2 is another hand, nor a PDF kept for
-    it be shown (web/live.py, web/printing.py). Every version in the copy grows by one step, the
-    larger of the live database's highest and the seconds since 1970, plus one: the live database's
-    versions only grow (and its highest is above those served before an earlier restore), and the
-    clock is far above any number of changes a night has, also one deleted since, or one of a live
-    database too damaged to read (or gone). One step for all keeps their order.
+    it be shown (web/live.py, web/printing.py). Every version of a table in the copy grows by one
+    step, which takes its lowest just past the bound: the larger of the live database's highest and
+    the seconds since 1970. The live database's versions only grow (and its highest is above those
+    served before an earlier restore), and the clock is far above any number of changes a night has,
+    also one deleted since, or one of a live database too damaged to read (or gone). One step for all
+    keeps their order, and as it is measured from the copy's lowest, restores one after another add
+    to the versions instead of doubling them.
     """
     now = int(time.time())
     highest = dict.fromkeys(_VERSIONED, 0)
@@ -549,7 +551,9 @@ def _past_live(*, copy: Path, live: Path) -> None:
     try:
         with contextlib.closing(_connect(copy, read_only=False)) as connection:
             for table, floor in highest.items():
-                connection.execute(f"UPDATE {table} SET version = version + ?", (max(floor, now) + 1,))
+                lowest = int(connection.execute(f"SELECT min(version) FROM {table}").fetchone()[0] or 0)
+                step = max(1, max(floor, now) + 1 - lowest)
+                connection.execute(f"UPDATE {table} SET version = version + ?", (step,))
     except sqlite3.Error as exc:
         raise BackupError(f"cannot prepare the copy for the restore: {_first_line(exc)}") from None
 

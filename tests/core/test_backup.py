@@ -610,6 +610,30 @@ def test_a_restore_moves_every_version_past_any_the_live_database_served(url, li
     now = dict(query(live, "SELECT id, version FROM evening"))
     assert now.keys() == kept.keys()
     [step] = {now[i] - kept[i] for i in now}  # one step for all: their order stays
-    assert step > max(served, before)  # past the live database's, and past one deleted since (the clock)
+    assert step > 0 and min(now.values()) > max(served, before)  # past the live database's, and the clock's
     [(moved_t,)] = query(live, "SELECT version FROM tournament")
-    assert served_t > kept_t and moved_t - kept_t > max(served_t, before)
+    assert served_t > kept_t and moved_t > max(served_t, before)
+
+
+def test_restores_one_after_another_add_to_the_versions_instead_of_doubling_them(
+    url, live, db, club, players, tmp_path
+):
+    """Each restore moves the copy's lowest version just past the highest served (or the clock); a
+    step of the whole bound added to every version would double them with each restore."""
+    make_tournament(db, n=8)
+    start_night(db, players)
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")
+    kept = dict(query(saved.path, "SELECT id, version FROM evening"))
+    span = max(kept.values()) - min(kept.values())
+    moved, moved_t = [0], [0]
+    for _ in range(3):
+        before = int(time.time())
+        backup.restore(url=url, source=saved.path, backups=tmp_path / "kept")
+        after = int(time.time())
+        [(served,)] = query(live, "SELECT max(version) FROM evening")
+        [(tournament,)] = query(live, "SELECT version FROM tournament")
+        assert max(before, moved[-1]) < served - span <= max(after, moved[-1]) + 1  # the lowest just past
+        assert max(before, moved_t[-1]) < tournament <= max(after, moved_t[-1]) + 1  # one: lowest and highest
+        moved.append(served)
+        moved_t.append(tournament)
+    assert moved[-1] < 2 * moved[1] and moved_t[-1] < 2 * moved_t[1]
