@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_I18N_ENABLED=True,
         BABEL_DEFAULT_LOCALE="de",
         POLL_SECONDS=2,
+        SEND_WAIT_SECONDS=15,  # a hand the service worker posted with no answer by then waits in the outbox
         CLUB_NAME=settings.club_name,
         PUBLIC_URL=settings.public_url,  # where the phones reach the server (web/addresses.py)
         SEASON_START=settings.season_start,  # MM-DD: the club's seasons begin

@@ -23,7 +23,7 @@ var known = null;  // whose pages are kept, as the last answer said (null: not h
 var ASSETS = {{ assets|tojson }};
 var OFFLINE = "/offline", UNSAVED = "/offline?unsaved=1";
 var PATIENCE = 8000;
-var SEND_WAIT = 15000;  // a hand posted with no answer by then is kept in the outbox
+var SEND_WAIT = {{ (config.SEND_WAIT_SECONDS * 1000)|int|tojson }};  // a hand posted with no answer by then is kept in the outbox
 // the hand form's post of a new hand: kept in the outbox when it cannot reach the server
 var HAND_FORM = /^\/nights\/(\d+)\/hands\/new$/;
 // the pages kept for offline use: a night's table page and its hand form

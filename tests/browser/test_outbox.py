@@ -91,9 +91,17 @@ def test_five_hands_saved_offline_wait_in_order_and_land_once_each(page, live, n
         assert history.verify_night(db=db, night_id=night) == []  # stored as the engine settles it afresh
 
 
-def test_a_hand_whose_answer_was_lost_is_not_stored_twice(page, live, night):
-    """The server stores the hand but its answer comes too late (the worker gives up after 15 s): the
-    worker keeps the hand under the form's key, and sending it again is answered as that hand."""
+@pytest.fixture
+def short_send_wait(live):
+    """The service worker gives up on a hand's answer after 2 s, not 15: asked for before ``page``,
+    whose first page fetches the worker (rendered with the wait)."""
+    live[1].config["SEND_WAIT_SECONDS"] = 2
+
+
+def test_a_hand_whose_answer_was_lost_is_not_stored_twice(short_send_wait, page, live, night):
+    """The server stores the hand but its answer comes too late (the worker gives up after
+    ``SEND_WAIT_SECONDS``, 15 in the app, 2 here): the worker keeps the hand under the form's key, and
+    sending it again is answered as that hand."""
     base, app = live
     page.goto(f"{base}/nights/{night}")
     worker_ready(page)
@@ -102,11 +110,11 @@ def test_a_hand_whose_answer_was_lost_is_not_stored_twice(page, live, night):
     inner = app.wsgi_app
     slow = []
 
-    def answer_late(environ, start_response):  # the first save: stored at once, answered after 17 s
+    def answer_late(environ, start_response):  # the first save: stored at once, answered after the wait
         answer = list(inner(environ, start_response))
         if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/hands/new") and not slow:
             slow.append(1)
-            time.sleep(17)
+            time.sleep(4)
         return answer
 
     app.wsgi_app = answer_late

@@ -37,6 +37,12 @@ def test_the_service_worker_keeps_every_static_file_by_its_fingerprinted_name(ap
         assert answer.status_code == 200, url
 
 
+def test_the_worker_waits_for_a_hands_answer_as_long_as_the_app_says_15_s_by_default(app, anon):
+    assert "var SEND_WAIT = 15000;" in worker(anon)
+    app.config["SEND_WAIT_SECONDS"] = 2
+    assert "var SEND_WAIT = 2000;" in worker(anon)
+
+
 def test_the_workers_version_moves_with_any_static_file_and_so_drops_the_old_caches(anon):
     body = worker(anon)
     version = json.loads(re.search(r"var VERSION = (\".*?\");", body).group(1))
