@@ -147,6 +147,16 @@ def _recorded_with(*, db: Session, night_id: int, key: str | None) -> HandRecord
     return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == key)).first()
 
 
+class StaleVersion(Conflict):
+    """A change or an undo made on a view of the night older than its version now (``seen``, ``now``),
+    found under the night's lock: another phone changed the night meanwhile. The pages say the
+    message; the API answers 412 (its ``If-Match``)."""
+
+    def __init__(self, template: str, /, *, seen: int, now: int) -> None:
+        super().__init__(template)
+        self.seen, self.now = seen, now
+
+
 class UndoneHand(Conflict):
     """A hand sent again with the idempotency key of a hand recorded and undone since (its ``number``):
     the undo stands, nothing is recorded (docs/rules.md, "A hand taken back")."""
@@ -195,7 +205,8 @@ def record_hand(
     the form was made for (another night's is refused); ``who`` asks (:mod:`~scorekeeper.core.lifecycle`).
 
     :raises InvalidHand: when the engine refuses the hand (nothing is saved).
-    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...).
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...);
+        :class:`StaleVersion` when the night has left ``expected_version``.
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check_form(night, night_uid)
@@ -332,14 +343,19 @@ def edit_hand(
 ) -> HandRecord:
     """Replace hand ``number``; everything after it is recomputed (and must stay valid).
 
-    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...).
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...);
+        :class:`StaleVersion` when the night has left ``expected_version``.
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check_form(night, night_uid)
     life = lifecycle.life_of(db=db, night=night)
     lifecycle.check(life, lifecycle.EDIT, who)
     if expected_version is not None and expected_version != night.version:
-        raise Conflict("the night changed while you were editing: check the hand and edit it again")
+        raise StaleVersion(
+            "the night changed while you were editing: check the hand and edit it again",
+            seen=expected_version,
+            now=night.version,
+        )
     hands = hand_rows(db=db, night_id=night_id)
     record = hand_record(db=db, night_id=night_id, number=number) if 1 <= number <= len(hands) else None
     if record is None:
@@ -408,15 +424,16 @@ def undo_last(
     ``expected_version``: the night's version it saw (a confirmation page's: any change since refuses).
 
     :raises Conflict: when the night's life does not allow it (closed, a finished table, no hand, ...),
-        or the night is not as the caller saw it.
+        or the night is not as the caller saw it (:class:`StaleVersion`: it has left ``expected_version``).
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.UNDO, who)
     hands = hand_rows(db=db, night_id=night_id)
-    if (expected_hands is not None and expected_hands != len(hands)) or (
-        expected_version is not None and expected_version != night.version
-    ):
-        raise Conflict("another phone changed the night meanwhile: check the table before you undo")
+    changed = "another phone changed the night meanwhile: check the table before you undo"
+    if expected_version is not None and expected_version != night.version:
+        raise StaleVersion(changed, seen=expected_version, now=night.version)
+    if expected_hands is not None and expected_hands != len(hands):
+        raise Conflict(changed)
     last = hand_record(db=db, night_id=night_id, number=len(hands))
     db.delete(last)
     touch(db=db, night=night, action="undo", number=last.number, before=last.data, after=None, key=last.idempotency_key)

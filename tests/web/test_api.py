@@ -672,6 +672,41 @@ def test_a_change_sent_with_an_older_version_is_refused_with_412_and_changes_not
     assert rows(db) == before
 
 
+@pytest.mark.parametrize("method", ["PUT", "DELETE"])
+def test_a_night_changed_by_another_phone_while_the_request_waited_for_its_lock_is_refused_with_412(
+    app, client, db, night, monkeypatch, method
+):
+    """The version is compared under the night's lock, where the change or undo is made: another phone's
+    hand recorded after the request read the night and before it took the lock is found there too, and
+    answered as a stale If-Match (412), not as some other conflict (it was a 409). PostgreSQL only: on
+    SQLite a request that writes holds the write lock from its first read, so no phone comes between."""
+    from scorekeeper.core import db as database
+    from scorekeeper.web.api import routes
+
+    if app.extensions["sk_engine"].dialect.name == "sqlite":
+        pytest.skip("SQLite: the request holds the write lock from its first read (BEGIN IMMEDIATE)")
+
+    assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
+    seen = client.get(f"/api/v1/sessions/{night.id}").get_json()["version"]
+    name = "edit_hand" if method == "PUT" else "undo_last"
+    real = getattr(routes, name)
+
+    def another_phone_first(**kwargs):
+        with database.session(app.extensions["sk_engine"], write=True) as phone:
+            record_hand(db=phone, night_id=night.id, hand=DURCH_BY_ONE)
+        return real(**kwargs)
+
+    monkeypatch.setattr(routes, name, another_phone_first)
+    [first] = stored_hands(db, night.id)
+    body = {"json": {**RUFEN_HIRSCH, "points": 60}} if method == "PUT" else {}
+    answer = client.open(f"/api/v1/sessions/{night.id}/hands/1", method=method, headers={"If-Match": str(seen)}, **body)
+    assert error_of(answer, 412) == {
+        "field": "If-Match",
+        "message": f"the night changed since version {seen} (it is at {seen + 1}): read it again",
+    }
+    assert stored_hands(db, night.id) == [first, {**DURCH_BY_ONE, "dealer": 2}]  # hand 1 as it was; hand 2 kept
+
+
 def test_if_match_star_checks_nothing(client, db, night):
     assert post_hand(client, night.id, RUFEN_HIRSCH).status_code == 201
     assert client.delete(f"/api/v1/sessions/{night.id}/hands/1", headers={"If-Match": "*"}).status_code == 200

@@ -15,12 +15,12 @@ from flask import Blueprint, request
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.exchange.tournament_file import tournament_json
-from scorekeeper.core.hands import edit_hand, record_hand, undo_last
+from scorekeeper.core.hands import StaleVersion, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Player
 from scorekeeper.core.nights import check_date, start_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import create_player, list_players
-from scorekeeper.core.table import Table, get_night, load_table
+from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.fields import shown
@@ -75,6 +75,13 @@ def _invalid_input(exc: InvalidInput):
 @bp.errorhandler(NotFound)
 def _not_found(exc: NotFound):
     return {"error": {"field": "", "message": str(exc)}}, 404
+
+
+@bp.errorhandler(StaleVersion)
+def _stale(exc: StaleVersion):
+    get_db().rollback()
+    message = f"the night changed since version {exc.seen} (it is at {exc.now}): read it again"
+    return {"error": {"field": "If-Match", "message": message}}, 412
 
 
 @bp.errorhandler(Conflict)
@@ -247,12 +254,13 @@ def add_hand(night_id: int):
     return _hand_answer(night_id, record.number, 201 if created else 200, table)
 
 
-def _seen_version(night_id: int) -> int | None:
+def _seen_version() -> int | None:
     """The night's version the client saw (``If-Match``: the ``version`` of an answer, quoted or not;
-    ``*`` or none: no check). A PUT or DELETE made on an older view of the night is refused with 412,
-    so an undo or a change never hits a hand another phone recorded meanwhile.
+    ``*`` or none: no check). The core compares it under the night's lock: a PUT or DELETE made on an
+    older view of the night is refused with 412 (:func:`_stale`), so an undo or a change never hits a
+    hand another phone recorded meanwhile.
 
-    :raises ApiError: 400 for an If-Match that is no version, 412 for one the night has moved past.
+    :raises ApiError: 400 for an If-Match that is no version.
     """
     given = request.headers.get("If-Match")
     if given is None or given.strip() == "*":
@@ -260,9 +268,6 @@ def _seen_version(night_id: int) -> int | None:
     seen = parse_int(given.strip().removeprefix('"').removesuffix('"'))
     if seen is None:
         raise ApiError(400, "If-Match", "If-Match must be the night's version as the answers give it")
-    now = get_night(db=get_db(), night_id=night_id).version
-    if seen != now:
-        raise ApiError(412, "If-Match", f"the night changed since version {seen} (it is at {now}): read it again")
     return seen
 
 
@@ -271,7 +276,7 @@ def _seen_version(night_id: int) -> int | None:
 def put_hand(night_id: int, number: int):
     """Replace hand ``number``; later hands are recomputed."""
     data = _body()
-    seen = _seen_version(night_id)
+    seen = _seen_version()
     edit_hand(db=get_db(), night_id=night_id, number=number, hand=data, expected_version=seen, who=life.who(night_id))
     return _hand_answer(night_id, number, 200)
 
@@ -280,7 +285,7 @@ def put_hand(night_id: int, number: int):
 @access(NIGHT_WRITE)
 def delete_hand(night_id: int, number: int):
     """Undo the last hand (only the last: earlier hands are edited, so the deal order stays true)."""
-    seen = _seen_version(night_id)
+    seen = _seen_version()
     table = load_table(db=get_db(), night_id=night_id, newest=1)
     if not 1 <= number <= len(table.hands):
         raise NotFound(f"no hand {number}")
