@@ -69,8 +69,9 @@ def _show_anew(db: Session, player_ids: Collection[int], tournament_ids: Collect
     lock), and of every open tournament where one is an entrant and of ``tournament_ids``, once each: their
     phones' polls, the standings board and the kept PDFs name the players anew (not committed).
 
-    A closed night keeps its version: it is the state the night was closed in, which the reopen form,
-    the API's If-Match and the guest who closed it go by (docs/rules.md, "A player renamed").
+    A closed night keeps its version: it is the state the night was closed in, which the guest who closed
+    it (core/accounts.py ``closed_mark``) and whatever sends its version back go by (docs/rules.md,
+    "A player renamed").
     """
     seated = select(Seat.night_id).where(Seat.player_id.in_(player_ids))
     nights = db.exec(select(Night.id).where(Night.id.in_(seated), Night.status == OPEN).order_by(Night.id)).all()
