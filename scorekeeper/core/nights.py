@@ -40,6 +40,7 @@ from scorekeeper.engine.rules import rules_to_json
 __all__ = [
     "add_imported_night",
     "add_night",
+    "bump",
     "change_night",
     "check_date",
     "close_night",
@@ -262,13 +263,20 @@ def lock_night(*, db: Session, night_id: int) -> Night:
     return night
 
 
+def bump(*, db: Session, night: Night) -> None:
+    """The night's version moves on (the phones poll it, its kept PDF goes by it); ``night`` locked by this
+    transaction (:func:`lock_night`). Alone (no audit entry) for a change the night shows but does not own:
+    a player renamed or merged (core/players.py)."""
+    night.version += 1
+    db.add(night)
+
+
 def touch(
     *, db: Session, night: Night, action: str, number: int, before: Any, after: Any, key: str | None = None
 ) -> None:
     """A change of the night: its version moves on (phones poll it) and the audit trail keeps it; ``key``:
     an undone hand's idempotency key, kept so the hand sent again with it is not recorded again."""
-    night.version += 1
-    db.add(night)
+    bump(db=db, night=night)
     db.add(
         AuditEntry(
             night_id=night.id, hand_number=number, action=action, before=before, after=after, idempotency_key=key

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import or_, update
@@ -9,7 +10,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import InvalidInput, NotFound
-from scorekeeper.core.models import ContractResult, Entrant, NightResult, Player, RosterChange, Seat, Tournament
+from scorekeeper.core.models import (
+    OPEN,
+    ContractResult,
+    Entrant,
+    Night,
+    NightResult,
+    Player,
+    RosterChange,
+    Seat,
+    Tournament,
+)
+from scorekeeper.core.nights import bump, lock_night
 from scorekeeper.core.text import clean_name, is_id, name_key
 
 
@@ -52,6 +64,30 @@ def get_player(*, db: Session, player_id: int) -> Player:
     return player
 
 
+def _show_anew(db: Session, player_ids: Collection[int], tournament_ids: Collection[int] = ()) -> None:
+    """Move on the version of every open night where one of ``player_ids`` has a seat (each under its
+    lock), and of every open tournament where one is an entrant and of ``tournament_ids``, once each: their
+    phones' polls, the standings board and the kept PDFs name the players anew (not committed).
+
+    A closed night keeps its version: it is the state the night was closed in, which the guest who closed
+    it (core/accounts.py ``closed_mark``) and whatever sends its version back go by (docs/rules.md,
+    "A player renamed").
+    """
+    seated = select(Seat.night_id).where(Seat.player_id.in_(player_ids))
+    nights = db.exec(select(Night.id).where(Night.id.in_(seated), Night.status == OPEN).order_by(Night.id)).all()
+    for night_id in nights:
+        night = lock_night(db=db, night_id=night_id)
+        if night.is_open:  # still, under its lock
+            bump(db=db, night=night)
+    entered = select(Entrant.tournament_id).where(Entrant.player_id.in_(player_ids))
+    shown = {
+        *db.exec(select(Tournament.id).where(Tournament.id.in_(entered), Tournament.status == OPEN)),
+        *tournament_ids,
+    }
+    if shown:
+        db.exec(update(Tournament).where(Tournament.id.in_(shown)).values(version=Tournament.version + 1))
+
+
 def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     """Give a player a new name (history follows: it is the same record); audited."""
     player = get_player(db=db, player_id=player_id)
@@ -59,6 +95,7 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     _refuse_taken(db, name, except_id=player_id)
     if name != player.name:
         db.add(RosterChange(action="rename", player_id=player.id, detail={"before": player.name, "after": name}))
+        _show_anew(db, [player.id])
     player.name = name
     db.add(player)
     db.commit()
@@ -123,6 +160,9 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
             other=merged.name,
             tournament=both,
         )
+    # their tables and tournaments name the kept record now; the merged one's tournaments (closed ones too)
+    # have other rows now
+    _show_anew(db, [keep.id, merged.id], played[merged.id])
     moved = len(db.exec(select(Seat.night_id).where(Seat.player_id == merged.id)).all())
     for model in (Seat, NightResult, ContractResult, RosterChange, Entrant):  # the duplicate's roster changes too
         db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
@@ -132,8 +172,6 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
                 {**f, "player_id": keep.id, "name": keep.name} if f["player_id"] == merged.id else f for f in e.former
             ]
             db.add(e)
-    if played[merged.id]:  # their pages and PDFs name the kept record now
-        db.exec(update(Tournament).where(Tournament.id.in_(played[merged.id])).values(version=Tournament.version + 1))
     detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
     db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))
     if merged.retired is False and keep.retired:

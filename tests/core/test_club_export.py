@@ -15,7 +15,7 @@ from scorekeeper.core.exchange import night_file as exports
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.exchange.club_file import ClubImport, club_json, import_club
 from scorekeeper.core.exchange.night_file import night_json
-from scorekeeper.core.hands import record_hand
+from scorekeeper.core.hands import UndoneHand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, RosterChange, Seat
 from scorekeeper.core.nights import close_night
 from scorekeeper.core.players import (
@@ -153,6 +153,24 @@ def test_the_club_imported_into_an_empty_database_exports_exactly_the_same(db, o
         again = load_table(db=other_db, night_id=new_id)
         assert (again.rows, again.balance) == (table.rows, table.balance)
     assert counts(other_db)["NightResult"] == counts(db)["NightResult"] == 4 + 5 + 2
+
+
+def test_a_club_file_keeps_an_undone_hands_key_and_the_imported_night_refuses_it(db, other_db, club):
+    """The nights of a club file are night files: an undone hand's key goes with them (docs/rules.md,
+    "A hand taken back stays taken back")."""
+    third = club[2]
+    record_hand(db=db, night_id=third.id, hand={"mated_by": 2, "move": 5, "card": "K"}, idempotency_key="outbox-7")
+    undo_last(db=db, night_id=third.id)
+
+    import_club(db=other_db, data=as_file(club_json(db)))
+
+    new_id = other_db.exec(select(Night.id).where(Night.uid == third.uid)).one()
+    with pytest.raises(UndoneHand):
+        record_hand(
+            db=other_db, night_id=new_id, hand={"mated_by": 2, "move": 5, "card": "K"}, idempotency_key="outbox-7"
+        )
+    other_db.rollback()
+    assert len(load_table(db=other_db, night_id=new_id).hands) == 1
 
 
 def test_players_without_nights_and_retired_flags_survive_the_round_trip(db, other_db, club):

@@ -489,20 +489,58 @@ BAD_FILES = {
         "audit[0].before",
         "must be an object or null, not a list",
     ),
+    "a key given as a number": (
+        set_at(["audit", 3, "idempotency_key"], 5),
+        "audit[3].idempotency_key",
+        "must be null or 1 to 64 printable ASCII characters",
+    ),
+    "an empty key": (
+        set_at(["audit", 3, "idempotency_key"], ""),
+        "audit[3].idempotency_key",
+        "must be null or 1 to 64 printable ASCII characters",
+    ),
+    "a key too long": (
+        set_at(["audit", 3, "idempotency_key"], "k" * 65),
+        "audit[3].idempotency_key",
+        "must be null or 1 to 64 printable ASCII characters",
+    ),
+    "a key with a letter that is not ASCII": (
+        set_at(["audit", 3, "idempotency_key"], "schlüssel"),
+        "audit[3].idempotency_key",
+        "must be null or 1 to 64 printable ASCII characters",
+    ),
+    "a key on an entry that is no undo": (
+        set_at(["audit", 1, "idempotency_key"], "k-9"),
+        "audit[1].idempotency_key",
+        "only an undo keeps the key of the hand it took back, not a record",
+    ),
+    "the key of a hand that is still there": (
+        set_at(["audit", 3, "idempotency_key"], "k-2"),
+        "audit[3].idempotency_key",
+        "hand 2 has the same key: a hand taken back is never recorded again with its key",
+    ),
+    "the same key on two undos": (
+        lambda data: data["audit"].append(copy.deepcopy(data["audit"][3])),
+        "audit[4].idempotency_key",
+        "audit[3] has the same key: a hand taken back is never recorded again with its key",
+    ),
 }
 
 
 @pytest.fixture
 def good_file(db, players):
-    """The export of a Matzlfangen night of two hands with idempotency keys."""
+    """The export of a Matzlfangen night of two hands with idempotency keys, and a third (``k-3``) undone:
+    its audit trail is record 1, 2, 3 and the undo of 3, which keeps ``k-3``."""
     night = start(db, players)
     record(
         db,
         night,
         {"contract": "rufen", "partner": 3, "points": 70},
         {"contract": "treiben", "declarer": 1, "points": 80},
+        {"contract": "durch", "declarer": 1, "won": True},
         key_prefix="k",
     )
+    undo_last(db=db, night_id=night.id)
     return as_file(night_json(db=db, night_id=night.id))
 
 
@@ -540,3 +578,45 @@ def test_a_failure_while_writing_leaves_neither_the_night_nor_its_new_players(ot
         import_night(db=other_db, data=good_file)
     assert counts(other_db) == before
     assert [p.name for p in other_db.exec(select(Player))] == ["Anna"]
+
+
+# --- the undone hands' keys (docs/rules.md, "A hand taken back stays taken back") ----------------
+
+
+def test_the_undone_hands_keys_go_with_the_night_and_a_resend_is_refused_after_the_import(other_db, good_file):
+    """The export forgot them: a phone's outbox sending the undone hand again to the imported night
+    recorded it again."""
+    assert [(a["action"], a.get("idempotency_key")) for a in good_file["audit"]] == [
+        ("record", None),
+        ("record", None),
+        ("record", None),
+        ("undo", "k-3"),
+    ]
+    assert ["idempotency_key" in a for a in good_file["audit"]] == [False, False, False, True]
+
+    new_id, created = import_night(db=other_db, data=copy.deepcopy(good_file))
+
+    assert created
+    assert night_json(db=other_db, night_id=new_id) == good_file
+    with pytest.raises(hands_module.UndoneHand) as refused:
+        record_hand(
+            db=other_db, night_id=new_id, hand={"contract": "durch", "declarer": 1, "won": True}, idempotency_key="k-3"
+        )
+    assert refused.value.number == 3
+    other_db.rollback()
+    assert len(load_table(db=other_db, night_id=new_id).hands) == 2
+
+
+def test_a_night_file_written_before_the_undone_keys_imports(other_db, good_file):
+    assert good_file["audit"][3].pop("idempotency_key") == "k-3"
+    new_id, created = import_night(db=other_db, data=good_file)
+    assert created
+    assert night_json(db=other_db, night_id=new_id) == good_file
+    undo = other_db.exec(select(AuditEntry).where(AuditEntry.night_id == new_id, AuditEntry.action == "undo")).one()
+    assert undo.idempotency_key is None
+
+
+def test_an_undo_without_a_key_may_say_so_with_null(other_db, good_file):
+    """A hand recorded without a key, or undone before the undos kept them (0014)."""
+    good_file["audit"][3]["idempotency_key"] = None
+    assert import_night(db=other_db, data=good_file)[1] is True

@@ -8,7 +8,9 @@ import unicodedata
 import pytest
 from sqlmodel import select
 
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.models import Player
+from tests.support_tournament import make_tournament
 
 
 def roster(db) -> dict[int, str]:
@@ -203,6 +205,43 @@ def test_a_night_shows_the_new_name_after_a_rename(client, db, players, night):
     page = client.get(f"/nights/{night.id}").get_data(as_text=True)
     assert "Annerl" in page
     assert ">Anna<" not in page
+
+
+def test_a_table_phones_poll_names_the_new_name_at_once_after_a_rename(client, db, players, night):
+    """The poll answered 304 (the night's version had not moved) and the phone showed the old name until
+    the next hand (docs/rules.md, "A player renamed")."""
+    first = client.get(f"/nights/{night.id}/live")
+    assert first.status_code == 200 and "Anna" in first.get_data(as_text=True)
+    assert client.post(f"/players/{players[0].id}/rename", data={"name": "Annerl"}).status_code == 302
+    poll = client.get(f"/nights/{night.id}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert poll.status_code == 200
+    assert "Annerl" in poll.get_data(as_text=True) and ">Anna<" not in poll.get_data(as_text=True)
+    assert poll.headers["ETag"] != first.headers["ETag"]
+
+
+def test_a_rename_keeps_a_closed_nights_version_and_the_guest_who_closed_it_reads_it_with_the_new_name(
+    app, client, db, players, night
+):
+    """A closed night keeps its version (docs/rules.md, "A player renamed"): the guest's mark holds it."""
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": night.join_code}).status_code == 302
+    assert phone.post(f"/nights/{night.id}/close").status_code == 200
+    version = client.get(f"/nights/{night.id}/version").get_json()["version"]
+    assert client.post(f"/players/{players[0].id}/rename", data={"name": "Annerl"}).status_code == 302
+    assert client.get(f"/nights/{night.id}/version").get_json()["version"] == version
+    summary = phone.get(f"/nights/{night.id}/summary")
+    assert summary.status_code == 200 and "Annerl" in summary.get_data(as_text=True)
+
+
+def test_the_standings_boards_poll_names_the_new_name_at_once_after_a_rename(client, db):
+    t = make_tournament(db, 8)
+    entrant = tm.read_tournament(db=db, tournament_id=t.id).entrants[0]
+    old = db.get(Player, entrant.player_id).name
+    first = client.get(f"/tournaments/{t.id}/standings?board=1")
+    assert first.status_code == 200 and old in first.get_data(as_text=True)
+    assert client.post(f"/players/{entrant.player_id}/rename", data={"name": "Umbenannt"}).status_code == 302
+    poll = client.get(f"/tournaments/{t.id}/standings?board=1", headers={"If-None-Match": first.headers["ETag"]})
+    assert poll.status_code == 200 and "Umbenannt" in poll.get_data(as_text=True)
 
 
 def test_a_player_may_change_the_case_of_its_own_name(client, db, players):

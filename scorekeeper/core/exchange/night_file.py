@@ -1,7 +1,7 @@
 """A night out of the database and back in: a lossless JSON file.
 
 - :func:`night_json` writes everything about a night (rules, people, hands,
-  idempotency keys, the audit trail, timestamps) as a JSON object.
+  idempotency keys, the audit trail with the keys of the hands undone, timestamps) as a JSON object.
 - :func:`read_night` checks such an object completely without the database;
   :func:`import_night` writes it in one transaction. It checks the file as strictly
   as the forms check their input, and settles its hands with the engine, so a
@@ -90,6 +90,7 @@ def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
                 "after": copy.deepcopy(a.after),
                 "at": timestamp(a.at),
             }
+            | ({} if a.idempotency_key is None else {"idempotency_key": a.idempotency_key})  # an undo's
             for a in audit_trail(db=db, night_id=night.id)
         ],
     }
@@ -237,19 +238,41 @@ def _read_hands(value: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
     return hands
 
 
-def _read_audit(value: Any) -> list[dict[str, Any]]:
+def _undone_key(a: dict[str, Any], path: str, action: str, kept: dict[str, str]) -> str | None:
+    """The key of the hand an undo took back (``idempotency_key``, optional: files written before it
+    lack it), kept so the hand sent again with it is not recorded again. ``kept``: the keys seen so far
+    (the hands', each naming its hand; the undos', their path), to which it is added."""
+    key = a.get("idempotency_key")
+    if key is None:
+        return None
+    at = f"{path}.idempotency_key"
+    if not is_idempotency_key(key):
+        raise InvalidExport(at, "must be null or 1 to 64 printable ASCII characters")
+    if action != "undo":
+        raise InvalidExport(at, f"only an undo keeps the key of the hand it took back, not a {action}")
+    if key in kept:
+        raise InvalidExport(at, f"{kept[key]} has the same key: a hand taken back is never recorded again with its key")
+    kept[key] = path
+    return key
+
+
+def _read_audit(value: Any, hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     entries = []
-    for _, path, a in checks.objects_with(checks.a_list(value, "audit"), "audit", _AUDIT_KEYS, "an audit entry"):
+    keys = {h["idempotency_key"]: f"hand {h['number']}" for h in hands if h["idempotency_key"] is not None}
+    listed = checks.a_list(value, "audit")
+    for _, path, a in checks.objects_with(listed, "audit", _AUDIT_KEYS, "an audit entry", "idempotency_key"):
         number = a["hand_number"]
         if number is not None:
             checks.integer(number, f"{path}.hand_number", 1, ID_MAX)
+        action = checks.action(a["action"], f"{path}.action")
         entries.append(
             {
                 "hand_number": number,
-                "action": checks.action(a["action"], f"{path}.action"),
+                "action": action,
                 "before": checks.json_object(a["before"], f"{path}.before", nullable=True),
                 "after": checks.json_object(a["after"], f"{path}.after", nullable=True),
                 "at": checks.moment(a["at"], f"{path}.at"),
+                "idempotency_key": _undone_key(a, path, action, keys),
             }
         )
     return entries
@@ -276,7 +299,7 @@ def read_night(data: Any) -> CheckedNight:
     night = _read_night(top["evening"])
     names = _read_players(top["players"], night["seat_count"])
     hands = _read_hands(top["hands"], night)
-    audit = _read_audit(top["audit"])
+    audit = _read_audit(top["audit"], hands)
     _settle(night, hands)
     return CheckedNight(night, names, hands, audit)
 
