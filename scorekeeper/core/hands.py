@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from scorekeeper.core import history, lifecycle
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
-from scorekeeper.core.nights import close_locked, lock_night, touch
+from scorekeeper.core.nights import bump, close_locked, lock_night, touch
 from scorekeeper.core.stored import (
     Last,
     Running,
@@ -323,8 +323,7 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
                 )
             ],
         )
-    night.version += 1
-    db.add(night)
+    bump(db=db, night=night)
     db.add(AuditEntry(night_id=night_id, hand_number=None, action="import", before=None, after={"hands": len(datas)}))
     history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
     db.commit()

@@ -39,7 +39,7 @@ from scorekeeper.core.models import (
     TournamentTable,
     utcnow,
 )
-from scorekeeper.core.nights import add_night, check_date, close_locked, lock_night
+from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night
 from scorekeeper.core.players import player_named
 from scorekeeper.core.stored import deals_played, last_hand
 from scorekeeper.core.table import read_table
@@ -770,9 +770,7 @@ def replace_entrant(
         for seat in db.exec(select(Seat).where(Seat.night_id.in_(nights), Seat.player_id == before.id)):
             seat.player_id = player.id
             db.add(seat)
-            table = lock_night(db=db, night_id=seat.night_id)
-            table.version += 1  # its phone polls the version: it names the new person at once
-            db.add(table)
+            bump(db=db, night=lock_night(db=db, night_id=seat.night_id))  # its phone names the new person at once
     _bump(db, t)
     db.commit()
     return entrant
@@ -926,8 +924,7 @@ def enter_paper(
     if night.is_open:
         close_locked(db=db, night=night, why="paper")
     else:
-        night.version += 1
-        db.add(night)
+        bump(db=db, night=night)
     _bump(db, t)
     db.commit()
     return row
