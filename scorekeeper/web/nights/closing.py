@@ -210,7 +210,11 @@ def delete(night_id: int):
         return away
     form = DeleteNightForm()
     status = 400 if request.method == "POST" else 200
-    if form.validate_on_submit():
+    refused = life.refusal(table.night, "delete")
+    if refused is not None:  # a post the night's life refuses anyway (a tournament's table): why, before the form
+        form.form_errors.append(message(refused))
+        status = 409
+    elif form.validate_on_submit():
         db = get_db()
         try:
             delete_night(
