@@ -157,9 +157,13 @@ def _who_refusal(life: Life, action: str, who: str | None) -> Conflict | None:
     if action == CLOSE and life.tournament and who == GUEST:
         return Conflict("only the organiser finishes a tournament's table before its last deal")
     if action in (REOPEN, DELETE):
+        if life.tournament:  # a tournament's table is never deleted on its own: only reopened
+            return Conflict("only an admin may reopen a table")
         return Conflict("only an admin may reopen or delete a night")
     if action == PAPER:
         return Conflict("only the organiser enters a table's points")
+    if life.tournament:
+        return Conflict("your account may not change this table")
     return Conflict("your account may not change this night")
 
 
@@ -189,9 +193,15 @@ def _state_refusal(life: Life, action: str) -> Conflict | None:
             return Conflict("there is no hand to undo")
         return None
     if action == CLOSE:
-        return Conflict("this night is closed already") if life.finished else None
+        if not life.finished:
+            return None
+        if life.tournament:
+            return Conflict("this table is closed already")
+        return Conflict("this night is closed already")
     if action == REOPEN:
         if not life.finished:
+            if life.tournament:
+                return Conflict("this table is open already")
             return Conflict("this night is open already")
         if life.paper:
             return Conflict("this table's points come from its paper list: correct them there")
@@ -203,13 +213,14 @@ def _state_refusal(life: Life, action: str) -> Conflict | None:
             return Conflict("this table has deals recorded: its points come from them")
         return None
     if action == DELETE and life.tournament:
-        return Conflict("this night is a table of a tournament: it goes with its round (draw the round again)")
+        return Conflict("a tournament's table is not deleted on its own: it goes with its round (draw the round again)")
     return None
 
 
 def refusal(life: Life, action: str, who: str | None = SYSTEM) -> Conflict | None:
     """Why ``who`` may not do ``action`` to the night now (None: they may). The state's reason comes
-    first (a closed night is closed for everybody), then the role's."""
+    first (a closed night is closed for everybody), then the role's. A tournament's table is named a
+    table in them, never a night (as its pages say it: core/table.py ``Table.at_tournament``)."""
     if action not in ACTIONS:
         raise ValueError(action)
     return _state_refusal(life, action) or _who_refusal(life, action, who)
@@ -260,4 +271,6 @@ def check_form(night: Night, night_uid: Any) -> None:
     :raises Conflict: for another night's uid (an empty one: a form made before uids were posted).
     """
     if night_uid not in (None, "") and night_uid != night.uid:
+        if night.tournament_id is not None:  # a tournament's table (its pages say "table")
+            raise Conflict("this form was made for another table that had the same number: nothing was saved")
         raise Conflict("this form was made for another night that had the same number: nothing was saved")

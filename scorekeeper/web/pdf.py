@@ -16,8 +16,10 @@ from markupsafe import Markup
 
 from scorekeeper.core.summary import Summary, summarize
 from scorekeeper.core.table import Table
+from scorekeeper.core.tournaments import table_of
 from scorekeeper.engine import GAMES
 from scorekeeper.web.charts import chart_svg
+from scorekeeper.web.context import get_db
 from scorekeeper.web.hands.forms import CONTRACT_LABELS
 from scorekeeper.web.labels import GAME_LABELS
 
@@ -187,11 +189,13 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
 
 def summary_html(table: Table) -> str:
     """The summary with the full hand log as the HTML WeasyPrint lays out; needs an app and
-    request context for the language."""
+    request context for the language (and the database: a tournament's table's PDF names the
+    tournament, the round and the table in its head, as the table page does)."""
     data = context(table)
     paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
     log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
-    return render_template("nights/summary_pdf.html", **data, hand_log=log, log_names=paid)
+    at_table = table_of(db=get_db(), night_id=table.night.id) if table.at_tournament else None
+    return render_template("nights/summary_pdf.html", **data, hand_log=log, log_names=paid, at_table=at_table)
 
 
 def summary_document(table: Table):

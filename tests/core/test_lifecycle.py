@@ -129,11 +129,50 @@ def test_never_more_counted_deals_than_the_tournaments_number():
 def test_a_form_of_another_night_is_refused():
     class Night:
         uid = "a" * 32
+        tournament_id = None
+
+    class Table(Night):
+        tournament_id = 1
 
     lifecycle.check_form(Night(), "a" * 32)
     lifecycle.check_form(Night(), None)  # a form of before the uid was posted, or the API
     with pytest.raises(Conflict, match="another night"):
         lifecycle.check_form(Night(), "b" * 32)
+    with pytest.raises(Conflict, match="another table that had the same number"):  # a tournament's table
+        lifecycle.check_form(Table(), "b" * 32)
+
+
+@pytest.mark.parametrize("state", [PLAYING, ALL_DEALT, FINISHED, FROZEN])
+def test_a_tournament_tables_refusals_speak_of_the_table_never_of_a_night(state):
+    """A tournament's table is a table (its pages say so: core/table.py ``Table.at_tournament``), in every
+    refusal of its life too, to everybody who asks."""
+    said = {
+        r.message
+        for a in lifecycle.ACTIONS
+        for w in (*EVERYBODY, SYSTEM)
+        if (r := lifecycle.refusal(LIVES[state], a, w))
+    }
+    assert said
+    assert [m for m in said if re.search(r"\bnights?\b", m)] == []
+
+
+@pytest.mark.parametrize(
+    ("state", "action", "who", "said"),
+    [
+        (NIGHT_CLOSED, CLOSE, "admin", "this night is closed already"),
+        (FINISHED, CLOSE, "admin", "this table is closed already"),
+        (NIGHT_OPEN, REOPEN, "admin", "this night is open already"),
+        (PLAYING, REOPEN, "admin", "this table is open already"),
+        (NIGHT_CLOSED, REOPEN, "scorer", "only an admin may reopen or delete a night"),
+        (FINISHED, REOPEN, "scorer", "only an admin may reopen a table"),
+        (NIGHT_OPEN, RECORD, "viewer", "your account may not change this night"),
+        (PLAYING, RECORD, "viewer", "your account may not change this table"),
+        (PLAYING, DELETE, "admin", "a tournament's table is not deleted on its own: it goes with its round"),
+    ],
+)
+def test_a_refusal_names_a_club_night_a_night_and_a_tournaments_table_a_table(state, action, who, said):
+    answer = lifecycle.refusal(LIVES[state], action, who).message
+    assert answer.startswith(said), answer
 
 
 def test_the_states_as_the_stored_nights_give_them(db):

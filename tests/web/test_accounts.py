@@ -205,6 +205,35 @@ def test_the_table_page_shows_the_join_code_and_its_qr_code_to_who_may_record(ap
     assert viewer.get(f"/nights/{night.id}/join.svg").status_code == 403
 
 
+@pytest.mark.parametrize(
+    ("lang", "night_said", "table_said"),
+    [
+        (
+            "de",
+            "Einem abgeschlossenen Abend kann niemand beitreten.",
+            "Einem abgeschlossenen Tisch kann niemand beitreten.",
+        ),
+        ("en", "A closed night can't be joined.", "A closed table can't be joined."),
+    ],
+)
+def test_the_qr_code_of_a_closed_night_or_table_is_not_found_in_its_words(
+    client, db, table, lang, night_said, table_said
+):
+    """A closed club night's join code is gone (a night); a closed tournament's table is a table."""
+    from scorekeeper.core import tournaments as tm
+    from tests.support_tournament import make_tournament
+
+    night, _code = table
+    t = make_tournament(db, 4, deals=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    at_table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    for closed, said in ((night, night_said), (at_table, table_said)):
+        close_night(db=db, night_id=closed.id)
+        answer = client.get(f"/nights/{closed.id}/join.svg?lang={lang}")
+        assert answer.status_code == 404
+        assert said in answer_text(answer)
+
+
 def test_a_guest_records_hands_of_the_night_joined_and_nothing_else(app, db, players, anon, table):
     night, code = table
     other = start_night(db, players)

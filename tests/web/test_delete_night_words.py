@@ -62,3 +62,39 @@ def test_the_delete_page_names_the_hands_in_the_games_own_word(client, db, playe
     pages.append(_said(client, night.id, lang))  # three
     assert [s for s, page in zip(says, pages, strict=True) if s not in page] == [], pages
     assert not any(word in page for page in pages for word in ("Spiel", "hand ", "hands")), pages
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "reason", "night_word"),
+    [
+        ("de", "Tisch löschen", "Ein Tisch eines Turniers wird nicht für sich gelöscht", r"\bAbends?\b"),
+        ("en", "Delete the table", "A tournament's table is not deleted on its own", r"\bnight\b"),
+    ],
+)
+def test_a_tournament_tables_delete_page_speaks_of_the_table_and_deletes_nothing(
+    client, db, lang, heading, reason, night_word
+):
+    """A tournament's table is never deleted on its own (core/lifecycle.py): its delete page, reached by a post
+    (its GET goes back to the table, which says why), says why in the table's words, offers no form, and the
+    table stays, whatever the post holds (a reason and the tick, or nothing)."""
+    from scorekeeper.core import tournaments as tm
+    from tests.support import answer_text, snapshot
+    from tests.support_tournament import make_tournament
+
+    t = make_tournament(db, 4, deals=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    away = client.get(f"/nights/{table.id}/delete?lang={lang}")
+    assert away.status_code == 302
+    said = [answer_text(client.get(away.location))]
+    assert reason in said[0]
+    before = snapshot(db)
+    for data in ({"reason": "falsch ausgelost", "confirm": "y"}, {}):
+        answer = client.post(f"/nights/{table.id}/delete?lang={lang}", data=data)
+        assert answer.status_code == 409
+        page = answer.get_data(as_text=True)
+        assert f"<h1>{heading}</h1>" in page and reason in answer_text(answer)
+        assert 'name="confirm"' not in page and 'name="reason"' not in page  # no form to fill in vain
+        said.append(answer_text(answer))
+    assert snapshot(db) == before
+    assert not [re.findall(rf".{{0,40}}{night_word}.{{0,40}}", s, re.I) for s in said if re.search(night_word, s, re.I)]

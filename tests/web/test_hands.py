@@ -1044,6 +1044,45 @@ def test_an_undo_without_the_version_its_page_was_made_at_is_refused_and_changes
     assert snapshot(db, night.id) == before
 
 
+@pytest.mark.parametrize(
+    ("lang", "kept", "bad_form", "night_word"),
+    [
+        (
+            "de",
+            "Spiel 1 wird zurückgenommen; die Änderung bleibt im Protokoll des Tisches.",
+            "Dieses Formular stammt nicht von dieser Seite. Öffne den Tisch noch einmal und mach es dort rückgängig.",
+            r"\bAbends?\b",
+        ),
+        (
+            "en",
+            "Hand 1 is taken back; the change stays in the table's record.",
+            "This form was not made by this page. Open the table again and undo from there.",
+            r"\bnight\b",
+        ),
+    ],
+)
+def test_undo_at_a_tournament_table_speaks_of_the_table(client, db, lang, kept, bad_form, night_word):
+    """A tournament's table is a table on its undo page too (core/table.py ``Table.at_tournament``)."""
+    from scorekeeper.core import tournaments as tm
+    from tests.support import answer_text
+    from tests.support_tournament import make_tournament
+
+    t = make_tournament(db, 4, deals=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    record_hand(db=db, night_id=table.id, hand={"contract": "wenz", "declarer": 3, "points": 61})
+    page = client.get(f"/nights/{table.id}/hands/undo?lang={lang}")
+    assert kept in answer_text(page)
+    form = {k: v for k, v in form_values(page.get_data(as_text=True)).items() if k != "expected_version"}
+    before = snapshot(db, table.id)
+    answer = client.post(f"/nights/{table.id}/hands/undo?lang={lang}", data=form)
+    assert answer.status_code == 400
+    assert bad_form in flashes(answer.get_data(as_text=True))
+    said = answer_text(page) + " " + answer_text(answer)
+    assert not re.findall(rf".{{0,40}}{night_word}.{{0,40}}", said, re.I)
+    assert snapshot(db, table.id) == before
+
+
 def test_an_undo_from_a_stale_page_is_refused_in_german_by_default(client, db, night):
     record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
     confirm = undo_form(client, night.id)

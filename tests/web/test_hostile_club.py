@@ -84,6 +84,8 @@ def test_an_admin_corrects_a_nights_date_and_place_and_the_history_follows(clien
     _date_far_off(db, night)
     answer = client.post(f"/nights/{night.id}/change?lang=en", data={"played_on": "2026-03-14", "place": "Post"})
     assert answer.status_code == 302
+    # a club night's words (a tournament's table says "the table's": tests/web/test_tournaments.py)
+    assert "The night&#39;s date and place are saved." in client.get(answer.location).get_data(as_text=True)
     db.rollback()
     db.expire_all()
     assert (db.get(Night, night.id).played_on, db.get(Night, night.id).place) == (date(2026, 3, 14), "Post")

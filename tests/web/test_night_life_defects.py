@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
@@ -20,7 +21,7 @@ from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import CLOSED, OPEN, HandRecord, Night
 from scorekeeper.core.nights import close_night, delete_night
 from scorekeeper.core.players import create_player
-from tests.support import RUFEN_HIRSCH, fill, form_values, open_form, snapshot, start_night
+from tests.support import RUFEN_HIRSCH, answer_text, fill, form_values, open_form, snapshot, start_night
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
 RUNDPASS = {"contract": "rundpass"}
@@ -139,6 +140,27 @@ def test_a_form_of_another_night_with_the_same_id_is_refused(client, db, players
     )
     assert answer.status_code == 409
     assert "another night" in answer.get_data(as_text=True)
+    assert snapshot(db) == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("de", "Dieses Formular gehört zu einem anderen Tisch mit derselben Nummer"),
+        ("en", "This form was made for another table that had the same number"),
+    ],
+)
+def test_a_form_of_another_table_with_the_same_id_is_refused_as_a_tables(client, db, lang, said):
+    """At a tournament's table the refusal names the table, never a night (core/lifecycle.py ``check_form``)."""
+    table = _table_night(db, _tournament(db, deals=2))
+    form = fill(open_form(client, f"/nights/{table.id}/hands/new?lang={lang}"), SAUSPIEL)
+    before = snapshot(db)
+    answer = client.post(
+        f"/nights/{table.id}/hands/new?lang={lang}", data={**form, "night_uid": "0" * 32, "action": "save"}
+    )
+    assert answer.status_code == 409
+    text = answer_text(answer)
+    assert said in text and not re.search(r"\bAbends?\b|\bnight\b", text), text
     assert snapshot(db) == before
 
 

@@ -134,3 +134,49 @@ def test_a_tournament_tables_pdf_shows_points_never_money(app, client, db):
     assert "EUR" not in html, "the PDF of a tournament table speaks of money"
     assert "Wer zahlt wem" not in html and "Einsatz" not in html
     assert "Punkte" in html and "Abend" not in html
+
+
+def _round_two_table_three(db) -> int:
+    """Table 3 of round 2 of "Herbstturnier 2026" (12 players, one deal a table), one deal played: its night id."""
+    from scorekeeper.core import tournaments as tm
+    from scorekeeper.core.hands import record_hand
+    from tests.support_tournament import make_tournament
+
+    sauspiel = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
+    t = make_tournament(db, 12, name="Herbstturnier 2026", deals=1, rounds=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=sauspiel)  # its one deal finishes it
+    tm.draw_round(db=db, tournament_id=t.id)
+    (table,) = [x for x in tm.read_tournament(db=db, tournament_id=t.id).rounds[1].tables if x.number == 3]
+    record_hand(db=db, night_id=table.night.id, hand=sauspiel)
+    return table.night.id
+
+
+@pytest.mark.parametrize(
+    ("lang", "head", "night_word"),
+    [
+        ("de", "Herbstturnier 2026 · Runde 2 · Tisch 3", r"\bAbends?\b"),
+        ("en", "Herbstturnier 2026 · Round 2 · Table 3", r"\bnight\b"),
+    ],
+)
+def test_a_tournament_tables_pdf_names_its_tournament_round_and_table_in_its_head(
+    app, db, tmp_path, lang, head, night_word
+):
+    """Pinned up or filed by the organiser, a table's PDF says which table it is, in the reader's language: the
+    tournament, the round and the table (its head, above the settlement, and every page's foot), never a night."""
+    night_id = _round_two_table_three(db)
+    with app.test_request_context(f"/?lang={lang}"):
+        text = pdf_text(summary_pdf(load_table(db=db, night_id=night_id)), tmp_path)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert lines[0] == head, lines[:3]  # the first line of the first page
+    assert head in text.split("\f")[-2], "every page's foot names the table"
+    assert not re.search(night_word, text, re.I), re.findall(rf".{{0,30}}{night_word}.{{0,30}}", text, re.I)
+
+
+def test_a_club_nights_pdf_names_no_tournament(app, db, players, tmp_path):
+    table = a_night(db, players, hands=4)
+    with app.test_request_context("/?lang=de"):
+        text = pdf_text(summary_pdf(table), tmp_path)
+    assert not re.search(r"\b(Runde|Tisch)\s+\d", text), "a club night is no tournament's table"
+    assert text.lstrip().startswith(f"{app.config['CLUB_NAME'].upper()}\n")

@@ -102,3 +102,27 @@ def test_a_refused_change_of_a_closed_tournament_is_said_as_a_sentence(client, d
     box = TOURNAMENT_ERRORS.findall(answer.get_data(as_text=True))
     said = [html.unescape(re.sub(r"<[^>]+>", "", b)).strip() for b in box]
     assert said and said[0][0].isupper(), said
+
+
+@pytest.mark.parametrize(
+    ("lang", "closed", "open_", "night_word"),
+    [
+        ("de", "Dieser Tisch ist schon abgeschlossen", "Dieser Tisch ist schon offen", r"\bAbends?\b"),
+        ("en", "This table is closed already", "This table is open already", r"\bnight\b"),
+    ],
+)
+def test_a_tournament_tables_refusals_on_its_page_speak_of_the_table(client, db, lang, closed, open_, night_word):
+    """The reasons a table's page gives (core/lifecycle.py) name the table, never a night ("Dieser Abend ist schon
+    abgeschlossen" at a tournament's table), in German and in English."""
+    _, table = _tournament(db, deals=2)
+    record_hand(db=db, night_id=table.id, hand=SAUSPIEL)
+    away = client.get(f"/nights/{table.id}/reopen?lang={lang}")  # an open table: reopened already
+    assert away.status_code == 302
+    said = _flashes(client.get(away.location).get_data(as_text=True))
+    _begins(said, open_)
+    close_night(db=db, night_id=table.id, who="admin")  # the organiser finishes it early
+    answer = client.post(f"/nights/{table.id}/close?lang={lang}")  # and a second phone closes it too
+    assert answer.status_code == 409
+    said += _flashes(answer.get_data(as_text=True))
+    _begins(said[1:], closed)
+    assert not [s for s in said if re.search(night_word, s, re.I)], said

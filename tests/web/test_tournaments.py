@@ -356,14 +356,15 @@ def test_a_tournament_tables_hand_rows_show_points_never_money(client, db):
     assert "EUR" not in page, "a tournament table's hand rows speak of money"
 
 
-@pytest.mark.parametrize("path", ["", "/close", "/summary"])
+@pytest.mark.parametrize("path", ["", "/close", "/summary", "/change"])
 @pytest.mark.parametrize(
     ("lang", "table_word", "night_word"), [("de", "Tisch", r"\bAbends?\b"), ("en", "table", r"\bnight\b")]
 )
 def test_a_tournament_tables_pages_speak_of_the_table_not_of_a_night(client, db, path, lang, table_word, night_word):
     """A tournament's table is a "Tisch", a "table" (docs/architecture.md, one word for one thing), as its join
     page and the outbox say: its page with the join panel, its closing and its settlement never speak of a
-    night ("Abend abschließen?", "bis der Abend abgeschlossen ist", "Der Abend in Zahlen")."""
+    night ("Abend abschließen?", "bis der Abend abgeschlossen ist", "Der Abend in Zahlen", "Datum oder Ort des
+    Abends berichtigen")."""
     night_id = played_table(client, db)
     page = answer_text(client.get(f"/nights/{night_id}{path}?lang={lang}"))
     assert table_word.lower() in page.lower()
@@ -392,6 +393,30 @@ def test_a_closed_tournament_table_is_reopened_as_a_table(client, db):
     assert "Tisch wieder öffnen" in summary and not re.search(r"\bAbends?\b", summary)
     assert "Änderungen des Tisches" in answer_text(page) and not re.search(r"\bAbends?\b", answer_text(page))
     assert "Der Tisch ist wieder offen." in answer_text(reopened)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "night_word"),
+    [
+        ("de", "Datum und Ort des Tisches sind gespeichert.", r"\bAbends?\b"),
+        ("en", "The table's date and place are saved.", r"\bnight\b"),
+    ],
+)
+def test_a_tournament_tables_date_and_place_are_saved_as_the_tables(client, db, lang, said, night_word):
+    """The admin corrects a table's date and place: the message that it is saved names the table."""
+    from tests.support import form_values
+
+    night_id = played_table(client, db)
+    page = client.get(f"/nights/{night_id}/change?lang={lang}")
+    data = {**form_values(page.get_data(as_text=True)), "played_on": "2026-11-21", "place": "Löwen, Saal"}
+    answer = client.post(f"/nights/{night_id}/change?lang={lang}", data=data, follow_redirects=True)
+    text = answer_text(answer)
+    assert said in text
+    assert not re.findall(rf".{{0,40}}{night_word}.{{0,40}}", text, re.I)
+    db.rollback()
+    db.expire_all()
+    night = db.get(Night, night_id)
+    assert (night.played_on.isoformat(), night.place) == ("2026-11-21", "Löwen, Saal")
 
 
 def test_a_closed_tournaments_table_keeps_its_date_and_place(client, db):

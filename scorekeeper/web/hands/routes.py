@@ -277,7 +277,12 @@ def undo(night_id: int):
     # the night's version the confirmation was made at: a change since (another phone's) refuses it
     seen = parse_int(request.form.get("expected_version", ""))
     if request.method == "POST" and seen is None:  # missing or not a number: not the page's, nothing undone
-        flash(_("This form was not made by this page. Open the night again and undo from there."), "error")
+        flash(
+            _("This form was not made by this page. Open the table again and undo from there.")
+            if table.at_tournament
+            else _("This form was not made by this page. Open the night again and undo from there."),
+            "error",
+        )
         return render_template("hands/undo.html", table=table, form=form), 400
     if request.method == "POST" and form.validate():
         try:

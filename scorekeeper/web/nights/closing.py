@@ -190,7 +190,12 @@ def change(night_id: int):
             flash(message(exc), "error")
             return show(night_id), 409  # the table page, which says why
         else:
-            flash(_("The night's date and place are saved."), "ok")
+            flash(
+                _("The table's date and place are saved.")
+                if table.at_tournament
+                else _("The night's date and place are saved."),
+                "ok",
+            )
             return redirect(url_for("nights.show", night_id=night_id))
     status = 400 if request.method == "POST" else 200
     return render_template("nights/change.html", table=table, night=night, form=form), status
@@ -205,7 +210,11 @@ def delete(night_id: int):
         return away
     form = DeleteNightForm()
     status = 400 if request.method == "POST" else 200
-    if form.validate_on_submit():
+    refused = life.refusal(table.night, "delete")
+    if refused is not None:  # a post the night's life refuses anyway (a tournament's table): why, before the form
+        form.form_errors.append(message(refused))
+        status = 409
+    elif form.validate_on_submit():
         db = get_db()
         try:
             delete_night(

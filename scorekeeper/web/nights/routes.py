@@ -289,7 +289,9 @@ def join_qr(night_id: int):
 
     night = found(get_night, _("There is no such night."), night_id=night_id)
     if not night.is_open or not night.join_code:
-        abort(404, _("A closed night can't be joined."))
+        abort(
+            404, _("A closed table can't be joined.") if night.tournament_id else _("A closed night can't be joined.")
+        )
     url, _note = reach_url("signin.join_night", _anchor=night.join_code)
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", border=2, omitsize=True, xmldecl=False, title=_("Join"))
