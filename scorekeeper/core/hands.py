@@ -351,7 +351,9 @@ def edit_hand(
     lifecycle.check(life, lifecycle.EDIT, who)
     if expected_version is not None and expected_version != night.version:
         raise StaleVersion(
-            "the night changed while you were editing: check the hand and edit it again",
+            "the table changed while you were editing: check the hand and edit it again"
+            if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+            else "the night changed while you were editing: check the hand and edit it again",
             seen=expected_version,
             now=night.version,
         )
@@ -428,7 +430,11 @@ def undo_last(
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.UNDO, who)
     hands = hand_rows(db=db, night_id=night_id)
-    changed = "another phone changed the night meanwhile: check the table before you undo"
+    changed = (
+        "another phone changed the table meanwhile: check it before you undo"
+        if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+        else "another phone changed the night meanwhile: check the table before you undo"
+    )
     if expected_version is not None and expected_version != night.version:
         raise StaleVersion(changed, seen=expected_version, now=night.version)
     if expected_hands is not None and expected_hands != len(hands):

@@ -18,11 +18,13 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import select
 
 from scorekeeper.core import db as database
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict
 from scorekeeper.core.hands import UndoneHand, add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Seat
 from scorekeeper.core.table import get_night, load_table
 from tests.support import BACKENDS, DURCH, fresh_postgres, start_night
+from tests.support_tournament import make_tournament
 
 THREADS = 8
 
@@ -239,6 +241,24 @@ def test_an_undo_for_a_version_the_night_has_left_is_refused_and_changes_nothing
     db.rollback()
     assert hand_numbers(engine, night.id) == [1]
     assert undo_last(db=db, night_id=night.id, expected_version=seen + 1).number == 1
+
+
+def test_a_stale_edit_or_undo_at_a_tournaments_table_names_the_table_not_a_night(engine, db):
+    """A tournament's table is a table on its pages: its refusals say so (a club night's say the night)."""
+    t = make_tournament(db)
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    record_hand(db=db, night_id=table.id, hand={"contract": "rundpass"})
+    seen = get_night(db=db, night_id=table.id).version
+    record_hand(db=db, night_id=table.id, hand={"contract": "rundpass"})  # another phone
+    with pytest.raises(Conflict, match=r"^the table changed while you were editing") as edit:
+        edit_hand(db=db, night_id=table.id, number=1, hand={"contract": "rundpass"}, expected_version=seen)
+    db.rollback()
+    with pytest.raises(Conflict, match=r"^another phone changed the table meanwhile") as undo:
+        undo_last(db=db, night_id=table.id, expected_version=seen)
+    db.rollback()
+    assert "night" not in edit.value.message + undo.value.message
+    assert hand_numbers(engine, table.id) == [1, 2]
 
 
 def test_editing_and_undoing_while_another_phone_records_keeps_the_numbers_whole(engine, db, players):
