@@ -88,6 +88,20 @@ def _show_anew(db: Session, player_ids: Collection[int], tournament_ids: Collect
         db.exec(update(Tournament).where(Tournament.id.in_(shown)).values(version=Tournament.version + 1))
 
 
+def _name_the_replaced(db: Session, player_id: int, now_id: int, name: str) -> set[int]:
+    """A person replaced in a tournament (``Entrant.former``) as ``player_id`` is record ``now_id`` named
+    ``name`` now (renamed: the same record; merged: the kept one). The tournaments that name them."""
+    named: set[int] = set()
+    for e in db.exec(select(Entrant).where(Entrant.former.is_not(None))).all():
+        if any(f["player_id"] == player_id for f in e.former or ()):
+            e.former = [
+                {**f, "player_id": now_id, "name": name} if f["player_id"] == player_id else f for f in e.former
+            ]
+            db.add(e)
+            named.add(e.tournament_id)
+    return named
+
+
 def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     """Give a player a new name (history follows: it is the same record); audited."""
     player = get_player(db=db, player_id=player_id)
@@ -95,7 +109,7 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     _refuse_taken(db, name, except_id=player_id)
     if name != player.name:
         db.add(RosterChange(action="rename", player_id=player.id, detail={"before": player.name, "after": name}))
-        _show_anew(db, [player.id])
+        _show_anew(db, [player.id], _name_the_replaced(db, player.id, player.id, name))
     player.name = name
     db.add(player)
     db.commit()
@@ -166,12 +180,7 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     moved = len(db.exec(select(Seat.night_id).where(Seat.player_id == merged.id)).all())
     for model in (Seat, NightResult, ContractResult, RosterChange, Entrant):  # the duplicate's roster changes too
         db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))
-    for e in entrants:  # a person replaced in a tournament: their earlier tables are the kept record's now
-        if any(f["player_id"] == merged.id for f in e.former or ()):
-            e.former = [
-                {**f, "player_id": keep.id, "name": keep.name} if f["player_id"] == merged.id else f for f in e.former
-            ]
-            db.add(e)
+    _name_the_replaced(db, merged.id, keep.id, keep.name)  # their earlier tables are the kept record's now
     detail = {"kept": keep.name, "merged": merged.name, "merged_id": merged.id, "nights": moved}
     db.add(RosterChange(action="merge", player_id=keep.id, detail=detail))
     if merged.retired is False and keep.retired:

@@ -102,3 +102,19 @@ def test_a_merge_moves_the_open_nights_and_open_tournaments_of_both_records(db, 
         ("tournament", club["with_him"]): 1,
         ("tournament", huber_tournament): 1,  # once, though both its entrant's rows and its names changed
     }
+
+
+def test_a_person_replaced_in_a_tournament_is_named_as_renamed_there(db, club):
+    """A replaced person is the same record renamed: the tournament's "in the place of" names them anew
+    (a merge already did), and its version moves."""
+    from scorekeeper.core.models import Entrant
+
+    anna, bernd, clara, dieter, eva = club["players"]
+    t = tournament_of(db, "Ersatz", anna, bernd, clara, dieter)
+    tm.replace_entrant(db=db, tournament_id=t.id, number=2, player_id=eva.id)  # Eva in Bernd's place
+    before = versions(db)
+    rename_player(db=db, player_id=bernd.id, name="Bernhard")
+    assert moved(before, versions(db))[("tournament", t.id)] == 1
+    db.expire_all()
+    [entrant] = db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == 2)).all()
+    assert [(f["player_id"], f["name"]) for f in entrant.former] == [(bernd.id, "Bernhard")]
