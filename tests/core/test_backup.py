@@ -637,3 +637,29 @@ def test_restores_one_after_another_add_to_the_versions_instead_of_doubling_them
         moved.append(served)
         moved_t.append(tournament)
     assert moved[-1] < 2 * moved[1] and moved_t[-1] < 2 * moved_t[1]
+
+
+def test_a_night_deleted_after_a_restore_comes_back_past_every_version_it_served(
+    url, live, db, players, tmp_path, monkeypatch
+):
+    """Review: a restore, a backup of the restored club, hands recorded (their versions served to the
+    phones), the night deleted, the backup restored: the night must come back past every version it
+    served (docs/backup.md: "also one deleted since"). The step measured from the copy's lowest version
+    leaves a margin of only the seconds between the two restores, which the night's changes exceed here."""
+    monkeypatch.setattr(backup.time, "time", lambda: 1_800_000_000.0)  # both restores within one second
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import delete_night
+
+    night = start_night(db, players)
+    first = backup.backup(url=url, target=tmp_path / "first.db")
+    backup.restore(url=url, source=first.path, backups=tmp_path / "kept")
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")  # the restored club, kept
+    db.rollback()
+    db.expire_all()
+    for _ in range(3):
+        record_hand(db=db, night_id=night.id, hand=DURCH)
+    [(served,)] = query(live, f"SELECT version FROM evening WHERE id = {night.id}")
+    delete_night(db=db, night_id=night.id, reason="by mistake", export=night_json(db=db, night_id=night.id))
+    backup.restore(url=url, source=saved.path, backups=tmp_path / "kept again")
+    [(back,)] = query(live, f"SELECT version FROM evening WHERE id = {night.id}")
+    assert back > served  # else the version names two states: a phone with that tag gets 304 for 0 hands
