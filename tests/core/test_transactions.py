@@ -337,3 +337,17 @@ def test_server_processes_starting_at_once_on_a_new_database_all_start(backend, 
     ]
     outputs = [p.communicate(timeout=60)[0] for p in starts]
     assert [p.returncode for p in starts] == [0] * 4, "\n".join(outputs)[-3000:]
+
+
+def test_a_stale_hand_form_at_a_tournaments_table_names_the_table_not_a_night(engine, db):
+    """Review: the table words reached the stale edit and undo, not the stale new hand (``expected_hands``):
+    at a tournament's table that refusal still says "when the night had 0 hands"."""
+    t = make_tournament(db)
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    record_hand(db=db, night_id=table.id, hand={"contract": "rundpass"})  # another phone
+    with pytest.raises(Conflict, match=r"^Another phone recorded a hand meanwhile") as stale:
+        record_hand(db=db, night_id=table.id, hand={"contract": "rundpass"}, expected_hands=0)
+    db.rollback()
+    assert "night" not in stale.value.message
+    assert hand_numbers(engine, table.id) == [1]
