@@ -1187,3 +1187,20 @@ def test_a_wrong_kind_of_number_is_refused_in_german_by_default(client, db, nigh
     message = field_errors(answer.get_data(as_text=True), "points")
     assert message
     assert message != "Not a valid integer value.", "the German page shows WTForms' English message"
+
+
+def test_an_undo_confirmed_after_a_player_was_renamed_takes_back_the_hand_it_showed(client, db, night, players):
+    """Review: a rename moves the version of every open night where the player sits (core/players.py
+    ``_show_anew``), so the phone's poll names them anew. But the undo confirmation (and the edit form, and
+    the API's If-Match) go by that version too: an undo confirmed after the admin renamed a player is
+    refused with "another phone changed the night meanwhile", which no phone did; its hands are as shown."""
+    from scorekeeper.core.players import rename_player
+
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    confirm = undo_form(client, night.id)
+    rename_player(db=db, player_id=players[1].id, name="Bernhard")  # the admin, on the players' page
+    answer = client.post(f"/nights/{night.id}/hands/undo?lang=en", data=confirm)
+    assert answer.status_code == 302
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert not [f for f in flashes(page) if "changed the night meanwhile" in f], flashes(page)
+    assert snapshot(db, night.id)[0] == 0  # hand 1, the one the page showed, is taken back
