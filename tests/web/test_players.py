@@ -309,3 +309,21 @@ def test_a_player_id_beyond_any_database_integer_is_not_found(client, players):
 
 def test_a_player_id_that_is_not_a_number_is_not_found(client, players):
     assert client.get("/players/anna/rename").status_code == 404
+
+
+def test_a_finished_tables_phone_names_the_new_name_after_a_rename(client, db):
+    """Review: a tournament's table finished while its tournament goes on is closed, so a rename keeps its
+    version; its phone still polls (templates/nights/_live.html, static/table.js) and is answered 304, so it
+    shows the old name for as long as it stays open (docs/rules.md says a closed night's pages are drawn
+    afresh with the new name; a polling page is not)."""
+    from scorekeeper.core.nights import close_night
+
+    t = make_tournament(db, 8)
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night
+    close_night(db=db, night_id=table.id)  # the organiser finishes it early; the tournament goes on
+    first = client.get(f"/nights/{table.id}/live")
+    seated = next(p for p in db.exec(select(Player)) if p.name in first.get_data(as_text=True))
+    assert client.post(f"/players/{seated.id}/rename", data={"name": "Umbenannt"}).status_code == 302
+    poll = client.get(f"/nights/{table.id}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert poll.status_code == 200 and "Umbenannt" in poll.get_data(as_text=True)
