@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import InvalidInput, NotFound
 from scorekeeper.core.models import (
-    OPEN,
     ContractResult,
     Entrant,
-    Night,
     NightResult,
     Player,
     RosterChange,
     Seat,
     Tournament,
 )
-from scorekeeper.core.nights import bump, lock_night
 from scorekeeper.core.text import clean_name, is_id, name_key
 
 
@@ -64,28 +60,18 @@ def get_player(*, db: Session, player_id: int) -> Player:
     return player
 
 
-def _show_anew(db: Session, player_ids: Collection[int], tournament_ids: Collection[int] = ()) -> None:
-    """Move on the version of every open night where one of ``player_ids`` has a seat (each under its
-    lock), and of every open tournament where one is an entrant and of ``tournament_ids``, once each: their
-    phones' polls, the standings board and the kept PDFs name the players anew (not committed).
+#: The roster as it stands: every rename, merge and retirement is a roster change (``RosterChange``), so
+#: the highest one's id moves whenever a name shown anywhere may have changed. What shows names and is
+#: kept or polled by a tag goes by it beside its own version: a table phone's poll (web/live.py), the
+#: standings board and the kept PDFs (web/printing.py). A night's version is not moved for a name: undo,
+#: edit and the API's If-Match compare it, and a name changes none of the night's hands
+#: (docs/rules.md, "A player renamed").
+ROSTER_STAMP = select(func.coalesce(func.max(RosterChange.id), 0)).scalar_subquery()
 
-    A closed night keeps its version: it is the state the night was closed in, which the guest who closed
-    it (core/accounts.py ``closed_mark``) and whatever sends its version back go by (docs/rules.md,
-    "A player renamed").
-    """
-    seated = select(Seat.night_id).where(Seat.player_id.in_(player_ids))
-    nights = db.exec(select(Night.id).where(Night.id.in_(seated), Night.status == OPEN).order_by(Night.id)).all()
-    for night_id in nights:
-        night = lock_night(db=db, night_id=night_id)
-        if night.is_open:  # still, under its lock
-            bump(db=db, night=night)
-    entered = select(Entrant.tournament_id).where(Entrant.player_id.in_(player_ids))
-    shown = {
-        *db.exec(select(Tournament.id).where(Tournament.id.in_(entered), Tournament.status == OPEN)),
-        *tournament_ids,
-    }
-    if shown:
-        db.exec(update(Tournament).where(Tournament.id.in_(shown)).values(version=Tournament.version + 1))
+
+def roster_stamp(*, db: Session) -> int:
+    """:data:`ROSTER_STAMP` now."""
+    return db.exec(select(ROSTER_STAMP)).one()
 
 
 def _name_the_replaced(db: Session, player_id: int, now_id: int, name: str) -> set[int]:
@@ -109,7 +95,7 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     _refuse_taken(db, name, except_id=player_id)
     if name != player.name:
         db.add(RosterChange(action="rename", player_id=player.id, detail={"before": player.name, "after": name}))
-        _show_anew(db, [player.id], _name_the_replaced(db, player.id, player.id, name))
+        _name_the_replaced(db, player.id, player.id, name)
     player.name = name
     db.add(player)
     db.commit()
@@ -174,9 +160,8 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
             other=merged.name,
             tournament=both,
         )
-    # their tables and tournaments name the kept record now; the merged one's tournaments (closed ones too)
-    # have other rows now
-    _show_anew(db, [keep.id, merged.id], played[merged.id])
+    # the merged one's tournaments (closed ones too) have other rows now
+    db.exec(update(Tournament).where(Tournament.id.in_(played[merged.id])).values(version=Tournament.version + 1))
     moved = len(db.exec(select(Seat.night_id).where(Seat.player_id == merged.id)).all())
     for model in (Seat, NightResult, ContractResult, RosterChange, Entrant):  # the duplicate's roster changes too
         db.exec(update(model).where(model.player_id == merged.id).values(player_id=keep.id))

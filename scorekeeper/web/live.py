@@ -5,7 +5,9 @@ The live part depends on the night (its ``version`` moves with every change), th
 whether the reader may change the night (the Edit and Undo links), and whether every hand is asked
 for. The ETag says all four, so a poll that has seen this version costs one small query and no
 rendering. (A change of the rules or the players bumps the version too: every change to a night
-goes through a use case that does.)
+goes through a use case that does.) A player renamed or merged changes the names it shows but none of
+its hands, so not its version (undo, edit and the API's If-Match compare that): the tag carries the
+roster's stamp beside it (core/players.py ``ROSTER_STAMP``).
 """
 
 from __future__ import annotations
@@ -16,22 +18,24 @@ from sqlalchemy import bindparam
 from sqlmodel import select
 
 from scorekeeper.core.models import Night
+from scorekeeper.core.players import ROSTER_STAMP
 from scorekeeper.web.access import NIGHT_WRITE, identity
 from scorekeeper.web.context import get_db
 
 #: The one query of a poll, as a Core statement run on the session's connection (no ORM round: a
 #: poll that finds nothing changed costs about a millisecond of server time, docs/performance.md).
-_VERSION = select(Night.version).where(Night.id == bindparam("night_id"))
+_VERSION = select(Night.version, ROSTER_STAMP).where(Night.id == bindparam("night_id"))
 
 
 def live_etag(night_id: int) -> str | None:
     """The live part's tag as it stands now (None: no such night)."""
-    version = get_db().connection().execute(_VERSION, {"night_id": night_id}).scalar()
-    if version is None:
+    row = get_db().connection().execute(_VERSION, {"night_id": night_id}).first()
+    if row is None:
         return None
+    version, roster = row
     writes = "w" if identity().may(NIGHT_WRITE, night_id) else "r"
     every = "a" if request.args.get("all") else "n"
-    return f"{night_id}-{version}-{get_locale() or 'de'}-{writes}{every}"
+    return f"{night_id}-{version}.{roster}-{get_locale() or 'de'}-{writes}{every}"
 
 
 def as_header(tag: str | None) -> str:

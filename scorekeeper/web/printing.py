@@ -22,10 +22,9 @@ from flask import Response, current_app, render_template
 #: PDFs laid out at once in one process (a gunicorn worker, or make run's server): one, so the
 #: other threads keep answering the tables; a busy process asks the reader to come back.
 AT_ONCE = 1
-#: PDFs kept per process, the newest used first, and for how long at most. A player renamed or merged
-#: moves the version of every open night and open tournament that names them (core/players.py), so their
-#: PDFs are laid out anew; a closed night keeps its version (docs/rules.md, "A player renamed"): its PDF
-#: kept from before a rename may name the old name, for an hour at most.
+#: PDFs kept per process, the newest used first, and for how long at most. Their keys carry the roster's
+#: stamp beside the version (core/players.py ``ROSTER_STAMP``): a PDF kept from before a player was renamed
+#: or merged is laid out anew.
 KEEP = 24
 KEEP_SECONDS = 3600
 #: Seconds the "being prepared" page waits before it asks again (also its Retry-After).

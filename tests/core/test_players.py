@@ -1,6 +1,6 @@
-"""Renaming and merging players moves the versions of what shows their names (docs/rules.md, "A player
-renamed"): every open night where they have a seat and every open tournament where they are an entrant,
-so a phone's poll, the standings board and the kept PDFs name them anew. A closed night keeps its version."""
+"""Renaming and merging players moves the roster's stamp that what shows their names goes by (docs/rules.md,
+"A player renamed"): a phone's poll, the standings board and the kept PDFs name them anew. No night's version
+moves for a name: undo, edit and the API's If-Match compare it."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night, Tournament
 from scorekeeper.core.nights import close_night
-from scorekeeper.core.players import create_player, merge_players, rename_player
+from scorekeeper.core.players import create_player, merge_players, rename_player, roster_stamp
 from tests.support import start_night
 
 
 def versions(db) -> dict[tuple[str, int], int]:
-    """Every night's and tournament's version, as the database has it now."""
+    """Every night's and tournament's version, and the roster's stamp, as the database has them now."""
     db.expire_all()
     nights = {("night", n.id): n.version for n in db.exec(select(Night))}
-    return nights | {("tournament", t.id): t.version for t in db.exec(select(Tournament))}
+    tournaments = {("tournament", t.id): t.version for t in db.exec(select(Tournament))}
+    return nights | tournaments | {("roster", 0): roster_stamp(db=db)}
 
 
 def moved(before: dict, after: dict) -> dict:
@@ -55,24 +56,19 @@ def club(db, players):
     }
 
 
-def test_a_rename_moves_the_version_of_each_open_night_and_open_tournament_of_the_player(db, club):
+def test_a_rename_moves_the_roster_stamp_and_no_nights_or_tournaments_version(db, club):
+    """What shows names goes by the roster's stamp; a night's version is what undo, edit and If-Match compare,
+    and a name changes none of its hands (open, closed or a tournament's)."""
     before = versions(db)
     rename_player(db=db, player_id=club["players"][1].id, name="Bernhard")
-    assert moved(before, versions(db)) == {("night", club["open_with"]): 1, ("tournament", club["with_him"]): 1}
+    assert moved(before, versions(db)) == {("roster", 0): 1}
 
 
-def test_a_rename_keeps_a_closed_nights_version(db, club):
-    """The reopen form, the API's If-Match and the guest who closed the night go by a closed night's version."""
-    before = versions(db)
-    rename_player(db=db, player_id=club["players"][1].id, name="Bernhard")
-    assert versions(db)[("night", club["closed_with"])] == before[("night", club["closed_with"])]
-
-
-def test_a_rename_of_a_player_in_no_night_and_no_tournament_moves_nothing(db, club):
-    before = versions(db)
+def test_a_rename_of_a_player_in_no_night_and_no_tournament_moves_only_the_stamp(db, club):
     newcomer = create_player(db=db, name="Franz")
+    before = versions(db)
     rename_player(db=db, player_id=newcomer.id, name="Franziska")
-    assert moved(before, versions(db)) == {}
+    assert moved(before, versions(db)) == {("roster", 0): 1}
 
 
 def test_a_rename_to_the_same_name_moves_nothing(db, club):
@@ -89,24 +85,21 @@ def test_a_refused_rename_moves_nothing(db, club):
     assert moved(before, versions(db)) == {}
 
 
-def test_a_merge_moves_the_open_nights_and_open_tournaments_of_both_records(db, club):
+def test_a_merge_moves_the_stamp_and_the_version_of_the_merged_records_tournaments(db, club):
     anna, bernd, clara, dieter, eva = club["players"]
     huber = create_player(db=db, name="B. Huber")
-    huber_night = start_night(db, [huber, anna, clara, eva]).id
+    start_night(db, [huber, anna, clara, eva])
     huber_tournament = tournament_of(db, "Mit Huber", huber, dieter).id
     before = versions(db)
     merge_players(db=db, keep_id=bernd.id, merge_id=huber.id)
-    assert moved(before, versions(db)) == {
-        ("night", club["open_with"]): 1,  # the kept record's
-        ("night", huber_night): 1,  # the merged record's, now the kept one's
-        ("tournament", club["with_him"]): 1,
-        ("tournament", huber_tournament): 1,  # once, though both its entrant's rows and its names changed
-    }
+    after = versions(db)
+    assert after[("roster", 0)] > before[("roster", 0)]
+    assert moved(before, after).keys() == {("tournament", huber_tournament), ("roster", 0)}
 
 
 def test_a_person_replaced_in_a_tournament_is_named_as_renamed_there(db, club):
-    """A replaced person is the same record renamed: the tournament's "in the place of" names them anew
-    (a merge already did), and its version moves."""
+    """A replaced person is the same record renamed: the tournament's "in the place of" names them anew (a
+    merge already did), and the stamp its board and PDFs go by moves."""
     from scorekeeper.core.models import Entrant
 
     anna, bernd, clara, dieter, eva = club["players"]
@@ -114,7 +107,7 @@ def test_a_person_replaced_in_a_tournament_is_named_as_renamed_there(db, club):
     tm.replace_entrant(db=db, tournament_id=t.id, number=2, player_id=eva.id)  # Eva in Bernd's place
     before = versions(db)
     rename_player(db=db, player_id=bernd.id, name="Bernhard")
-    assert moved(before, versions(db))[("tournament", t.id)] == 1
+    assert moved(before, versions(db)) == {("roster", 0): 1}
     db.expire_all()
     [entrant] = db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == 2)).all()
     assert [(f["player_id"], f["name"]) for f in entrant.former] == [(bernd.id, "Bernhard")]

@@ -18,7 +18,7 @@ from scorekeeper.core import lifecycle
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
-from scorekeeper.core.players import list_guests, list_players
+from scorekeeper.core.players import list_guests, list_players, roster_stamp
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.tariff import tariff
 from scorekeeper.web import life, options, printing
@@ -482,7 +482,7 @@ def standings(tournament_id: int):
     # the page says who is signed in and is in their language: the tag says both
     who = current_user.get_id() if current_user.is_authenticated else "-"
     version = found(tm.version, _("There is no such tournament."), tournament_id=tournament_id)
-    tag = f"t{tournament_id}-{version}-{get_locale() or 'de'}-{who}-{int(board)}-{round_no}"
+    tag = f"t{tournament_id}-{version}.{roster_stamp(db=get_db())}-{get_locale() or 'de'}-{who}-{int(board)}-{round_no}"
     unchanged = not_modified(tag)
     if unchanged is not None:
         return unchanged
@@ -511,7 +511,8 @@ def _pdf(template: str, filename: str, *, shown: Hashable = None, **context) -> 
     lang = str(get_locale() or "de")
     t = context["t"]
     version = tm.version(db=get_db(), tournament_id=t.id)
-    key = ("tournament", template, t.id, version, lang, context.get("join"), request.query_string, shown)
+    roster = roster_stamp(db=get_db())  # the names it prints (core/players.py)
+    key = ("tournament", template, t.id, version, roster, lang, context.get("join"), request.query_string, shown)
     body = printing.pdf(key, lambda: render_template(template, lang=lang, **context))
     if body is None:
         return printing.busy()
