@@ -205,8 +205,7 @@ def record_hand(
     the form was made for (another night's is refused); ``who`` asks (:mod:`~scorekeeper.core.lifecycle`).
 
     :raises InvalidHand: when the engine refuses the hand (nothing is saved).
-    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...);
-        :class:`StaleVersion` when the night has left ``expected_version``.
+    :raises Conflict: when the night's life does not allow it (closed, a finished table, ...).
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check_form(night, night_uid)
@@ -223,7 +222,10 @@ def record_hand(
     count = 0 if last is None else last.number
     if expected_hands is not None and expected_hands != count:
         raise Conflict(
-            "Another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
+            "Another phone recorded a hand meanwhile: this form was made when the table had {seen} hands, "
+            "now it has {now}. Check it and enter the hand again if it is missing."
+            if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+            else "Another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
             "now it has {now}. Check the table and enter the hand again if it is missing.",
             seen=expected_hands,
             now=count,
