@@ -523,8 +523,12 @@ def _keep(*, url: str, live: Path, directory: Path) -> tuple[Path, bool]:
     return target, False
 
 
-#: What counts its changes in a ``version`` the phones, the standings board and the kept PDFs key on.
-_VERSIONED = (models.Night.__tablename__, models.Tournament.__tablename__)
+#: What counts its changes in a ``version`` the phones, the standings board and the kept PDFs key on, and
+#: where the highest it served is: its own rows, and for nights those deleted too (their last version).
+_VERSIONED = {
+    models.Night.__tablename__: (models.Night.__tablename__, models.DeletedNight.__tablename__),
+    models.Tournament.__tablename__: (models.Tournament.__tablename__,),
+}
 
 
 def _past_live(*, copy: Path, live: Path) -> None:
@@ -533,21 +537,24 @@ def _past_live(*, copy: Path, live: Path) -> None:
     A version must never name two states: a phone polling with the tag of version 2 of a night must
     not be told "unchanged" when the restored night's version 2 is another hand, nor a PDF kept for
     it be shown (web/live.py, web/printing.py). Every version of a table in the copy grows by one
-    step, which takes its lowest just past the bound: the larger of the live database's highest and
-    the seconds since 1970. The live database's versions only grow (and its highest is above those
-    served before an earlier restore), and the clock is far above any number of changes a night has,
-    also one deleted since, or one of a live database too damaged to read (or gone). One step for all
+    step, which takes its lowest just past the bound: the larger of the live database's highest (of
+    its nights with the last versions of those deleted, kept with the deletion; of its tournaments)
+    and the seconds since 1970. The live database's versions only grow, and its highest is above
+    those served before an earlier restore. The clock is far above any number of changes a night
+    has: it is the bound where the live database is too damaged to read (or gone). One step for all
     keeps their order, and as it is measured from the copy's lowest, restores one after another add
     to the versions instead of doubling them.
     """
     now = int(time.time())
     highest = dict.fromkeys(_VERSIONED, 0)
-    for table in _VERSIONED:
-        with (
-            contextlib.suppress(sqlite3.DatabaseError, TypeError, ValueError),
-            contextlib.closing(_connect(live, read_only=True)) as connection,
-        ):
-            highest[table] = int(connection.execute(f"SELECT max(version) FROM {table}").fetchone()[0] or 0)
+    for table, sources in _VERSIONED.items():
+        for source in sources:
+            with (
+                contextlib.suppress(sqlite3.DatabaseError, TypeError, ValueError),
+                contextlib.closing(_connect(live, read_only=True)) as connection,
+            ):
+                found = int(connection.execute(f"SELECT max(version) FROM {source}").fetchone()[0] or 0)
+                highest[table] = max(highest[table], found)
     try:
         with contextlib.closing(_connect(copy, read_only=False)) as connection:
             for table, floor in highest.items():

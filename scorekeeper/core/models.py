@@ -107,6 +107,8 @@ class DeletedNight(SQLModel, table=True):
     reason: str = Field(max_length=200)
     export: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     at: datetime = Field(default_factory=utcnow)
+    # the night's version when it was deleted: a restore moves every version past it (core/backup.py)
+    version: int = Field(default=0)
 
 
 class Seat(SQLModel, table=True):

@@ -395,7 +395,9 @@ def delete_night(
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.DELETE, who)
     reason = _clean_reason(reason)
-    record = DeletedNight(uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export)
+    record = DeletedNight(
+        uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export, version=night.version
+    )
     for model in (ContractResult, NightResult, AuditEntry, HandRecord, Seat):
         db.exec(delete(model).where(model.night_id == night.id))
     db.delete(night)
