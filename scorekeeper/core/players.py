@@ -74,18 +74,15 @@ def roster_stamp(*, db: Session) -> int:
     return db.exec(select(ROSTER_STAMP)).one()
 
 
-def _name_the_replaced(db: Session, player_id: int, now_id: int, name: str) -> set[int]:
+def _name_the_replaced(db: Session, player_id: int, now_id: int, name: str) -> None:
     """A person replaced in a tournament (``Entrant.former``) as ``player_id`` is record ``now_id`` named
-    ``name`` now (renamed: the same record; merged: the kept one). The tournaments that name them."""
-    named: set[int] = set()
+    ``name`` now (renamed: the same record; merged: the kept one)."""
     for e in db.exec(select(Entrant).where(Entrant.former.is_not(None))).all():
         if any(f["player_id"] == player_id for f in e.former or ()):
             e.former = [
                 {**f, "player_id": now_id, "name": name} if f["player_id"] == player_id else f for f in e.former
             ]
             db.add(e)
-            named.add(e.tournament_id)
-    return named
 
 
 def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
