@@ -216,6 +216,15 @@ def test_a_matt_night_without_a_durchgang_shows_a_score_of_nothing(client, db, m
     assert "Match 1: Anna 0 : 0 Bernd" in state
 
 
+def test_the_matt_score_holds_the_second_name_to_it_before_and_during_a_match(client, db, matt):
+    """No-break spaces: "Anna 0 : 0 Bernd" never leaves "Bernd" on a line by itself at 360 px, before the
+    first Durchgang as during the match (the score before it had plain spaces)."""
+    held = '<strong>{}</strong>&nbsp;:&nbsp;<strong>{}</strong>&nbsp;<span class="who">Bernd</span>'
+    assert held.format(0, 0) in client.get(f"/nights/{matt.id}?lang=en").get_data(as_text=True)
+    record(db, matt, ANNA_33)
+    assert held.format(33, 0) in client.get(f"/nights/{matt.id}?lang=en").get_data(as_text=True)
+
+
 def test_the_matt_preview_shows_both_players_points_in_the_durchgang(client, db, matt):
     record(db, matt, ANNA_33)
     answer = submit(client, matt.id, {"mated_by": "2", "move": "2", "card": "K"}, action="preview", lang="de")
