@@ -354,3 +354,31 @@ def test_the_join_panel_of_an_open_table_page_shows_the_code_that_joins_after_a_
     assert page.locator(".join-code").inner_text().strip() == code, "the panel shows the code that joins nothing"
     assert page.locator("details.join img.qr").get_attribute("src") != qr  # the QR code drawn again
     assert page.locator("details.join img.qr").evaluate("img => img.complete && img.naturalWidth > 0")
+
+
+def test_a_rename_on_another_phone_shows_at_the_table_by_the_next_poll_and_an_open_undo_still_takes_back_its_hand(
+    page, browser, sign_in, live, roster, night_with_a_hand
+):
+    """Two phones on the real server: the table phone has the undo confirmation of hand 1 open; the admin
+    renames Bernd on another phone. The table page polled there names him anew without a reload (the roster's
+    stamp in its tag), and the open confirmation still takes back hand 1 (a name moves no night's version)."""
+    base, app = live
+    night = night_with_a_hand
+    watcher = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
+    sign_in(watcher)
+    watcher.goto(f"{base}/nights/{night}")
+    page.goto(f"{base}/nights/{night}/hands/undo")  # the table phone, about to confirm
+    admin = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
+    sign_in(admin)
+    admin.goto(f"{base}/players/{roster[1]}/rename")
+    admin.fill("input[name=name]", "Bernhard")
+    admin.click("main button[type=submit]")
+    admin.wait_for_url(re.compile(rf"{base}/players/.*"))
+    watcher.locator("#balance", has_text="Bernhard").wait_for(timeout=5_000)  # polled, not reloaded
+    page.click("#confirm-undo")
+    page.wait_for_url(re.compile(rf"{base}/nights/{night}(#.*)?$"))
+    assert "inzwischen geändert" not in page.locator("main").inner_text()
+    with database.session(app.extensions["sk_engine"]) as db:
+        assert load_table(db=db, night_id=night).hands == []  # hand 1 taken back
+    watcher.context.close()
+    admin.context.close()
