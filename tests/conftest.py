@@ -18,6 +18,7 @@ from scorekeeper.core.players import create_player
 from tests.support import (
     BACKENDS,
     TEMPLATE_CODE,
+    cheap_password_hashing,
     close_or_keep,
     drop_postgres,
     empty_postgres,
@@ -32,6 +33,7 @@ from tests.support import (
 )
 
 share_url_rules()
+cheap_password_hashing()
 
 
 @pytest.fixture(scope="session")

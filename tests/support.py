@@ -25,6 +25,7 @@ from sqlalchemy import Connection, make_url, text
 from sqlmodel import SQLModel
 from werkzeug.security import generate_password_hash
 
+from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.models import User
 from scorekeeper.core.nights import create_night
@@ -317,7 +318,31 @@ _SNAPSHOT_ALL = "; ".join(sql for _, sql in _SNAPSHOT_SQL)
 # --- accounts ----------------------------------------------------------------------------
 
 PASSWORD = "richtig-geheim"
-_HASH = generate_password_hash(PASSWORD)  # once: hashing is slow on purpose
+
+#: The tests' password hashes: scrypt, as the app's, at a 32nd of its work (N = 2**10 against
+#: werkzeug's 2**15): a sign-in through the form, a new account or a new password costs 3 ms, not 100.
+#: The stored hash names its cost, so checking one costs what making it did.
+HASH_METHOD = "scrypt:1024:8:1"
+
+
+def cheap_password_hashing() -> None:
+    """Make the app's password hashes in this process with :data:`HASH_METHOD` (called once, from
+    tests/conftest.py): the suite signed in, made accounts and changed passwords a few hundred times,
+    at a tenth of a second each, a twentieth of the web tests' time. The tests of slow checks (a
+    password checked holds no lock; at most a few checks at once) slow the check down themselves or run
+    the server in a process of its own (tests/tools), where the app's own cost applies. A password
+    asked for an unknown name is still checked at the app's cost (``accounts._DUMMY_HASH``: a few tests)."""
+    if getattr(accounts.generate_password_hash, "cheap", False):  # done already
+        return
+
+    def cheap(password: str, method: str = HASH_METHOD, salt_length: int = 16) -> str:
+        return generate_password_hash(password, method, salt_length)
+
+    cheap.cheap = True
+    accounts.generate_password_hash = cheap
+
+
+_HASH = generate_password_hash(PASSWORD, HASH_METHOD)  # once
 
 
 def make_user(app, name: str, role: str) -> User:

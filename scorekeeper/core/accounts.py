@@ -153,7 +153,14 @@ def authenticate(*, db: Session, name: Any, password: Any) -> User | None:
     return user
 
 
-_DUMMY_HASH = generate_password_hash("not a password")
+#: What an unknown name's password is checked against, so that the answer takes as long as for a
+#: known one. Made once by ``generate_password_hash("not a password")`` and written here: made at
+#: import, it cost every process a tenth of a second to start (each command, each server worker).
+#: tests/core/test_accounts_hash.py checks it is made as the stored passwords are.
+_DUMMY_HASH = (
+    "scrypt:32768:8:1$OBALhsy8yexWCdYZ$35fba59dbbacffee660a380951138010089d73b80bacfb67f0b3470f3a3ad576"
+    "aa2ef1989b91c10a6c3b4df282754e63c71e192df701a8eafde8a6aecb20747e"
+)
 
 
 def has_admin(db: Session) -> bool:
