@@ -47,6 +47,10 @@ def _no_redeal(rules: Any, hand: Any) -> bool:
     return False
 
 
+def _none_idle(rules: Any) -> frozenset[str]:
+    return frozenset()  # every option can come up
+
+
 @dataclass(frozen=True)
 class Game:
     """One game as the engine knows it, with every fact of it that the app needs (built from its module).
@@ -83,6 +87,7 @@ class Game:
     state_from_json: Callable[[Any], Any]  # ... and read back (not validated: only the engine writes it)
     _contracts: Callable[[Any], tuple[str, ...]]  # see contracts()
     _fields: Callable[[Any, str | None], frozenset[str]]  # see fields()
+    _idle_options: Callable[[Any], frozenset[str]]  # see applying_options()
 
     @classmethod
     def from_module(cls, module: ModuleType) -> Game:
@@ -116,6 +121,7 @@ class Game:
             module.state_from_json,
             getattr(module, "contracts", lambda rules: getattr(module, "CONTRACTS", ())),
             module.fields,
+            getattr(module, "idle_options", _none_idle),
         )
 
     def contracts(self, rules: Any) -> tuple[str, ...]:
@@ -137,6 +143,17 @@ class Game:
         ['contract', 'dealer', 'declarer', 'trump', 'won']
         """
         return self._fields(rules, contract)
+
+    def applying_options(self, rules: Any) -> tuple[str, ...]:
+        """The names of the rule options that can come up under ``rules`` (validated), in the game's order:
+        what a tariff box prints (engine/tariff.py). Schafkopf's pot, Ramsch and runner thresholds apply only
+        where its rules pay a pot, play a Ramsch and pay runners, the same facts :meth:`fields` asks.
+
+        >>> GAMES["schafkopf"].applying_options(GAMES["schafkopf"].parse_rules({"preset": "turnier"}))[-2:]
+        ('klopfen_played', 'all_pass')
+        """
+        idle = self._idle_options(rules)
+        return tuple(f.name for f in self.options() if f.name not in idle)
 
     def uses_stake(self, rules: Any) -> bool:
         """Whether a night under ``rules`` (validated, or a rule set's options by key) ever pays a unit:

@@ -140,7 +140,21 @@ def contracts(rules: Rules) -> tuple[str, ...]:
     >>> contracts(Rules()), contracts(Rules(all_pass="ramsch"))[-1]
     (('sauspiel', 'wenz', 'solo', 'rundpass'), 'ramsch')
     """
-    return ("sauspiel", "wenz", "solo", "ramsch" if rules.all_pass == "ramsch" else "rundpass")
+    return ("sauspiel", "wenz", "solo", "ramsch" if _ramsch_played(rules) else "rundpass")
+
+
+# What applies under a rule set, asked by the hand form (:func:`fields`) and by a tariff box
+# (:func:`idle_options`) alike: each fact once.
+
+
+def _ramsch_played(rules: Rules) -> bool:
+    """An all-pass hand is played as a Ramsch."""
+    return rules.all_pass == "ramsch"
+
+
+def _runners_paid(rules: Rules) -> bool:
+    """Runners (Laufende) are paid at all."""
+    return rules.laufende_max != 0
 
 
 def fields(rules: Rules, contract: str | None = None) -> frozenset[str]:
@@ -158,11 +172,28 @@ def fields(rules: Rules, contract: str | None = None) -> frozenset[str]:
         return frozenset()
     out = frozenset().union(*(ALLOWED[c] for c in (played if contract is None else (contract,))))
     void = {
-        "laufende": rules.laufende_max == 0,
+        "laufende": not _runners_paid(rules),
         "klopfen": not rules.klopfen_played,
         "loser": rules.ramsch_tie != "named",
     }
     return out - {name for name, never in void.items() if never}
+
+
+def idle_options(rules: Rules) -> frozenset[str]:
+    """The options of ``rules`` that cannot come up under them: the pot's where an all-pass hand pays
+    no pot, the Ramsch's where none is played, the runners' thresholds where runners are never paid.
+
+    >>> sorted(idle_options(Rules(all_pass="ramsch")))
+    ['pot_at_close', 'pot_stake']
+    """
+    out = set()
+    if rules.all_pass != "pot":  # only a rundpass with a pot pays into it
+        out |= {"pot_stake", "pot_at_close"}
+    if not _ramsch_played(rules):  # a Durchmarsch, a Jungfrau and a tie for most points are the Ramsch's
+        out |= {"tariff_ramsch", "jungfrau", "durchmarsch_tariff", "ramsch_tie"}
+    if not _runners_paid(rules):  # from how many on does not matter
+        out |= {"laufende_min", "laufende_min_wenz"}
+    return frozenset(out)
 
 
 @dataclass(slots=True)  # never changed once made (not frozen: see results.HandResult)

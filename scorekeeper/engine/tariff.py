@@ -8,28 +8,11 @@ only what the table plays. Pure: the games' rule dataclasses only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from scorekeeper.engine import get_game
 
 __all__ = ["tariff", "tariff_options"]
-
-
-def _schafkopf(rules: Any) -> set[str]:
-    """Schafkopf's options that do not apply under ``rules``."""
-    out = set()
-    if rules.all_pass != "pot":  # only a rundpass with a pot pays into it
-        out |= {"pot_stake", "pot_at_close"}
-    if rules.all_pass != "ramsch":  # a Durchmarsch, a Jungfrau and a tie for most points are the Ramsch's
-        out |= {"tariff_ramsch", "jungfrau", "durchmarsch_tariff", "ramsch_tie"}
-    if rules.laufende_max == 0:  # runners are never paid: from how many on does not matter
-        out |= {"laufende_min", "laufende_min_wenz"}
-    return out
-
-
-#: Per game: the options that do not apply under a rule set (a game not listed: every option applies).
-_NOT_APPLYING: dict[str, Callable[[Any], set[str]]] = {"schafkopf": _schafkopf}
 
 
 def tariff_options(game: str, rules: Any) -> tuple[str, ...]:
@@ -41,9 +24,7 @@ def tariff_options(game: str, rules: Any) -> tuple[str, ...]:
     ('tariff_sauspiel', 'tariff_solo', 'extra', 'laufende_max', 'kontra_shifts_threshold',
      'declarers_schneider_at', 'klopfen_played', 'all_pass')
     """
-    names = [f.name for f in get_game(game).options()]
-    skipped = _NOT_APPLYING.get(game, lambda _rules: set())(rules)
-    return tuple(name for name in names if name not in skipped)
+    return get_game(game).applying_options(rules)
 
 
 def tariff(game: str, rules: Any) -> tuple[tuple[str, Any], ...]:

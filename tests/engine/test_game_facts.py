@@ -134,3 +134,24 @@ def test_the_teams_seats_are_those_the_engine_pays():
 
 def test_the_other_games_have_no_fixed_teams():
     assert [name for name, game in GAMES.items() if game.teams] == ["konter_a_matt"]
+
+
+@pytest.mark.parametrize("all_pass", ["pot", "ramsch", "none", "redeal"])
+@pytest.mark.parametrize("laufende_max", [None, 0, 5])
+def test_a_tariff_lists_the_ramsch_and_runner_options_exactly_where_the_hand_form_asks_for_ramsch_and_runners(
+    all_pass, laufende_max
+):
+    """The tariff box (applying_options) and the hand form (contracts, fields) read one fact each:
+    a Ramsch played, runners paid."""
+    game = GAMES["schafkopf"]
+    rules = game.parse_rules({"all_pass": all_pass, "laufende_max": laufende_max})
+    applying = game.applying_options(rules)
+    assert ("tariff_ramsch" in applying) == ("ramsch" in game.contracts(rules)) == (all_pass == "ramsch")
+    assert ("laufende_min" in applying) == ("laufende" in game.fields(rules)) == (laufende_max != 0)
+    assert ("pot_stake" in applying) == (all_pass == "pot")
+
+
+@pytest.mark.parametrize("name", ["matzlfangen", "konter_a_matt", "matt"])
+def test_a_game_without_idle_options_lists_every_option_in_its_tariff(name):
+    game = GAMES[name]
+    assert game.applying_options(game.parse_rules(None)) == tuple(f.name for f in game.options())
