@@ -20,7 +20,7 @@ from tests.support import (
     TEMPLATE_CODE,
     cheap_password_hashing,
     close_or_keep,
-    drop_postgres,
+    drop_postgres_databases,
     empty_postgres,
     make_user,
     migrate_postgres,
@@ -45,10 +45,16 @@ def sqlite_template(tmp_path_factory):
 @pytest.fixture(scope="session")
 def postgres_migrated():
     """A PostgreSQL database migrated once per test run (per pytest-xdist worker): emptied for each test."""
-    server = os.environ["SCOREKEEPER_TEST_POSTGRES_URL"]
-    url = migrate_postgres(server)
-    yield url
-    drop_postgres(server, url)
+    return migrate_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_databases_dropped():
+    """At the end of the run, the PostgreSQL databases it made are dropped (none made: nothing asked)."""
+    yield
+    server = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL")
+    if server:
+        drop_postgres_databases(server)
 
 
 @pytest.fixture(scope="session")

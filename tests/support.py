@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from html.parser import HTMLParser
@@ -190,22 +191,26 @@ def close_or_keep(app) -> None:
 _ENGINES: dict[str, Any] = {}
 
 
-def fresh_postgres(url: str) -> str:
-    """Drop everything in the test database's public schema so that migrations run from scratch.
+#: This test run's mark, the same in each of its pytest-xdist workers: the PostgreSQL databases a run
+#: makes carry it, so that two runs at once against one server (two checkouts, a run beside CI's) never
+#: drop each other's tables. Each run drops its own at its end (:func:`drop_postgres_databases`).
+RUN = (os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex)[:8]
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
-    Under pytest-xdist each worker has a database of its own (``<name>_gw0``, ...), made here the
-    first time: two workers never drop each other's schema."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker:
-        url = _database_beside(url, worker)
+
+def fresh_postgres(url: str) -> str:
+    """An empty database beside ``url``'s, this worker's own (``<name>_<run>_gw0``, made the first time),
+    its public schema dropped so that migrations run from scratch: two workers, or two runs, never drop
+    each other's schema."""
+    url = _database_beside(url, f"{RUN}_{WORKER}")
     _drop_schema(url)
     return url
 
 
 def migrate_postgres(url: str) -> str:
-    """The URL of this worker's database for the ``app`` fixture beside ``url``'s (``<name>_gw0_app``,
-    ``<name>_main_app`` without xdist), its schema made anew and migrated (once per run)."""
-    app_url = _database_beside(url, f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_app")
+    """The URL of this worker's database for the ``app`` fixture beside ``url``'s (``<name>_<run>_gw0_app``,
+    ``<name>_<run>_main_app`` without xdist), its schema made anew and migrated (once per run)."""
+    app_url = _database_beside(url, f"{RUN}_{WORKER}_app")
     _drop_schema(app_url)
     engine = database.make_engine(app_url)
     database.upgrade(engine)
@@ -238,12 +243,14 @@ def empty_postgres(url: str) -> str:
 _EMPTYING: dict[str, tuple[Any, str]] = {}
 
 
-def drop_postgres(server: str, url: str) -> None:
-    """Drop the database at ``url`` (the ``app`` fixture's, at the end of the run), asking ``server``'s."""
-    if url in _EMPTYING:
-        _EMPTYING.pop(url)[0].dispose()
-    with _server(server) as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+def drop_postgres_databases(server: str) -> None:
+    """Drop the databases this worker made beside ``server``'s (at the end of the run)."""
+    for url in list(_MADE.values()):
+        if url in _EMPTYING:
+            _EMPTYING.pop(url)[0].dispose()
+        with _server(server) as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    _MADE.clear()
 
 
 def _drop_schema(url: str) -> None:
