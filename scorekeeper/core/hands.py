@@ -270,8 +270,7 @@ def record_hand(
     try:
         db.flush()
         history.add_hand(db=db, table=table)
-        if night.deals is not None and deals_after >= night.deals:
-            close_locked(db=db, night=night, why="last deal")  # a tournament's table closes itself
+        _close_at_its_deals(db=db, night=night, before=life.deals_played, after=deals_after)
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -377,7 +376,8 @@ def edit_hand(
             "a hand dealt again keeps its dealer, so every later hand has another dealer: "
             "a hand can become or stop being dealt again only as the last hand (undo the hands after it first)"
         )
-    lifecycle.check_deals(life, life.deals_played + int(was) - int(now))
+    deals_after = life.deals_played + int(was) - int(now)
+    lifecycle.check_deals(life, deals_after)
     sums = running_sums(
         game=night.game,
         seat_count=night.seat_count,
@@ -410,8 +410,17 @@ def edit_hand(
     touch(db=db, night=night, action="edit", number=number, before=before, after=record.data)
     db.flush()
     history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night_id))
+    _close_at_its_deals(db=db, night=night, before=life.deals_played, after=deals_after)
     db.commit()
     return record
+
+
+def _close_at_its_deals(*, db: Session, night: Night, before: int, after: int) -> None:
+    """A tournament's table closes itself when a change makes its last deal count: a hand recorded, or
+    a hand dealt again corrected into one that counts (the table's deals ``before`` and ``after`` it).
+    A table reopened with all its deals (an admin correcting it) stays open through its edits."""
+    if night.deals is not None and before < night.deals <= after:
+        close_locked(db=db, night=night, why="last deal")
 
 
 def undo_last(

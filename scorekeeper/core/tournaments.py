@@ -532,9 +532,10 @@ def set_rules(*, db: Session, tournament_id: Any, rules: Any) -> Tournament:
     if _round_started(db, t, 1):
         raise Conflict("round 1 has started: the rules are fixed for the whole tournament")
     t.rules = _complete_rules(t.game, rules)
-    for night in db.exec(select(Night).where(Night.tournament_id == t.id)):
+    for night_id in db.exec(select(Night.id).where(Night.tournament_id == t.id).order_by(Night.id)).all():
+        night = lock_night(db=db, night_id=night_id)
         night.rules = t.rules
-        db.add(night)
+        bump(db=db, night=night)  # a table's phone open on it reloads its form for the new rules
     _bump(db, t)
     db.commit()
     return t
@@ -934,8 +935,15 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
     """Close the tournament when every round is over: it is locked, its standings final."""
     t = _open_tournament(db, tournament_id)
     last = _last_round(db, t)
-    if last < t.rounds or not _round_done(db, t, last):
+    playing = db.exec(  # the first round with a table open: the last, or one reopened to correct it
+        select(func.min(TournamentTable.round))
+        .join(Night, TournamentTable.night_id == Night.id)
+        .where(TournamentTable.tournament_id == t.id, Night.status == OPEN)
+    ).one()
+    if last < t.rounds or playing == last:
         raise Conflict("the tournament is not over: {n} rounds are to be played", n=t.rounds)
+    if playing is not None:
+        raise Conflict("round {n} is not over: every table must finish its deals first", n=playing)
     t.status = CLOSED
     t.closed_at = utcnow()
     _bump(db, t)

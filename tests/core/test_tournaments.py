@@ -9,9 +9,10 @@ from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.hands import edit_hand, record_hand
+from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.history_pages import NightFilter, nights_page
 from scorekeeper.core.models import NightResult, Player
+from scorekeeper.core.nights import reopen_night
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import InvalidHand
@@ -342,3 +343,57 @@ def test_merging_players_moves_their_tournaments_and_refuses_two_of_one_tourname
     played = tm.player_tournaments(db=db, player_id=ids[0])
     assert [p.tournament.name for p in played] == ["Zweites", "Preisschafkopf"]  # the same day: the newer first
     assert [(p.rank, p.total, p.entrants) for p in played] == [(1, 0, 1), (played[1].rank, 0, 3)]
+
+
+def test_the_tournament_does_not_close_while_a_table_of_an_earlier_round_is_reopened(db):
+    """An admin reopens a table of round 1 during round 2 to correct it and takes its deal back (0 of 1
+    deals): round 2 finishes, and Close is refused until round 1's table has its deal again ("every
+    round over"); the round is named. Before: only the last round was asked, and the tournament closed
+    with that table's points of round 1 missing and the table frozen half corrected."""
+    t = _tournament(db, n=8, deals=1)
+    tm.draw_round(db=db, tournament_id=t.id)
+    _play(db, tm.read_tournament(db=db, tournament_id=t.id).rounds[0], [SAUSPIEL])
+    tm.draw_round(db=db, tournament_id=t.id)
+    first = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    reopen_night(db=db, night_id=first, reason="Punkte falsch", who="admin")
+    undo_last(db=db, night_id=first)
+    _play(db, tm.read_tournament(db=db, tournament_id=t.id).rounds[1], [SAUSPIEL])
+    with pytest.raises(Conflict, match="round 1 is not over"):
+        tm.close_tournament(db=db, tournament_id=t.id)
+    db.rollback()
+    record_hand(db=db, night_id=first, hand=SAUSPIEL)  # the corrected deal: the table closes itself
+    assert tm.close_tournament(db=db, tournament_id=t.id).status == "closed"
+
+
+def test_a_redeal_corrected_into_the_last_deal_finishes_the_table_as_recording_it_would(db):
+    """A table of a 2-deal round records deal 1, then an all-pass dealt again (it does not count). It
+    was a mistake: somebody had played a Sauspiel, and the phone edits the last hand into it. The table
+    has played its 2 deals and closes itself, as after recording them, so round 2 can be drawn.
+    Before: it stayed open ("all dealt", a state only a reopened table has) and the round never ended."""
+    t = _tournament(db, n=8, deals=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    first, *others = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables
+    for table in others:
+        for _ in range(2):
+            record_hand(db=db, night_id=table.night.id, hand=SAUSPIEL)
+    record_hand(db=db, night_id=first.night.id, hand=SAUSPIEL)
+    record_hand(db=db, night_id=first.night.id, hand=RUNDPASS)
+    edit_hand(db=db, night_id=first.night.id, number=2, hand=SAUSPIEL)
+    db.rollback()
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0]
+    assert table.deals == 2
+    assert not table.night.is_open, "the table played its 2 deals and is still open"
+    tm.draw_round(db=db, tournament_id=t.id)
+
+
+def test_a_table_reopened_with_all_its_deals_stays_open_through_its_corrections(db):
+    """An admin reopens a finished table to correct a hand: the edit keeps it open (the organiser
+    closes it when the correction is done), unlike a change that makes its last deal count."""
+    t = _tournament(db, n=8, deals=1)
+    tm.draw_round(db=db, tournament_id=t.id)
+    _play(db, tm.read_tournament(db=db, tournament_id=t.id).rounds[0], [SAUSPIEL])
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    reopen_night(db=db, night_id=night_id, reason="Punkte falsch", who="admin")
+    edit_hand(db=db, night_id=night_id, number=1, hand={**SAUSPIEL, "points": 80})
+    db.rollback()
+    assert tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.is_open

@@ -441,3 +441,27 @@ def test_a_closed_tournaments_table_keeps_its_date_and_place(client, db):
     db.expire_all()
     night = db.get(Night, night_id)
     assert (night.played_on, night.place, night.version) == before, f"a frozen table changed ({answer.status_code})"
+
+
+def test_a_table_phone_is_told_when_the_organiser_changes_the_rules_of_its_drawn_table(client, db):
+    """Round 1 is drawn; the phone of table 1 has its table open (the hand form offers no Ramsch: the
+    turnier preset deals an all-pass again) and polls it. Before the first deal the organiser changes
+    the rules to play a Ramsch (allowed: round 1 has not started; its drawn tables play the new rules):
+    the table's version moves, so the phone's poll brings the change. Before: the version stayed, the
+    live part answered 304 and the phone kept a form for the old rules."""
+    t = make_tournament(db, 8, deals=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    page = client.get(f"/nights/{night_id}/hands/new?lang=en").get_data(as_text=True)
+    assert 'value="ramsch"' not in page
+    seen = client.get(f"/nights/{night_id}/version").get_json()["version"]
+    live = client.get(f"/nights/{night_id}/live")
+    tag = live.headers["ETag"]
+
+    tm.set_rules(db=db, tournament_id=t.id, rules={"preset": "turnier", "all_pass": "ramsch"})
+
+    assert 'value="ramsch"' in client.get(f"/nights/{night_id}/hands/new?lang=en").get_data(
+        as_text=True
+    )  # the rules did change
+    assert client.get(f"/nights/{night_id}/live", headers={"If-None-Match": tag}).status_code == 200
+    assert client.get(f"/nights/{night_id}/version").get_json()["version"] > seen
