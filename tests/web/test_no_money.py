@@ -68,6 +68,20 @@ def test_matt_without_a_stake_stands_each_player_with_the_matches_won(client, db
     assert "matches won: Anna 1 : 0 Bernd" in answer_text(client.get(f"/nights/{night.id}?lang=en"))
 
 
+def test_matts_matches_won_set_their_figures_in_bold_as_the_score_does(client, db, players):
+    """The two lines of figures under the match read alike: the match's score and the matches won, each
+    figure in <strong>, the second name held to the figures by no-break spaces."""
+    anna_33 = {"mated_by": 1, "move": 3, "card": "A"}
+    night = night_with(db, players, "matt", [anna_33] * 4, 2)  # match 1 won by Anna 132 : 0
+    page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
+    states = re.findall(r'<p class="state">(.*?)</p>', page, re.S)
+    (score,) = [p for p in states if p.startswith("Partie 1:")]
+    (won,) = [p for p in states if p.startswith("gewonnene Partien:")]
+    bernd = '&nbsp;<span class="who">Bernd</span>'
+    assert score.startswith(f"Partie 1: Anna <strong>132</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"), score
+    assert won == f"gewonnene Partien: Anna <strong>1</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"
+
+
 def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):
     konter = night_with(db, players, "konter_a_matt", KONTER)
     page = answer_text(client.get(f"/nights/{konter.id}/summary?lang=de"))
