@@ -86,7 +86,7 @@ def test_matt_without_a_stake_stands_each_player_with_the_matches_won(client, db
     assert balance_headers(page) == ["Player", "Matches won"]
     assert [row[0].split()[0] for row in balance_rows(page)] == ["Anna", "Bernd"]
     assert [row[1] for row in balance_rows(page)] == ["1", "0"]
-    assert "matches won: Anna 1 : 0 Bernd" in answer_text(client.get(f"/nights/{night.id}?lang=en"))
+    assert "Matches won: Anna 1 : 0 Bernd" in answer_text(client.get(f"/nights/{night.id}?lang=en"))
 
 
 def test_matts_matches_won_set_their_figures_in_bold_as_the_score_does(client, db, players):
@@ -97,10 +97,10 @@ def test_matts_matches_won_set_their_figures_in_bold_as_the_score_does(client, d
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     states = re.findall(r'<p class="state">(.*?)</p>', page, re.S)
     (score,) = [p for p in states if p.startswith("Partie 1:")]
-    (won,) = [p for p in states if p.startswith("gewonnene Partien:")]
+    (won,) = [p for p in states if p.startswith("Gewonnene Partien:")]
     bernd = '&nbsp;<span class="who">Bernd</span>'
     assert score.startswith(f"Partie 1: Anna <strong>132</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"), score
-    assert won == f"gewonnene Partien: Anna <strong>1</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"
+    assert won == f"Gewonnene Partien: Anna <strong>1</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"
 
 
 def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):
