@@ -220,3 +220,28 @@ def test_the_logs_heads_break_long_names_only_between_words(app, db, tmp_path, l
     for name in LONG_NAMES[:seats]:
         for word in re.findall(r"[^\s-]+-?", name):  # "Obermüller-Zwack": "Obermüller-", "Zwack"
             assert word in words, (word, head)
+
+
+def test_the_footer_shows_names_as_they_are_written(app, client, db, tmp_path):
+    """Every page's foot is a CSS string in a <style> element, where HTML reads no entities: a club's or a
+    tournament's name with "&", quotes or "<" stood there escaped for HTML ("Kegel &amp; Karten"). Nor can a
+    name end the string or the style element."""
+    from sqlmodel import select
+
+    from scorekeeper.core.models import Tournament
+    from tests.web.test_tournaments import played_table
+
+    night_id = played_table(client, db)
+    db.rollback()
+    (t,) = db.exec(select(Tournament)).all()
+    t.name = 'Herbst & "Winter" <Turnier> \\ </style><p>x'
+    db.commit()
+    app.config["CLUB_NAME"] = "Kegel & Karten"
+    with app.test_request_context("/?lang=de"):
+        text = pdf_text(summary_pdf(load_table(db=db, night_id=night_id)), tmp_path)
+    name = 'Herbst & "Winter" <Turnier> \\ </style><p>x'
+    assert f"Kegel & Karten · {name} · Runde 1 · Tisch 1 · " in text.split("\f")[-2], text
+    sheets = client.get(f"/tournaments/{t.id}/sheets.pdf?lang=de")
+    assert sheets.status_code == 200
+    text = pdf_text(sheets.get_data(), tmp_path)
+    assert f"{name} · " in text.split("\f")[-2].splitlines()[-1], text.split("\f")[-2].splitlines()[-3:]
