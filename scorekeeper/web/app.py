@@ -362,7 +362,16 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.players.routes import bp as players_bp
     from scorekeeper.web.signin.routes import bp as signin_bp
     from scorekeeper.web.tournaments.routes import bp as tournaments_bp
-    from scorekeeper.web.view import current_match, day, decimal_mark, hand_word, hundredths, money, roster_text
+    from scorekeeper.web.view import (
+        css_string,
+        current_match,
+        day,
+        decimal_mark,
+        hand_word,
+        hundredths,
+        money,
+        roster_text,
+    )
 
     app.url_map.converters["int"] = IdConverter
     for blueprint in (
@@ -393,6 +402,7 @@ def _register(app: Flask) -> None:
         game_label=GAME_LABELS.get,  # a game's own name: game_label(night.game)
         game_teams=lambda game: GAMES[game].teams,  # a game's fixed teams and their seats (the engine's)
         capital=capital,  # a text that stands on its own (a badge): its first letter up
+        css_string=css_string,  # a text in a <style> element: the PDFs' footers
     )
     app.teardown_appcontext(close_db)
     app.after_request(_security_headers)

@@ -8,6 +8,7 @@ one line of DejaVu Sans Mono, padded here into fixed-width fields under the head
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from flask import current_app, render_template
@@ -31,11 +32,14 @@ MONO_EM = 1233 / 2048
 #: ``(digits + 1) * FIGURE_EM`` em wide, where the hand's text (and its next lines) start.
 FIGURE_EM = 1303 / 2048
 FIGURE_SPACE = "\u2007"
-#: The fields' widths, in characters: the value's, and a player's at least and at most (a
-#: player's field widens for the longest word of the name above it, which wraps at spaces).
+#: The fields' widths, in characters: the value's, and a player's at least (a player's field
+#: widens for the longest word of the name above it, which wraps at spaces and after hyphens).
 VALUE_CHARS = 6
 PLAYER_CHARS = 8
-PLAYER_CHARS_MAX = 14
+#: All fields together at most, in characters (about 129 mm of the page's 182: five players'
+#: fields of 14 and the value's), so the hands' text keeps its column: the widest names' fields
+#: give way first, and a word wider than its field then breaks where it must.
+FIGURES_CHARS_MAX = 76
 
 
 def team_names(table: Table) -> list[tuple[str, str]]:
@@ -147,10 +151,26 @@ def steps_text(steps: Sequence[tuple[str, int, int]]) -> str:
 
 
 def name_chars(name: str) -> int:
-    """How wide a player's field is for the name above it: its longest word (a bold letter of
-    the header is about 1.1 characters of the figures) and a space, within the limits."""
-    longest = max((len(word) for word in name.replace("-", " ").split()), default=0)
-    return max(PLAYER_CHARS, min(PLAYER_CHARS_MAX, round(longest * 1.1) + 1))
+    """How wide a player's field is for the name above it: its longest word, a hyphen it breaks
+    after counted with it (a bold letter of the header is about 1.1 characters of the figures),
+    and a space; at least ``PLAYER_CHARS``."""
+    longest = max((len(word) for word in re.findall(r"[^\s-]+-?", name)), default=0)
+    return max(PLAYER_CHARS, round(longest * 1.1) + 1)
+
+
+def fit_fields(chars: list[int], least: list[int], most: int = FIGURES_CHARS_MAX) -> list[int]:
+    """The fields' widths (``chars``: the value's first, then each player's as its figures and
+    name ask) within ``most`` characters together where they can be: the widest players' fields
+    cut to one width, as little as that takes, never below ``least`` (each field's narrowest:
+    its figures', at least ``PLAYER_CHARS``). ``[6, 20, 9, 8]`` within 35: ``[6, 12, 9, 8]``."""
+
+    def cut(cap: int) -> list[int]:
+        return chars[:1] + [max(lo, min(n, cap)) for n, lo in zip(chars[1:], least[1:], strict=True)]
+
+    cap = max(chars)
+    while cap > PLAYER_CHARS and sum(cut(cap)) > most:
+        cap -= 1
+    return cut(cap)
 
 
 def _played(players: str, marks: Sequence[str], steps: str) -> str:
@@ -171,9 +191,11 @@ def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
         [str(h.result.value)] + ([f"{p.units:+d}" if p.units else "0" for p in h.payments] if players else [])
         for h in log
     ]
-    chars = [VALUE_CHARS] + [name_chars(name) for name in names]
+    least = [VALUE_CHARS] + [PLAYER_CHARS for _name in names]
     for row in figures:  # two spaces at least before each figure
-        chars = [max(n, len(x) + 2) for n, x in zip(chars, row, strict=True)]
+        least = [max(n, len(x) + 2) for n, x in zip(least, row, strict=True)]
+    asked = least[:1] + [max(n, name_chars(name)) for n, name in zip(least[1:], names, strict=True)]
+    chars = fit_fields(asked, least)
     digits = len(str(max((h.number for h in log), default=1)))
     rows = [
         LogRow(

@@ -11,6 +11,7 @@ from typing import Any
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from scorekeeper.core.exchange.spreadsheet import hand_marks, played_by
 from scorekeeper.core.models import AuditEntry, RosterChange
@@ -34,6 +35,16 @@ def money(amount_cents: int, currency: str) -> str:
 def day(value: date) -> str:
     """A date in the user's notation: ``21.11.2026`` in German, ``2026-11-21`` in English."""
     return value.strftime("%d.%m.%Y") if str(get_locale() or "de") == "de" else value.isoformat()
+
+
+def css_string(text: str) -> Markup:
+    """``text`` as a quoted CSS string for a <style> element (the PDFs' page footers), where HTML reads no
+    entities: a text the template escaped (Markup) read back to its letters, then quotes, backslashes, angle
+    brackets and control characters as CSS escapes, so a name shows as written and never ends the string
+    nor the element. ``Kegel & "Karten"``: ``"Kegel & \\22 Karten\\22 "``."""
+    plain = text.unescape() if isinstance(text, Markup) else str(text)
+    escaped = "".join(f"\\{ord(c):x} " if c in '"\\<>' or ord(c) < 0x20 or ord(c) == 0x7F else c for c in plain)
+    return Markup(f'"{escaped}"')
 
 
 def hundredths(value: int | None) -> str:

@@ -204,11 +204,11 @@ def test_the_matt_match_shows_on_the_table_page_during_it_and_after_it(client, d
     assert "Partie 1: Anna 66 : 8 Bernd · Partie gewonnen von Anna" in after
     assert "Der nächste Durchgang beginnt Partie 2." in after
     assert "Durchgang Anna Bernd 1 33 0 2 0 8 3 0 0 4 33 0" in after
-    assert "gewonnene Partien: Anna 1 : 0 Bernd" in after
+    assert "Gewonnene Partien: Anna 1 : 0 Bernd" in after
     assert "0 : 0" not in after
     record(db, matt, BERND_8)  # the second match: only its Durchgang
     second = balance_card(client.get(f"/nights/{matt.id}?lang=en").get_data(as_text=True))
-    assert "Match 2: Anna 0 : 8 Bernd Durchgang Anna Bernd 5 0 8 matches won: Anna 1 : 0 Bernd" in second
+    assert "Match 2: Anna 0 : 8 Bernd Durchgang Anna Bernd 5 0 8 Matches won: Anna 1 : 0 Bernd" in second
 
 
 def test_a_matt_night_without_a_durchgang_shows_a_score_of_nothing(client, db, matt):

@@ -316,7 +316,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     assert t.balance == engine_balance(night, hands, [1, 2, 1, 2])
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
     assert "29,50 EUR" in page
-    assert "gewonnene Partien: Anna 1 : 0 Bernd" in page_text(page)
+    assert "Gewonnene Partien: Anna 1 : 0 Bernd" in page_text(page)
 
 
 @pytest.mark.parametrize(("card", "points"), [("10", 70), ("7", 49), ("K", 28), ("Q", 21), ("A", 77)])

@@ -9,6 +9,8 @@ import io
 import re
 from datetime import date
 
+import pytest
+
 from scorekeeper.core.hands import add_hands
 from tests.support import answer_text, page_text, start_night
 
@@ -56,6 +58,25 @@ def test_konter_a_matt_without_a_stake_stands_each_player_with_the_team_and_its_
     assert balance_headers(english) == ["Player", "Team", "Strokes"]
 
 
+@pytest.mark.parametrize(
+    "lang, headers, result",
+    [
+        ("de", ["Spieler", "Team", "Striche"], "Ergebnis Gewonnene Spiele: A (Anna + Clara) 0 : 0 B (Bernd + Dieter)"),
+        ("en", ["Player", "Team", "Strokes"], "Result Games won: A (Anna + Clara) 0 : 0 B (Bernd + Dieter)"),
+    ],
+)
+def test_konter_a_matt_without_a_stake_has_no_empty_standing_before_its_first_partie(
+    client, db, players, lang, headers, result
+):
+    """Before the first partie too, the table page's standing has columns (each player's team and its strokes,
+    the game's start), never a heading over names alone; the settlement's result says the games won."""
+    night = night_with(db, players, "konter_a_matt", [])
+    page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
+    assert balance_headers(page) == headers
+    assert [row[1:] for row in balance_rows(page)] == [["A", "11"], ["B", "11"], ["A", "11"], ["B", "11"]]
+    assert result in answer_text(client.get(f"/nights/{night.id}/summary?lang={lang}"))
+
+
 def test_matt_without_a_stake_stands_each_player_with_the_matches_won(client, db, players):
     """No table of names alone: each player's matches won, as the engine counts them. A match is four
     Durchgänge: Anna mates with 33, Bernd with 8, a draw, Anna with 33 again: Anna wins it 66 : 8."""
@@ -65,13 +86,27 @@ def test_matt_without_a_stake_stands_each_player_with_the_matches_won(client, db
     assert balance_headers(page) == ["Player", "Matches won"]
     assert [row[0].split()[0] for row in balance_rows(page)] == ["Anna", "Bernd"]
     assert [row[1] for row in balance_rows(page)] == ["1", "0"]
-    assert "matches won: Anna 1 : 0 Bernd" in answer_text(client.get(f"/nights/{night.id}?lang=en"))
+    assert "Matches won: Anna 1 : 0 Bernd" in answer_text(client.get(f"/nights/{night.id}?lang=en"))
+
+
+def test_matts_matches_won_set_their_figures_in_bold_as_the_score_does(client, db, players):
+    """The two lines of figures under the match read alike: the match's score and the matches won, each
+    figure in <strong>, the second name held to the figures by no-break spaces."""
+    anna_33 = {"mated_by": 1, "move": 3, "card": "A"}
+    night = night_with(db, players, "matt", [anna_33] * 4, 2)  # match 1 won by Anna 132 : 0
+    page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
+    states = re.findall(r'<p class="state">(.*?)</p>', page, re.S)
+    (score,) = [p for p in states if p.startswith("Partie 1:")]
+    (won,) = [p for p in states if p.startswith("Gewonnene Partien:")]
+    bernd = '&nbsp;<span class="who">Bernd</span>'
+    assert score.startswith(f"Partie 1: Anna <strong>132</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"), score
+    assert won == f"Gewonnene Partien: Anna <strong>1</strong>&nbsp;:&nbsp;<strong>0</strong>{bernd}"
 
 
 def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(client, db, players):
     konter = night_with(db, players, "konter_a_matt", KONTER)
     page = answer_text(client.get(f"/nights/{konter.id}/summary?lang=de"))
-    assert "Gewonnene Spiele" in page or "Spiele gewonnen" in page or "Games won" not in page
+    assert "Ergebnis Gewonnene Spiele: A (Anna + Clara) 0 : 0 B (Bernd + Dieter)" in page
     assert "EUR" not in page and "Wer zahlt wem" not in page
     assert "Striche" in page  # the strokes of the game under way
     matt = night_with(db, players, "matt", MATT, 2)

@@ -9,14 +9,16 @@ import re
 import pytest
 
 from scorekeeper.core.hands import add_hands
+from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.samples import random_hands
 from scorekeeper.web.pdf import (
     FIGURE_SPACE,
+    FIGURES_CHARS_MAX,
     PLAYER_CHARS,
-    PLAYER_CHARS_MAX,
     VALUE_CHARS,
+    fit_fields,
     hand_log,
     name_chars,
     steps_text,
@@ -78,12 +80,23 @@ def test_every_hand_in_the_log_names_who_played_it(app, db, players, game, seats
     assert named > len(views) // 2
 
 
-def test_a_long_word_in_a_name_widens_its_column_up_to_a_limit():
+def test_a_long_word_in_a_name_widens_its_column():
     assert name_chars("Anna") == name_chars("Clara Schütz") == PLAYER_CHARS
     assert name_chars("Bartholomäus Huber") == 14  # 12 letters
-    assert name_chars("Zoë Ångström-Øster") == PLAYER_CHARS + 2  # 8 letters; a hyphen breaks
-    assert name_chars("Maximiliansebastianobermeierschwarzenbe") == PLAYER_CHARS_MAX
+    assert name_chars("Bartholomäus Schwarzenberger") == 17  # 15 letters: no longer cut to 14
+    assert name_chars("Zoë Ångström-Øster") == PLAYER_CHARS + 3  # 8 letters and the hyphen it breaks after
     assert name_chars("李小龙") == PLAYER_CHARS
+
+
+def test_the_widest_names_give_way_when_the_fields_would_crowd_out_the_hands_text():
+    assert fit_fields([6, 17, 14, 12, 12, 13], [6, 8, 8, 8, 8, 8]) == [6, 17, 14, 12, 12, 13]  # 74: room
+    assert fit_fields([6, 44, 12], [6, 8, 8]) == [6, 44, 12]  # Matt's two players: a long word has room
+    # five players of long words: the widest cut to one width, within the limit
+    assert fit_fields([6, 20, 18, 16, 12, 12], [6, 8, 8, 8, 8, 8]) == [6, 15, 15, 15, 12, 12]
+    assert sum(fit_fields([6, 20, 18, 16, 12, 12], [6, 8, 8, 8, 8, 8])) <= FIGURES_CHARS_MAX
+    # never narrower than a field's figures, nor than PLAYER_CHARS, even past the limit
+    assert fit_fields([6, 40, 40, 40, 40, 40], [6, 8, 8, 8, 8, 19]) == [6, 12, 12, 12, 12, 19]
+    assert fit_fields([9, 40, 40, 40, 40, 40], [9, 8, 8, 8, 8, 40]) == [9, 8, 8, 8, 8, 40]
 
 
 def test_the_log_is_two_cells_a_hand(app, db, players):
@@ -180,3 +193,55 @@ def test_a_club_nights_pdf_names_no_tournament(app, db, players, tmp_path):
         text = pdf_text(summary_pdf(table), tmp_path)
     assert not re.search(r"\b(Runde|Tisch)\s+\d", text), "a club night is no tournament's table"
     assert text.lstrip().startswith(f"{app.config['CLUB_NAME'].upper()}\n")
+
+
+#: Long names of one word too long for the old limit (Schwarzenberger: 15 letters) and of hyphens (a break after one).
+LONG_NAMES = (
+    "Maximilian Oberhuber",
+    "Bartholomäus Schwarzenberger",
+    "Anna-Katharina Weißenbacher",
+    "Sepp Hinterseer",
+    "Kreszentia Obermüller-Zwack",
+)
+
+
+@pytest.mark.parametrize("lang, heading, value", [("de", "Alle", "Wert"), ("en", "All", "Value")])
+@pytest.mark.parametrize("game, seats", [("schafkopf", 5), ("schafkopf", 4), ("matt", 2)])
+def test_the_logs_heads_break_long_names_only_between_words(app, db, tmp_path, lang, heading, value, game, seats):
+    """Each word of a long name stands whole in its column's head (a name wraps at its spaces, and after its
+    hyphens): none is cut in two, as "Schwarzenber / ger" was when a column was at most 14 characters."""
+    long_players = [create_player(db=db, name=name) for name in LONG_NAMES]
+    table = a_night(db, long_players, hands=6, game=game, seats=seats)
+    with app.test_request_context(f"/?lang={lang}"):
+        text = pdf_text(summary_pdf(table), tmp_path)
+    log = text[re.search(rf"^ *{heading} \w+$", text, re.M).start() :].splitlines()  # "Alle Durchgänge"
+    head = log[1 : next(i for i, line in enumerate(log) if value in line) + 1]  # up to the line of "Value"
+    words = {word for line in head for word in line.split()}
+    for name in LONG_NAMES[:seats]:
+        for word in re.findall(r"[^\s-]+-?", name):  # "Obermüller-Zwack": "Obermüller-", "Zwack"
+            assert word in words, (word, head)
+
+
+def test_the_footer_shows_names_as_they_are_written(app, client, db, tmp_path):
+    """Every page's foot is a CSS string in a <style> element, where HTML reads no entities: a club's or a
+    tournament's name with "&", quotes or "<" stood there escaped for HTML ("Kegel &amp; Karten"). Nor can a
+    name end the string or the style element."""
+    from sqlmodel import select
+
+    from scorekeeper.core.models import Tournament
+    from tests.web.test_tournaments import played_table
+
+    night_id = played_table(client, db)
+    db.rollback()
+    (t,) = db.exec(select(Tournament)).all()
+    t.name = 'Herbst & "Winter" <Turnier> \\ </style><p>x'
+    db.commit()
+    app.config["CLUB_NAME"] = "Kegel & Karten"
+    with app.test_request_context("/?lang=de"):
+        text = pdf_text(summary_pdf(load_table(db=db, night_id=night_id)), tmp_path)
+    name = 'Herbst & "Winter" <Turnier> \\ </style><p>x'
+    assert f"Kegel & Karten · {name} · Runde 1 · Tisch 1 · " in text.split("\f")[-2], text
+    sheets = client.get(f"/tournaments/{t.id}/sheets.pdf?lang=de")
+    assert sheets.status_code == 200
+    text = pdf_text(sheets.get_data(), tmp_path)
+    assert f"{name} · " in text.split("\f")[-2].splitlines()[-1], text.split("\f")[-2].splitlines()[-3:]

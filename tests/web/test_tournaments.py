@@ -336,6 +336,25 @@ def played_table(client, db) -> int:
     return night_id
 
 
+@pytest.mark.parametrize("lang, which", [("de", "Runde 1 · Tisch 1"), ("en", "Round 1 · Table 1")])
+def test_a_tournament_tables_page_names_its_tournament_linked_for_an_account_never_for_a_guest(
+    app, client, db, lang, which
+):
+    """The table page's head says which table it is (templates/_macros/tournament.html, as the table's PDF and the
+    score sheets do): the tournament's name links to the tournament for an account that may see it; a table's
+    guest, who may not, reads the name alone."""
+    night_id = played_table(client, db)
+    (t,) = tm.list_tournaments(db=db)
+    link = f'<a href="/tournaments/{t.id}">{html.escape(t.name, quote=False)}</a>'
+    page = client.get(f"/nights/{night_id}?lang={lang}").get_data(as_text=True)
+    assert f"· {link} · {which}\n" in page
+    guest = app.test_client()
+    code = db.get(Night, night_id).join_code
+    assert guest.post("/join", data={"code": code}).status_code == 302
+    page = guest.get(f"/nights/{night_id}?lang={lang}").get_data(as_text=True)
+    assert f"· {html.escape(t.name, quote=False)} · {which}\n" in page and f"/tournaments/{t.id}" not in page
+
+
 def test_a_tournament_tables_settlement_shows_points_never_money(client, db):
     """Never money (docs/tournaments.md): the table's settlement stands each player with points, no stake, no
     money column, no who-pays-whom, no chart of money, nor money in the text it shares."""
