@@ -261,7 +261,8 @@ def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreIn
        next to it) as ``before-restore-YYYYmmdd-HHMMSS.db``, made by :func:`backup`;
        a damaged database, which has no sound copy, is kept byte for byte.
     3. Every night's and tournament's ``version`` in the copy is moved past any served
-       before (:func:`_past_live`: a version never names two states), the
+       before, and every ``AUTOINCREMENT`` counter past the highest id the live database gave
+       out (:func:`_past_live`: a version never names two states, an id never two rows), the
        copy is copied over the live database in one write transaction
        (the backup API), and the live database is checked again. If anything fails
        from the start of that copy on, the safety copy is put back.
@@ -530,9 +531,63 @@ _VERSIONED = {
     models.Tournament.__tablename__: (models.Tournament.__tablename__,),
 }
 
+#: The tables whose ids are never given out twice: SQLite's ``AUTOINCREMENT`` (models.NEVER_REUSED,
+#: migration 0012), which keeps the highest id a table gave out in ``sqlite_sequence``.
+_NEVER_REUSED = tuple(
+    table.name for table in SQLModel.metadata.sorted_tables if table.dialect_options["sqlite"].get("autoincrement")
+)
+
+
+@dataclass(frozen=True)
+class _Served:
+    """The highest the live database served, which a restored copy must move past.
+
+    ``versions``: per table of :data:`_VERSIONED`, its highest ``version`` (of nights: of the
+    deleted ones too). ``ids``: per table of :data:`_NEVER_REUSED`, the highest id it gave out:
+    its ``sqlite_sequence`` entry (which counts the rows deleted since, a deleted night's too) or
+    its highest id, whichever is larger. What the live database cannot tell (too damaged to read,
+    or gone) is 0.
+    """
+
+    versions: dict[str, int]
+    ids: dict[str, int]
+
+
+def _served(live: Path) -> _Served:
+    """What the live database served, read without changing it; each number on its own, so that
+    a damaged page costs only the numbers it holds."""
+
+    def highest(sql: str, *parameters: str) -> int:
+        with (
+            contextlib.suppress(sqlite3.DatabaseError, TypeError, ValueError),
+            contextlib.closing(_connect(live, read_only=True)) as connection,
+        ):
+            return int(connection.execute(sql, parameters).fetchone()[0] or 0)
+        return 0
+
+    return _Served(
+        versions={
+            table: max(highest(f"SELECT max(version) FROM {source}") for source in sources)
+            for table, sources in _VERSIONED.items()
+        },
+        ids={
+            table: max(
+                highest("SELECT max(seq) FROM sqlite_sequence WHERE name = ?", table),
+                highest(f"SELECT max(id) FROM {table}"),
+            )
+            for table in _NEVER_REUSED
+        },
+    )
+
 
 def _past_live(*, copy: Path, live: Path) -> None:
-    """Move every version in ``copy`` past any version served before, just before the swap.
+    """Move every version and every id counter in ``copy`` past any the live database served, just
+    before the swap: :func:`_move_past` with what :func:`_served` reads from ``live``."""
+    _move_past(copy=copy, served=_served(live), now=int(time.time()))
+
+
+def _move_past(*, copy: Path, served: _Served, now: int) -> None:
+    """Move every version and every id counter in ``copy`` past those ``served`` (one transaction).
 
     A version must never name two states: a phone polling with the tag of version 2 of a night must
     not be told "unchanged" when the restored night's version 2 is another hand, nor a PDF kept for
@@ -544,23 +599,30 @@ def _past_live(*, copy: Path, live: Path) -> None:
     has: it is the bound where the live database is too damaged to read (or gone). One step for all
     keeps their order, and as it is measured from the copy's lowest, restores one after another add
     to the versions instead of doubling them.
+
+    An id must never name two rows either: a phone's app posting a hand to the night it started,
+    a cached roster's player ids, a tournament's id were given out by the live database after the
+    backup, and the copy's ``sqlite_sequence`` would give them out again to other nights, players,
+    tournaments. Each table's entry is raised to the highest id the live database gave out (never
+    lowered), so the next id is past every one served, also that of a row deleted since. The live
+    database's counters only grow, and are above those of an earlier restore. Ids have no clock:
+    where the live database cannot be read, the copy's own counters stay (docs/backup.md).
     """
-    now = int(time.time())
-    highest = dict.fromkeys(_VERSIONED, 0)
-    for table, sources in _VERSIONED.items():
-        for source in sources:
-            with (
-                contextlib.suppress(sqlite3.DatabaseError, TypeError, ValueError),
-                contextlib.closing(_connect(live, read_only=True)) as connection,
-            ):
-                found = int(connection.execute(f"SELECT max(version) FROM {source}").fetchone()[0] or 0)
-                highest[table] = max(highest[table], found)
     try:
         with contextlib.closing(_connect(copy, read_only=False)) as connection:
-            for table, floor in highest.items():
+            connection.execute("BEGIN IMMEDIATE")
+            for table, floor in served.versions.items():
                 lowest = int(connection.execute(f"SELECT min(version) FROM {table}").fetchone()[0] or 0)
                 step = max(1, max(floor, now) + 1 - lowest)
                 connection.execute(f"UPDATE {table} SET version = version + ?", (step,))
+            for table, given in served.ids.items():
+                if connection.execute("SELECT 1 FROM sqlite_sequence WHERE name = ?", (table,)).fetchone():
+                    connection.execute(
+                        "UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?", (given, table, given)
+                    )
+                elif given:  # no row of it ever in the copy: SQLite makes the entry with the first
+                    connection.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (table, given))
+            connection.execute("COMMIT")
     except sqlite3.Error as exc:
         raise BackupError(f"cannot prepare the copy for the restore: {_first_line(exc)}") from None
 

@@ -29,7 +29,7 @@ from scorekeeper.core.models import AuditEntry, Night, NightResult, Player
 from scorekeeper.core.players import create_player, rename_player, retire_player
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from tests.support import DURCH, start_night
+from tests.support import DURCH, RUFEN_HIRSCH, start_night
 from tests.support_tournament import make_tournament
 
 HEAD = ScriptDirectory.from_config(database.alembic_config(None)).get_current_head()  # the newest migration
@@ -663,3 +663,94 @@ def test_a_night_deleted_after_a_restore_comes_back_past_every_version_it_served
     backup.restore(url=url, source=saved.path, backups=tmp_path / "kept again")
     [(back,)] = query(live, f"SELECT version FROM evening WHERE id = {night.id}")
     assert back > served  # else the version names two states: a phone with that tag gets 304 for 0 hands
+
+
+# --- ids ----------------------------------------------------------------------------
+
+
+def test_after_a_restore_a_phone_apps_night_id_never_names_another_night(app, client, players, tmp_path):
+    """The club backs up at 18:00. At 20:00 the scoring app on a phone starts a night through the
+    API (Anna, Bernd, Clara, Dieter) and records hand 1. At 21:00 the admin restores the 18:00 backup
+    (something else went wrong), which takes that night away. Another table starts a night afterwards
+    (Eva, Clara, Bernd, Anna, through the pages or the API). The first phone's app still has its
+    night's id and sends its next hand: the API took it, 201, as hand 1 of the other table's night,
+    with other people in other seats. The ids are "never reused" (docs/architecture.md: SQLite
+    never reuses a night's id, AUTOINCREMENT), but the restored file brought back its own
+    ``sqlite_sequence``, so the next night got the id served before the restore (core/backup.py
+    _past_live moved the versions past, not the ids). A form carries the night's uid and is
+    refused; the API's POST of a hand has nothing to tell the nights apart by. (Attack, c5a1979.)"""
+    url = app.config["DATABASE_URL"]
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")
+    first = client.post(
+        "/api/v1/sessions",
+        json={"game": "matzlfangen", "stake_cents": 10, "players": [p.id for p in players[:4]], "first_dealer": 1},
+    ).get_json()
+    assert client.post(f"/api/v1/sessions/{first['id']}/hands", json=RUFEN_HIRSCH).status_code == 201
+
+    backup.restore(url=url, source=saved.path, backups=tmp_path / "kept")
+
+    other = client.post(
+        "/api/v1/sessions",
+        json={
+            "game": "matzlfangen",
+            "stake_cents": 50,
+            "players": [players[4].id, players[2].id, players[1].id, players[0].id],
+            "first_dealer": 1,
+        },
+    ).get_json()
+    late = client.post(f"/api/v1/sessions/{first['id']}/hands", json=RUFEN_HIRSCH)
+    assert other["id"] != first["id"], (
+        f"the new night got id {other['id']}, the id the phone's night had before the restore; "
+        f"its late hand was answered {late.status_code} and recorded at the other table"
+    )
+    assert late.status_code == 404  # the phone's night is gone with the restore: its hand lands nowhere
+
+
+def test_a_restore_gives_out_no_id_served_since_the_backup_again(url, live, db, club, players, tmp_path):
+    """A player, a tournament, a hand and a night given their ids after the backup (the night deleted
+    again, so that only the live database's ``sqlite_sequence`` remembers its id): after the restore,
+    the next of each gets a new id. A cached roster's player id on ``POST /sessions`` would seat
+    someone else, a tournament's id on the standings board would show another tournament."""
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import delete_night
+
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")
+    cup = make_tournament(db, n=4)  # and its players Spieler 1 .. 4
+    franz = create_player(db=db, name="Franz")  # the highest player id
+    gone = start_night(db, players)
+    hand, _, _ = record_hand(db=db, night_id=gone.id, hand=DURCH)
+    served = {"player": franz.id, "tournament": cup.id, "evening": gone.id, "handrecord": hand.id}
+    delete_night(db=db, night_id=gone.id, reason="by mistake", export=night_json(db=db, night_id=gone.id))
+    assert query(live, f"SELECT count(*) FROM evening WHERE id = {gone.id}") == [(0,)]
+
+    backup.restore(url=url, source=saved.path, backups=tmp_path / "kept")
+    db.rollback()
+    db.expire_all()
+
+    night = start_night(db, players)
+    given = {
+        "player": create_player(db=db, name="Franz").id,
+        "tournament": make_tournament(db, n=4, name="Pokal").id,
+        "evening": night.id,
+        "handrecord": record_hand(db=db, night_id=night.id, hand=DURCH)[0].id,
+    }
+    assert {table: given[table] > served[table] for table in served} == dict.fromkeys(served, True), (given, served)
+
+
+def test_where_the_live_database_tells_nothing_the_backups_own_id_counters_stay(url, db, club, players, tmp_path):
+    """The live database's counters raise the copy's, never lower them. With no live database (as with
+    one too damaged to read: ids have no clock to fall back on, docs/backup.md) the backup's own
+    counters stay, which remember the ids of the nights deleted before the backup."""
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import delete_night
+
+    gone = start_night(db, players)
+    delete_night(db=db, night_id=gone.id, reason="by mistake", export=night_json(db=db, night_id=gone.id))
+    saved = backup.backup(url=url, target=tmp_path / "saved.db")
+    kept = dict(query(saved.path, "SELECT name, seq FROM sqlite_sequence"))
+    assert kept["evening"] == gone.id
+    elsewhere = tmp_path / "elsewhere" / "club.db"
+
+    backup.restore(url=f"sqlite:///{elsewhere}", source=saved.path, backups=tmp_path / "kept")
+
+    assert dict(query(elsewhere, "SELECT name, seq FROM sqlite_sequence")) == kept
