@@ -27,7 +27,7 @@ from scorekeeper.core.players import (
     roster_changes,
 )
 from scorekeeper.core.table import load_table
-from tests.support import as_file, drop_at, set_at, start_night
+from tests.support import as_file, drop_at, set_at, snapshot, start_night
 
 MODELS = (Player, RosterChange, Night, Seat, HandRecord, AuditEntry, NightResult)
 NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
@@ -460,6 +460,43 @@ def test_a_bad_tournament_in_a_club_file_is_refused_naming_its_path_and_nothing_
         import_club(db=other_db, data=data)
     assert caught.value.path == f"tournaments[0].entrants[{last}].guest"
     assert counts(other_db) == NOTHING
+
+
+def test_a_club_files_member_whose_name_is_a_tournament_guest_here_is_refused_naming_the_player(db, other_db, club):
+    """The roster's Eva comes in a club file to a server where Eva is a guest of a tournament: found by
+    name, the guest would become a member with Eva's roster changes and club nights. A member and a
+    guest are never merged (docs/tournaments.md): the import names the player and writes nothing."""
+    from scorekeeper.core import tournaments as tm
+
+    data = as_file(club_json(db))
+    t = tm.create_tournament(db=other_db, name="Vorher", game="schafkopf", rules={"preset": "turnier"}, seed="v")
+    tm.add_entrant(db=other_db, tournament_id=t.id, guest="Eva")
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as caught:
+        import_club(db=other_db, data=data)
+    eva = [p["name"] for p in data["players"]].index("Eva")
+    assert caught.value.path == f"players[{eva}].name"
+    assert caught.value.message == "'Eva' is 'Eva' here, a guest of a tournament, not a member"
+    assert snapshot(other_db) == before
+    assert by_name(other_db, "Eva").guest
+
+
+def test_a_club_night_seating_a_tournament_guest_here_is_refused_naming_the_seat(db, other_db, club):
+    """A club file whose night seats a name left off its roster (a hand-edited file) is held to the
+    same rule at the seat: a tournament's guest here never sits at a club night."""
+    from scorekeeper.core import tournaments as tm
+
+    data = as_file(club_json(db))
+    data["players"] = [p for p in data["players"] if p["name"] != "Dieter"]
+    t = tm.create_tournament(db=other_db, name="Vorher", game="schafkopf", rules={"preset": "turnier"}, seed="v")
+    tm.add_entrant(db=other_db, tournament_id=t.id, guest="Dieter")
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as caught:
+        import_club(db=other_db, data=data)
+    seat = [p["name"] for p in data["nights"][0]["players"]].index("Dieter")
+    assert caught.value.path == f"nights[0].players[{seat}].name"
+    assert "a guest of a tournament, not a member" in caught.value.message
+    assert snapshot(other_db) == before
 
 
 def test_a_tournament_table_also_listed_as_a_club_night_is_refused(db, other_db, club):

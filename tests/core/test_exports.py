@@ -15,17 +15,18 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from scorekeeper.core import hands as hands_module
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, NotFound
 from scorekeeper.core.exchange import night_file
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.exchange.night_file import import_night, night_json
 from scorekeeper.core.exchange.spreadsheet import night_csv
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
-from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, Seat
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
-from tests.support import as_file, drop_at, set_at
+from tests.support import DURCH, as_file, drop_at, set_at, snapshot, start_night
 
 MODELS = (Player, Night, Seat, HandRecord, AuditEntry)
 
@@ -373,6 +374,35 @@ def test_an_imported_night_seats_the_roster_players_of_the_same_name_ignoring_ca
         "CLARA",
         "Dieter",
     ]
+
+
+def test_a_night_file_seating_a_name_that_is_a_tournament_guest_here_does_not_seat_the_guest(db, other_db):
+    """The club's Preisschafkopf had a guest, Gast Gustl (a start number, never on the roster nor in
+    the club's history). A club night played elsewhere (the club's trip, on a second server) where a
+    member of that name sat is exported and imported here with ``manage.py import``. Seating the
+    tournament's guest record at the club night would give the guest a club night in the history and
+    on the leaderboard's rows, which no page can make (core/nights.py add_night refuses a guest at a
+    club night); the import refuses it naming the seat, as the tournament file's import refuses a
+    guest/member mix-up naming the entry, and writes nothing."""
+    t = tm.create_tournament(db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, seed="g")
+    guest = tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl").player_id
+
+    away = [create_player(db=other_db, name=n) for n in ("Anna", "Bernd", "Gast Gustl", "Dieter")]
+    night = start_night(other_db, away)
+    record_hand(db=other_db, night_id=night.id, hand=DURCH)
+    data = night_json(db=other_db, night_id=night.id)
+
+    before = snapshot(db)
+    try:
+        night_id, _ = import_night(db=db, data=data)
+    except InvalidExport as err:
+        assert err.path == "players[2].name"
+        assert err.message == "'Gast Gustl' is 'Gast Gustl' here, a guest of a tournament, not a member"
+        assert snapshot(db) == before
+        return
+    seated = [s.player_id for s in db.exec(select(Seat).where(Seat.night_id == night_id))]
+    rows = db.exec(select(NightResult).where(NightResult.player_id == guest)).all()
+    assert guest not in seated, f"the tournament's guest sits at the imported club night ({len(rows)} history rows)"
 
 
 # --- import: bad files -------------------------------------------------------------

@@ -15,7 +15,7 @@ from scorekeeper.core.errors import NotFound
 from scorekeeper.core.exchange import tournament_file as tx
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.models import Night, Player
+from scorekeeper.core.models import Night, Player, Seat
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import load_table
 from tests.support import snapshot
@@ -303,6 +303,63 @@ def test_a_member_entrant_whose_name_is_an_earlier_guests_is_refused(db, other_d
     with pytest.raises(InvalidExport) as err:
         tx.import_tournament(other_db, data)
     assert err.value.path == f"entrants[{_index_of(data, 'Spieler 1')}].guest"
+    assert snapshot(other_db) == before
+
+
+def test_a_replaced_guest_whose_name_is_a_member_here_is_refused_as_an_entrants_guest_is(db, other_db):
+    """A guest, Gast Gustl, plays round 1 of a tournament and goes home; the organiser gives the start
+    number to another guest (Replace). The tournament file is imported at a club (another server, or the
+    club's new one) where Gast Gustl is a member. For a participant the import refuses exactly this
+    ("a member of the club, not a guest", entrants[i].guest); the replaced person (``former``) is
+    looked up the same way: found by name only, the member would sit at round 1's table (their page
+    listing a tournament they never played, and merging the two records later refused as "two people")."""
+    t = tm.create_tournament(
+        db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, deals=1, seed="g"
+    )
+    for i in range(7):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    gustl = tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl").number
+    tm.draw_round(db=db, tournament_id=t.id)
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=SAUSPIEL)
+    tm.replace_entrant(db=db, tournament_id=t.id, number=gustl, guest="Gast Resi")
+    data = tx.tournament_json(db, t.id)
+    assert data["entrants"][gustl - 1]["former"][0] == {**data["entrants"][gustl - 1]["former"][0], "guest": True}
+
+    member = create_player(db=other_db, name="Gast Gustl")
+    before = snapshot(other_db)
+    try:
+        tx.import_tournament(other_db, data)
+    except InvalidExport as err:
+        assert err.path.startswith(f"entrants[{gustl - 1}]")
+        assert err.path == f"entrants[{gustl - 1}].former[0].guest"
+        assert "'Gast Gustl' is 'Gast Gustl' here, a member of the club, not a guest" in err.message
+        assert snapshot(other_db) == before
+        return
+    seats = other_db.exec(select(Seat).where(Seat.player_id == member.id)).all()
+    assert other_db.get(Player, member.id).guest is False
+    pytest.fail(f"imported: the member Gast Gustl (no guest) now sits at {len(seats)} tournament table(s)")
+
+
+def test_a_replaced_member_whose_name_is_a_guest_here_is_refused(db, other_db):
+    """The other way round: the replaced person was a member; here the name is a tournament's guest."""
+    t = tm.create_tournament(
+        db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, deals=1, seed="m"
+    )
+    for i in range(8):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    tm.draw_round(db=db, tournament_id=t.id)
+    for table in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables:
+        record_hand(db=db, night_id=table.night.id, hand=SAUSPIEL)
+    tm.replace_entrant(db=db, tournament_id=t.id, number=8, guest="Gast Resi")
+    data = tx.tournament_json(db, t.id)
+    earlier = tm.create_tournament(db=other_db, name="Vorher", game="schafkopf", rules={"preset": "turnier"}, seed="v")
+    tm.add_entrant(db=other_db, tournament_id=earlier.id, guest="Spieler 8")
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        tx.import_tournament(other_db, data)
+    assert err.value.path == "entrants[7].former[0].guest"
+    assert "a guest of a tournament, not a member" in err.value.message
     assert snapshot(other_db) == before
 
 

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
-from scorekeeper.core.exchange.night_file import CheckedNight, add_night, night_json, read_night
+from scorekeeper.core.exchange.night_file import CheckedNight, add_night, find_people, night_json, read_night
 from scorekeeper.core.exchange.tournament_file import (
     CheckedTournament,
     read_tournament_file,
@@ -27,7 +27,7 @@ from scorekeeper.core.exchange.tournament_file import (
     write_tournament,
 )
 from scorekeeper.core.models import Night, RosterChange, Tournament
-from scorekeeper.core.players import add_imported_roster_change, find_or_add_players, list_players, roster_changes
+from scorekeeper.core.players import add_imported_roster_change, list_players, roster_changes
 from scorekeeper.core.text import name_key
 
 CLUB_FORMAT = "scorekeeper-club"
@@ -235,7 +235,8 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
     """
     club = read_club(data)
     try:
-        players = find_or_add_players(db=db, people=club.players)
+        # the roster's members: a name that is a tournament's guest here is refused (never merged)
+        players = find_people(db, [(f"players[{i}].name", p) for i, p in enumerate(club.players)])
         ids = {name_key(player.name): player.id for player, _ in players}
         known = set(db.exec(select(RosterChange.uid)))
         new_changes = [c for c in club.changes if c["uid"] not in known]
@@ -244,7 +245,12 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
             columns = {key: copy.deepcopy(value) for key, value in c.items() if key != "player"}
             add_imported_roster_change(db=db, player_id=player_id, columns=columns)
         db.flush()  # in file order: their ids keep the order
-        created = [add_night(db, night)[1] for night in club.nights]
+        created = []
+        for i, night in enumerate(club.nights):
+            try:
+                created.append(add_night(db, night)[1])
+            except InvalidExport as err:  # a seat's name is a tournament's guest here
+                raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
         new_tournaments = []
         for i, tournament in enumerate(club.tournaments):
             try:

@@ -34,7 +34,7 @@ FORMAT = "scorekeeper-night"
 VERSION = 1
 POT_MAX = 10**9  # what the engine accepts as a pot to start with
 
-__all__ = ["FORMAT", "VERSION", "CheckedNight", "add_night", "import_night", "night_json", "read_night"]
+__all__ = ["FORMAT", "VERSION", "CheckedNight", "add_night", "find_people", "import_night", "night_json", "read_night"]
 
 
 def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
@@ -312,9 +312,30 @@ def find_night(db: Session, uid: str) -> int | None:
     return db.exec(select(Night.id).where(Night.uid == uid)).first()
 
 
+def find_people(db: Session, people: list[tuple[str, dict[str, Any]]]) -> list[tuple[Player, bool]]:
+    """The players of a file's people, found by name or added, as
+    :func:`~scorekeeper.core.players.find_or_add_players` finds them: ``people`` are each the JSON
+    path of the person's entry and Player's columns (``guest`` True for a tournament's guest; a member
+    without it). A member of the club is never found as a tournament's guest, nor a guest as a member
+    (docs/tournaments.md: the two are never merged, and a guest never sits at a club night).
+
+    :raises InvalidExport: at the person's path, when the name here is the other kind's; before anything is written.
+    """
+    here = {name_key(p.name): p for p in db.exec(select(Player))}
+    for path, columns in people:
+        other = here.get(name_key(columns["name"]))
+        guest = columns.get("guest", False)
+        if other is not None and other.guest != guest:
+            said = "a member of the club, not a guest" if guest else "a guest of a tournament, not a member"
+            raise InvalidExport(path, f"{columns['name']!r} is {other.name!r} here, {said}")
+    return find_or_add_players(db=db, people=[columns for _, columns in people])
+
+
 def _write(db: Session, night: CheckedNight) -> int:
-    """Write a new night through the use cases (not committed)."""
-    seated = [player for player, _ in find_or_add_players(db=db, people=[{"name": name} for name in night.names])]
+    """Write a new night through the use cases (not committed). Its players are members: a name that
+    is a tournament's guest here is refused, as the start form refuses a guest at a club night."""
+    people = [(f"players[{i}].name", {"name": name}) for i, name in enumerate(night.names)]
+    seated = [player for player, _ in find_people(db, people)]
     added = add_imported_night(db=db, columns=night.columns, player_ids=[p.id for p in seated])
     add_imported_hands(db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit))
     return added.id

@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
-from scorekeeper.core.exchange.night_file import CheckedNight, find_night, night_json, read_night
+from scorekeeper.core.exchange.night_file import CheckedNight, find_night, find_people, night_json, read_night
 from scorekeeper.core.exchange.transaction import import_once
 from scorekeeper.core.hands import add_imported_hands
 from scorekeeper.core.history import write_solos
@@ -41,7 +41,7 @@ from scorekeeper.core.models import (
     TournamentTable,
 )
 from scorekeeper.core.nights import add_imported_night, new_join_code
-from scorekeeper.core.players import find_or_add_players, player_named
+from scorekeeper.core.players import find_or_add_players
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.text import ID_MAX, name_key
 
@@ -437,7 +437,9 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
     """Write a checked tournament unless its uid is there already (not committed: the club's import
     is one transaction). ``(tournament, created)``.
 
-    :raises InvalidExport: when a table's night is in the database already, but not as this table.
+    :raises InvalidExport: when a table's night is in the database already, but not as this table; when a
+        participant or a person they replaced (``former``) is a guest in the file and a member here, or
+        the other way round.
     """
     existing = _tournament_id(db, checked.uid)
     if existing is not None:
@@ -447,22 +449,25 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
             raise InvalidExport(
                 f"tables[{i}].night.evening.uid", "this night is in the database already, but not as this table"
             )
-    for i, e in enumerate(checked.entrants):  # a guest is never a member of the club, nor a member a guest
-        other = player_named(db, e["name"])
-        if other is not None and other.guest != e["guest"]:
-            said = "a member of the club, not a guest" if e["guest"] else "a guest of a tournament, not a member"
-            raise InvalidExport(f"entrants[{i}].guest", f"{e['name']!r} is {other.name!r} here, {said}")
+    # Everyone who sat at a table, guests as guests: the participants and those they replaced (a guest
+    # is never a member of the club, nor a member a guest); the tables' seats then find them by name.
+    people = [
+        (f"entrants[{i}].guest", {"name": e["name"], "guest": e["guest"]}) for i, e in enumerate(checked.entrants)
+    ]
+    people += [
+        (f"entrants[{i}].former[{j}].guest", {"name": f["name"], "guest": f["guest"]})
+        for i, e in enumerate(checked.entrants)
+        for j, f in enumerate(e["former"])
+    ]
+    found = iter(player for player, _ in find_people(db, people))  # in the order of people
+    players = [next(found) for _ in checked.entrants]
     t = Tournament(**copy.deepcopy(checked.columns))
     db.add(t)
     db.flush()
-    # Entrants first, guests as guests: the tables' seats then find them by name.
-    players = find_or_add_players(db=db, people=[{"name": e["name"], "guest": e["guest"]} for e in checked.entrants])
-    for e, (player, _) in zip(checked.entrants, players, strict=True):
-        people = [{"name": f["name"], "guest": f["guest"]} for f in e["former"]]
-        replaced = find_or_add_players(db=db, people=people) if people else []
+    for e, player in zip(checked.entrants, players, strict=True):
         former = [
             {"player_id": p.id, "name": p.name, "after_round": f["after_round"], "at": f["at"]}
-            for f, (p, _) in zip(e["former"], replaced, strict=True)
+            for f, p in zip(e["former"], [next(found) for _ in e["former"]], strict=True)
         ]
         db.add(
             Entrant(
