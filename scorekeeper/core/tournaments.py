@@ -228,6 +228,12 @@ class TournamentView:
         return t.is_open and len(self.rounds) < t.rounds and (self.current is None or self.current.done)
 
     @property
+    def can_enter(self) -> bool:
+        """Whether a participant can be entered now: one entered plays from the next round drawn, so
+        not once every round is drawn (:func:`add_entrant`)."""
+        return self.tournament.is_open and len(self.rounds) < self.tournament.rounds
+
+    @property
     def finished(self) -> bool:
         return len(self.rounds) == self.tournament.rounds and self.rounds[-1].done
 
@@ -558,10 +564,15 @@ def _round_done(db: Session, t: Tournament, number: int) -> bool:
 
 
 def _round_started(db: Session, t: Tournament, number: int) -> bool:
+    """Whether a table of the round has a hand, or ever had one (all taken back after a reopening: the
+    audit trail keeps them, and drawing the round again would delete it), or has points from paper."""
     nights = select(TournamentTable.night_id).where(
         TournamentTable.tournament_id == t.id, TournamentTable.round == number
     )
     if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
+        return True
+    recorded = AuditEntry.night_id.in_(nights), AuditEntry.action.in_(("record", "import"))
+    if db.exec(select(AuditEntry.id).where(*recorded).limit(1)).first() is not None:
         return True
     return (
         db.exec(
@@ -603,8 +614,13 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
 def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest: Any = None) -> Entrant:
     """Enter a player of the roster (``player_id``), a guest of an earlier tournament again (``player_id``),
     or a new guest (``guest``: a name; a start number, never on the roster or in the club's history). The
-    next start number is theirs; a player entered after a round was drawn plays from the next round on."""
+    next start number is theirs; a player entered after a round was drawn plays from the next round on.
+
+    :raises Conflict: once every round is drawn (they would play none).
+    """
     t = _open_tournament(db, tournament_id)
+    if _last_round(db, t) >= t.rounds:
+        raise Conflict("all {n} rounds are drawn: a participant entered now would play none", n=t.rounds)
     player = _new_entrant_player(db, t, player_id, guest)
     count = db.exec(select(func.count()).where(Entrant.tournament_id == t.id)).one()
     if count >= ENTRANTS_MAX:

@@ -397,3 +397,34 @@ def test_a_table_reopened_with_all_its_deals_stays_open_through_its_corrections(
     edit_hand(db=db, night_id=night_id, number=1, hand={**SAUSPIEL, "points": 80})
     db.rollback()
     assert tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.is_open
+
+
+def test_once_every_round_is_drawn_nobody_is_entered_who_would_play_none(db):
+    """A participant entered after the last draw (also into a reopened tournament) would rank with 0
+    points among the others and could take a prize place: refused, naming the rounds."""
+    t = _tournament(db, n=8, deals=1, rounds=1)
+    tm.draw_round(db=db, tournament_id=t.id)
+    late = create_player(db=db, name="Zu Spät")
+    with pytest.raises(Conflict, match="all 1 rounds are drawn"):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=late.id)
+    with pytest.raises(Conflict, match="all 1 rounds are drawn"):
+        tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl")
+    db.rollback()
+    assert len(tm.read_tournament(db=db, tournament_id=t.id).entrants) == 8
+
+
+def test_a_round_whose_hands_were_all_taken_back_is_not_drawn_again(db):
+    """An admin reopens every table of the round and takes its deals back: the round has been played
+    (the audit trail keeps its hands), so drawing it again, which would delete that trail, is refused,
+    and so is a change of the rules."""
+    t = _tournament(db, n=8, deals=1, rounds=2)
+    tm.draw_round(db=db, tournament_id=t.id)
+    tables = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables
+    _play(db, tm.read_tournament(db=db, tournament_id=t.id).rounds[0], [SAUSPIEL])
+    for table in tables:
+        reopen_night(db=db, night_id=table.night.id, reason="Punkte falsch", who="admin")
+        undo_last(db=db, night_id=table.night.id)
+    with pytest.raises(Conflict, match="round 1 has started"):
+        tm.redraw_round(db=db, tournament_id=t.id)
+    with pytest.raises(Conflict, match="round 1 has started"):
+        tm.set_rules(db=db, tournament_id=t.id, rules={"preset": "turnier", "all_pass": "ramsch"})

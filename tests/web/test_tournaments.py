@@ -484,3 +484,24 @@ def test_a_table_phone_is_told_when_the_organiser_changes_the_rules_of_its_drawn
     )  # the rules did change
     assert client.get(f"/nights/{night_id}/live", headers={"If-None-Match": tag}).status_code == 200
     assert client.get(f"/nights/{night_id}/version").get_json()["version"] > seen
+
+
+@pytest.mark.parametrize(
+    ("lang", "refusal"),
+    [
+        ("en", "all 1 rounds are drawn: a participant entered now would play none"),
+        ("de", "alle 1 Runden sind ausgelost: wer jetzt angemeldet wird, spielt keine mehr"),
+    ],
+)
+def test_once_every_round_is_drawn_the_page_offers_no_entry_and_a_late_one_is_refused(client, db, lang, refusal):
+    t = make_tournament(db, 8, rounds=1)
+    assert 'action="/tournaments/1/entrants"' in client.get(f"/tournaments/{t.id}?lang={lang}").get_data(as_text=True)
+    tm.draw_round(db=db, tournament_id=t.id)
+    page = client.get(f"/tournaments/{t.id}?lang={lang}").get_data(as_text=True)
+    assert f'action="/tournaments/{t.id}/entrants"' not in page
+    late = create_player(db=db, name="Zu Spät")
+    answer = client.post(f"/tournaments/{t.id}/entrants?lang={lang}", data={"player": str(late.id)})
+    assert answer.status_code == 409
+    assert refusal[0].upper() + refusal[1:] in html.unescape(answer.get_data(as_text=True))
+    db.rollback()
+    assert len(tm.read_tournament(db=db, tournament_id=t.id).entrants) == 8
