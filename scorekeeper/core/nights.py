@@ -12,7 +12,7 @@ import unicodedata
 from datetime import date
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -183,7 +183,9 @@ def add_night(
         raise InvalidInput("first_dealer", "the first dealer must be a seat from 1 to {n}", n=len(player_ids))
     night = Night(
         game=g.name,
-        pot_start=0 if tournament_id is not None else _carried_pot(db, g.name, g.parse_rules(complete)),
+        pot_start=0
+        if tournament_id is not None
+        else _carried_pot(db, g.name, g.parse_rules(complete), stake_cents, currency),
         rules=complete,
         stake_cents=stake_cents,
         currency=currency.upper(),
@@ -219,9 +221,16 @@ def new_join_code(db: Session) -> str:
             return code
 
 
-def _carried_pot(db: Session, game: str, rules: Any) -> int:
+def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency: str) -> int:
     """The units a new night's pot starts with (Schafkopf): what the club's last closed night of
-    the game left in its pot when its rules carry it, unless a later night has taken it already."""
+    the game left in its pot when its rules carry it, unless a later night has taken it already.
+
+    The pot is money paid in at that night's stake: a night of another stake takes it as the same
+    money in whole, even units (80 cents carried at 10 cents a unit are 8 units, at 20 cents 4).
+
+    :raises InvalidInput: for a stake (or currency) at which the pot's money is no whole, even
+        number of units: the night is started at the pot's stake, or at one that fits.
+    """
     g = get_game(game)
     if not g.takes_pot(rules):
         return 0
@@ -237,14 +246,34 @@ def _carried_pot(db: Session, game: str, rules: Any) -> int:
     ).first()
     if last is None or not g.carries_pot(g.parse_rules(last.rules)):
         return 0
-    # taken when a Schafkopf night started after it closed already began with a pot (times, not ids:
-    # an imported older night gets a new id)
+    # taken when a Schafkopf night started after it first closed already began with a pot: a night
+    # reopened to correct it and closed again does not give its pot out a second time (times, not
+    # ids: an imported older night gets a new id; its audit trail keeps its first close)
+    first_closed = (
+        db.exec(
+            select(func.min(AuditEntry.at)).where(AuditEntry.night_id == last.id, AuditEntry.action == "close")
+        ).one()
+        or last.closed_at
+    )
     taken = db.exec(
-        select(Night.id).where(col(Night.game) == game, Night.created_at > last.closed_at, Night.pot_start > 0)
+        select(Night.id).where(col(Night.game) == game, Night.created_at > first_closed, Night.pot_start > 0)
     ).first()
     if taken is not None:
         return 0
-    return read_table(db=db, night=last, newest=1).settlement.pot or 0  # from the stored state after its last hand
+    units = read_table(db=db, night=last, newest=1).settlement.pot or 0  # from the stored state after its last hand
+    if not units or (stake_cents, currency.upper()) == (last.stake_cents, last.currency):
+        return units
+    cents = units * last.stake_cents
+    if currency.upper() == last.currency and stake_cents and cents % stake_cents == 0 and cents // stake_cents % 2 == 0:
+        return cents // stake_cents
+    raise InvalidInput(
+        "stake_cents",
+        "the club's pot holds {units} units at {stake} cents from its last Schafkopf night: start this night "
+        "at {stake} cents a unit, or at a stake that makes those {cents} cents an even number of units",
+        units=units,
+        stake=last.stake_cents,
+        cents=cents,
+    )
 
 
 def lock_night(*, db: Session, night_id: int) -> Night:

@@ -12,7 +12,7 @@ from sqlmodel import select
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Night, Seat
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import close_night, create_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
@@ -619,3 +619,28 @@ def test_the_start_form_does_not_seat_a_tournament_guest_at_a_club_night(client,
     assert f"there is no player {guest}" in field_errors(answer.get_data(as_text=True), "seat_1")
     db.rollback()
     assert db.exec(select(Night).where(Night.tournament_id.is_(None))).first() is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "stake", "refusal"),
+    [
+        (
+            "en",
+            "0.50",
+            "the club's pot holds 8 units at 10 cents from its last Schafkopf night: start this night at 10",
+        ),
+        ("de", "0,50", "im Topf des Vereins liegen 8 Einheiten zu 10 Cent vom letzten Schafkopf-Abend: beginne diesen"),
+    ],
+)
+def test_a_night_at_a_stake_that_splits_the_carried_pot_is_refused_at_the_stake(
+    client, db, players, lang, stake, refusal
+):
+    """The carried pot's 80 cents are no whole, even number of units at 50 cents: the form says so at
+    its stake, in the page's language, and starts nothing."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=10)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    answer = post_night(client, players, "schafkopf", 4, lang=lang, stake=stake)
+    assert answer.status_code == 400
+    assert refusal in page_text(answer.get_data(as_text=True))
+    assert nights(db) == 1

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 
+from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.hands import add_hands, edit_hand, record_hand
-from scorekeeper.core.models import AuditEntry, HandRecord
+from scorekeeper.core.models import AuditEntry, HandRecord, Night
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.players import create_player
+from scorekeeper.core.summary import money_lines
 from scorekeeper.core.table import get_night, load_table
 from tests.support import RUFEN_HIRSCH, pdf_text, start_night
 
@@ -88,6 +90,58 @@ def test_a_carried_pot_starts_the_clubs_next_schafkopf_night(db, players):
     assert table.settlement.pot == 8
     third = start_night(db, players, game="schafkopf")  # the pot went to the second night only
     assert third.pot_start == 0
+
+
+def test_a_carried_pot_is_not_carried_again_when_its_night_is_reopened_and_closed(db, players):
+    """The second night took the 8 units; the first is reopened to check a hand and closed again
+    unchanged: the third night starts without them (before: it took them a second time, money out of
+    nothing, as the first night's close was newer than the second night's start)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})  # pot 8
+    close_night(db=db, night_id=first.id)
+    assert start_night(db, players, game="schafkopf").pot_start == 8
+    reopen_night(db=db, night_id=first.id, reason="checking hand 1")
+    close_night(db=db, night_id=first.id)
+    assert start_night(db, players, game="schafkopf").pot_start == 0
+
+
+def test_a_carried_pot_is_the_same_money_at_a_night_of_another_stake(db, players):
+    """8 units at 10 cents are 80 cents in the pot: a night at 20 cents a unit starts with 4 units and
+    shares out the same 80 cents (before: 8 units, 1.60 EUR out of 0.80 paid in)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=10)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    pot_in = money_lines(load_table(db=db, night_id=first.id))[0]
+    assert (pot_in.units, pot_in.cents) == (8, 80)
+    second = start_night(db, players, game="schafkopf", stake_cents=20)
+    assert second.pot_start == 4
+    close_night(db=db, night_id=second.id)
+    assert money_lines(load_table(db=db, night_id=second.id))[0].cents == pot_in.cents
+
+
+@pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
+def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
+    db, players, stake_cents, currency
+):
+    """80 cents are 1.6 units at 50 cents, 2⅔ at 30, and no francs at all: the night is refused, naming
+    the pot and its stake, and nothing is started; at the pot's own stake it starts with the pot."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=10)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    with pytest.raises(InvalidInput, match="the club's pot holds 8 units at 10 cents") as refused:
+        create_night(
+            db=db,
+            game="schafkopf",
+            rules=None,
+            stake_cents=stake_cents,
+            currency=currency,
+            player_ids=[p.id for p in players[:4]],
+            first_dealer=1,
+        )
+    assert refused.value.field == "stake_cents"
+    db.rollback()
+    assert len(list(db.exec(select(Night)))) == 1
+    assert start_night(db, players, game="schafkopf", stake_cents=10).pot_start == 8
 
 
 def test_the_pdf_has_every_name_and_final_money_figure_as_the_engine_computed(client, db, tmp_path):
