@@ -84,20 +84,36 @@ class Season:
         return f"{self.year}/{(self.year + 1) % 100:02d}"
 
 
+#: The club's nights: a tournament's tables are not in its history (docs/tournaments.md), nor in its seasons.
+CLUB_NIGHT = Night.tournament_id == None  # noqa: E711 (SQL's IS NULL)
+
+
+def takes_money(game: str, rules: object) -> bool:
+    """Whether a club night of ``game`` under ``rules`` is played for money: not where the game's money
+    option is 0 (Konter a Matt, Matt without a stake: ``Game.uses_stake``), as its table page says."""
+    return game in GAMES and GAMES[game].uses_stake(rules or {})
+
+
 SEASONS_SPAN = 100  # beyond this many seasons between the first night and the newest, only those with nights
 
 
 def seasons(*, db: Session, start: tuple[int, int]) -> list[Season]:
     """Every season from the club's first night to its newest, newest first (none without nights);
     across a span of more than a hundred seasons (a date typed wrong) only the seasons with nights."""
-    first, last = db.exec(select(func.min(Night.played_on), func.max(Night.played_on))).one()
+    first, last = db.exec(select(func.min(Night.played_on), func.max(Night.played_on)).where(CLUB_NIGHT)).one()
     if first is None:
         return []
     a, b = Season.of(first, start).year, Season.of(last, start).year
     if b - a < SEASONS_SPAN:
         return [Season.starting(year, start) for year in range(b, a - 1, -1)]
-    years = {Season.of(day, start).year for day in db.exec(select(distinct(Night.played_on)))}
+    years = {Season.of(day, start).year for day in db.exec(select(distinct(Night.played_on)).where(CLUB_NIGHT))}
     return [Season.starting(year, start) for year in sorted(years, reverse=True)]
+
+
+def newest_season(*, db: Session, start: tuple[int, int], today: date) -> Season:
+    """The season of the club's newest night (a tournament's table is none), or of ``today`` without one."""
+    newest = db.exec(select(func.max(Night.played_on)).where(CLUB_NIGHT)).one()
+    return Season.of(newest or today, start)
 
 
 def places(db: Session) -> list[str]:
@@ -207,14 +223,21 @@ class Tally:
     cents: int = 0
     declared: int = 0
     won: int = 0
+    paid: int = field(default=0, compare=False)  # of the nights, those played for money (``takes_money``)
 
-    def add(self, row: NightResult) -> None:
+    def add(self, row: NightResult, paid: bool = True) -> None:
         self.nights += 1
+        self.paid += paid
         self.hands += row.hands
         self.units += row.units
         self.cents += row.cents
         self.declared += row.declared
         self.won += row.won
+
+    @property
+    def for_money(self) -> bool:
+        """Whether any of the nights was played for money: else its money and units are no figures at all."""
+        return self.paid > 0
 
     @property
     def units_per_hand(self) -> int | None:
@@ -235,6 +258,7 @@ class NightLine:
     played_on: date
     game: str
     cents: int
+    paid: bool = field(default=True, compare=False)  # played for money (``takes_money``)
 
 
 @dataclass(frozen=True)
@@ -273,7 +297,10 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
     A night counts when the player played a hand in it or it moved their money (a
     share of the pot when the dealer of a table of five sat out every hand); a night
     is won when it brought the player money; the streak is the longest run of nights
-    won in a row, by date.
+    won in a row, by date, of the nights played for money (a night played without a
+    stake neither extends nor ends it). Each tally and night says whether it was
+    played for money (``Tally.for_money``, ``NightLine.paid``): the page shows money
+    for those only.
 
     :raises errors.NotFound: for an unknown player.
     """
@@ -283,20 +310,32 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
         .where(NightResult.player_id == player_id)
         .order_by(NightResult.played_on, NightResult.night_id)
     ).all()
+    paid = {
+        night_id
+        for night_id, game, rules in db.exec(
+            select(Night.id, Night.game, Night.rules).where(
+                Night.id.in_(select(NightResult.night_id).where(NightResult.player_id == player_id))
+            )
+        )
+        if takes_money(game, rules)
+    }
     counts = dict.fromkeys(COUNTS, 0)
     by_season: dict[int, dict[str, Tally]] = defaultdict(dict)
     run: list[NightLine] = []
     for row in rows:
         if not row.hands and not row.cents:
             continue  # a night without a hand for this player: not a night played (nor attended)
-        history.total.add(row)
-        history.games.setdefault(row.game, Tally()).add(row)
+        money = row.night_id in paid
+        history.total.add(row, money)
+        history.games.setdefault(row.game, Tally()).add(row, money)
         season = Season.of(row.played_on, season_start)
-        by_season[season.year].setdefault(row.game, Tally()).add(row)
+        by_season[season.year].setdefault(row.game, Tally()).add(row, money)
         for name in COUNTS:
             counts[name] += getattr(row, name)
-        night = NightLine(row.night_id, row.played_on, row.game, row.cents)
+        night = NightLine(row.night_id, row.played_on, row.game, row.cents, money)
         history.nights.append(night)
+        if not money:
+            continue  # played for honour: no best or worst night, and the streak goes on
         # the best night brought money, the worst cost some: a night without (a Matt without a stake) is neither
         if night.cents > 0 and (history.best is None or night.cents > history.best.cents):
             history.best = night
@@ -344,6 +383,25 @@ class Standing:
 SORTS = ("money", "per_hand", "win_rate", "attendance")
 
 
+def _in_season(game: str, season: Season) -> tuple:
+    """The season's result rows of ``game`` that count: a night the player played a hand in or that moved
+    their money."""
+    return (
+        col(NightResult.game) == game,
+        NightResult.played_on >= season.start,
+        NightResult.played_on < season.end,
+        (NightResult.hands > 0) | (NightResult.cents != 0),  # as on the player's page
+    )
+
+
+def season_for_money(*, db: Session, game: str, season: Season) -> bool:
+    """Whether any of the season's nights of ``game`` on the leaderboard was played for money
+    (``takes_money``): else the leaderboard has no money or units to show."""
+    counted = select(NightResult.night_id).where(*_in_season(game, season))
+    rules = db.exec(select(Night.game, Night.rules).where(Night.id.in_(counted)))
+    return any(takes_money(g, r) for g, r in rules)
+
+
 def leaderboard(
     *, db: Session, game: str, season: Season, min_declared: int = 20, sort: str = "money"
 ) -> tuple[list[Standing], int]:
@@ -354,12 +412,7 @@ def leaderboard(
     """
     if sort not in SORTS:
         raise ValueError(f"sort by one of {', '.join(SORTS)}, not {sort!r}")
-    in_season = (
-        col(NightResult.game) == game,
-        NightResult.played_on >= season.start,
-        NightResult.played_on < season.end,
-        (NightResult.hands > 0) | (NightResult.cents != 0),  # as on the player's page
-    )
+    in_season = _in_season(game, season)
     nights = db.exec(select(func.count(distinct(NightResult.night_id))).where(*in_season)).one()
     rows = db.exec(
         select(

@@ -34,6 +34,7 @@ from sqlalchemy import delete, func
 from sqlmodel import select
 
 from scorekeeper.core import history_pages as history
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import InvalidInput, NotFound
 from scorekeeper.core.exchange import night_file as exports
 from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
@@ -49,6 +50,7 @@ from scorekeeper.core.players import (
     retire_player,
     roster_changes,
 )
+from tests.support_tournament import make_tournament
 
 OCHSEN = "Gasthof Ochsen"
 CLARAS = "Bei Clara"
@@ -791,6 +793,33 @@ def test_the_nights_for_the_chart_are_oldest_first_with_their_money(db, club):
         line(club, "n7", 50),
     ]
     assert eva.total == Tally(6, 30, -17, 22, 9, 6)
+
+
+def test_a_night_played_for_honour_is_no_money_night_and_neither_ends_nor_extends_a_streak(db, club):
+    """A Matt without a stake between Dieter's nights won (n5 +50, n6 +250, n7 +250) moves no money: it
+    counts as a night, not as one played for money, and the streak runs on across it."""
+    p = club.people
+    honour = open_night(db, [p["Dieter"], p["Clara"]], "matt", date(2026, 2, 20), CLARAS)  # stake_per_point 0
+    play(db, honour, [{"mated_by": 1, "move": 7, "card": "A"}])
+    dieter = history.player_history(db=db, player_id=club.id("Dieter"))
+    assert [(n.night_id, n.paid) for n in dieter.nights if n.game == "matt"] == [(honour.id, False)]
+    assert (dieter.games["matt"].nights, dieter.games["matt"].for_money) == (1, False)
+    assert (dieter.total.nights, dieter.total.paid, dieter.games["schafkopf"].for_money) == (6, 5, True)
+    assert dieter.streak == [line(club, "n5", 50), line(club, "n6", 250), line(club, "n7", 250)]
+    # the season's Matt nights on the leaderboard: n4 for 2 cents a point, and this one for honour
+    assert history.season_for_money(db=db, game="matt", season=Season.starting(2026))
+    assert not history.season_for_money(db=db, game="matt", season=Season.starting(2025))  # none at all
+
+
+def test_a_tournaments_tables_are_no_season_of_the_clubs(db, club):
+    """A tournament's tables have no history rows (docs/tournaments.md): its season is not offered, nor is it
+    the newest season, though its tables are nights of a later day."""
+    t = make_tournament(db, played_on=date(2027, 1, 2))
+    tm.draw_round(db=db, tournament_id=t.id)
+    assert db.exec(select(func.max(Night.played_on))).one() == date(2027, 1, 2)
+    assert [s.label for s in history.seasons(db=db, start=(1, 1))] == ["2026", "2025"]
+    assert history.newest_season(db=db, start=(1, 1), today=date(2030, 5, 1)) == Season.starting(2026)
+    assert history.newest_season(db=db, start=AUGUST, today=date(2030, 5, 1)).label == "2026/27"
 
 
 def test_a_player_with_no_nights_has_an_empty_history(db, club):

@@ -10,11 +10,13 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import func, select
 
-from scorekeeper.core.hands import add_hands
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.hands import add_hands, record_hand
 from scorekeeper.core.models import NightResult, Player, RosterChange, Seat
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import close_night, create_night
 from scorekeeper.core.players import create_player, roster_changes
-from tests.support import answer_text, start_night
+from tests.support import RUFEN_HIRSCH, answer_text, start_night
+from tests.support_tournament import make_tournament
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}  # Bernd (forehand) and Clara win: 1 unit each
 
@@ -203,6 +205,24 @@ def test_a_bad_leaderboard_choice_is_refused_with_a_message(client, db, players,
     answer = client.get(f"/leaderboard?lang=en&{query}")
     assert answer.status_code == 400
     assert errors_of(answer) == ["Not a valid choice."]
+
+
+def test_the_leaderboard_opens_on_the_season_of_the_clubs_newest_night_not_of_a_tournament_table(client, db, players):
+    night = start_night(db, players, played_on=date(2026, 12, 20))
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    close_night(db=db, night_id=night.id)
+    t = make_tournament(db, played_on=date(2027, 1, 2))  # the club's New Year's tournament
+    tm.draw_round(db=db, tournament_id=t.id)
+    answer = client.get("/leaderboard?lang=en")
+    page = answer_text(answer)
+    # a tournament's tables are not in the club's history (docs/tournaments.md): the newest season with a
+    # night of the club is 2026, where the leaderboard has its four players
+    assert "Matzlfangen · Season 2026" in page, page
+    assert all(name in page for name in ("Anna", "Bernd", "Clara", "Dieter"))
+    # nor is the tournament's season offered, here or on the nights list
+    for path in ("/leaderboard?lang=en", "/nights/?lang=en"):
+        seasons = re.search(r'<select[^>]*name="season"[^>]*>(.*?)</select>', client.get(path).text, re.S)
+        assert seasons and ">2026<" in seasons.group(1) and "2027" not in seasons.group(1), path
 
 
 def test_the_leaderboard_takes_the_season_start_from_the_configuration(app, client, db, players):

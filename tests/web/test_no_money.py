@@ -174,6 +174,56 @@ def test_a_player_page_names_no_best_night_without_money_and_speaks_german(clien
     assert night.id
 
 
+def test_the_leaderboard_of_konter_a_matt_without_a_stake_shows_no_money(client, db, players):
+    """A season of a game played for honour has no "Money" column of 0.00 EUR nor units per hand of 0.00
+    (docs/using.md: "no units, money or payments anywhere"); it opens sorted by the hands won."""
+    night_with(db, players, "konter_a_matt", KONTER, played_on=date(2026, 3, 1))
+    answer = client.get("/leaderboard?lang=en&game=konter_a_matt&season=2026")
+    page = answer_text(answer)
+    assert "Konter a Matt · Season 2026" in page
+    assert "EUR" not in page  # no money column of 0.00 EUR for a game the club plays for honour
+    assert "per hand" not in page.lower() and "0.00" not in page  # nor sorted by money or units per hand
+    assert "Played for honour, not money." in page and "wins % ▾" in page
+    asked = answer_text(client.get("/leaderboard?lang=en&game=konter_a_matt&season=2026&sort=money"))
+    assert "wins % ▾" in asked and "EUR" not in asked and "per hand" not in asked.lower()
+    german = answer_text(client.get("/leaderboard?lang=de&game=konter_a_matt&season=2026"))
+    assert "Um die Ehre gespielt, nicht um Geld." in german and "EUR" not in german
+
+
+def test_the_leaderboard_of_a_season_with_a_staked_night_shows_its_money(client, db, players):
+    night_with(db, players, "konter_a_matt", KONTER, played_on=date(2026, 3, 1))
+    night_with(db, players, "konter_a_matt", KONTER, rules={"stake_per_game": 1}, played_on=date(2026, 3, 2))
+    page = answer_text(client.get("/leaderboard?lang=en&game=konter_a_matt&season=2026"))
+    assert "Money" in page and "0.00 EUR" in page and "per hand" in page  # no game ended yet: 0.00 paid
+
+
+def test_a_player_page_shows_no_money_for_nights_played_without_a_stake(client, db, players):
+    night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 2))
+    page = answer_text(client.get(f"/players/{players[0].id}?lang=en"))
+    assert "Matt" in page
+    assert "EUR" not in page  # "0.00 EUR net", a "Money (EUR)" column of 0.00: money that was never played for
+    assert "Balance over the nights" not in page and "<svg" not in client.get(f"/players/{players[0].id}").text
+
+
+def test_a_player_page_shows_money_for_the_nights_played_for_money_only(client, db, players):
+    """Anna played a Matt for honour and a Matzlfangen for 10 cents a unit (lost one hand: -0.10 EUR): money
+    for the Matzlfangen, "–" where the Matt's would be, and the chart of the one night played for money."""
+    night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 1))
+    night_with(
+        db, players, "matzlfangen", [{"contract": "rufen", "partner": 3, "points": 70}], played_on=date(2026, 3, 2)
+    )
+    answer = client.get(f"/players/{players[0].id}?lang=en")
+    page = answer_text(answer)
+    assert "-0.10 EUR net" in page and "Money (EUR)" in page
+    rows = re.findall(r"<tr>(<td>.*?)</tr>", answer.get_data(as_text=True), re.S)
+    cells = [[page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)] for row in rows]
+    assert ["Matt", "1", "2", "–"] in cells and ["Matzlfangen", "1", "1", "-0.10 -1"] in cells
+    assert "–: played for honour, not money." in page
+    assert "Balance over the nights" in page and "Worst night" in page
+    german = answer_text(client.get(f"/players/{players[0].id}?lang=de"))
+    assert "–: um die Ehre gespielt, nicht um Geld." in german
+
+
 def test_the_charts_y_axis_has_room_for_its_longest_value(app):
     from scorekeeper.web.charts import AXIS_FIGURE, chart_svg
 

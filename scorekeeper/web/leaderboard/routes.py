@@ -19,17 +19,22 @@ from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.leaderboard.forms import LeaderboardForm
 from scorekeeper.web.seasons import chosen_season, filter_form
 
+#: The orders of a season played for money only: by money, by units per hand.
+MONEY_SORTS = ("money", "per_hand")
+
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 
 def _opening_game(db) -> str:
     """The game the leaderboard opens on: the one the club plays most for money (a night with a stake that
-    pays units: ``Game.uses_stake``), else the one it plays most; ties go to the newest."""
+    pays units: ``Game.uses_stake``), else the one it plays most; ties go to the newest. A tournament's
+    tables are not the club's nights (docs/tournaments.md)."""
     played: Counter[str] = Counter()
     paid: Counter[str] = Counter()
-    for game, rules, stake in db.exec(select(Night.game, Night.rules, Night.stake_cents).order_by(Night.played_on)):
+    query = select(Night.game, Night.rules, Night.stake_cents).where(history_pages.CLUB_NIGHT)
+    for game, rules, stake in db.exec(query.order_by(Night.played_on)):
         played[game] += 1
-        if stake and game in GAMES and GAMES[game].uses_stake(rules or {}):
+        if stake and history_pages.takes_money(game, rules):
             paid[game] += 1
     counts = paid or played
     return max(reversed(counts), key=counts.__getitem__) if counts else next(iter(GAMES))
@@ -49,14 +54,16 @@ def index():
     }
     form.sort.choices = choices((key, orders[key]) for key in history_pages.SORTS)
     status = filter_form(form, db, all_games=None, all_seasons=None)
-    newest = db.exec(select(Night).order_by(Night.played_on.desc(), Night.id.desc()).limit(1)).first()
     game = form.game.data if status == 200 and form.game.data else _opening_game(db)
     season = chosen_season(form) if status == 200 else None
-    if season is None:
-        season = history_pages.Season.of(
-            newest.played_on if newest else date.today(), current_app.config["SEASON_START"]
-        )
+    if season is None:  # the season of the club's newest night
+        season = history_pages.newest_season(db=db, start=current_app.config["SEASON_START"], today=date.today())
+    # a season of a game played without a stake (Konter a Matt, Matt) has no money or units to show or sort by
+    for_money = history_pages.season_for_money(db=db, game=game, season=season)
     sort = form.sort.data if status == 200 and form.sort.data else "money"
+    if not for_money:
+        form.sort.choices = [c for c in form.sort.choices if c.value not in MONEY_SORTS]
+        sort = "win_rate" if sort in MONEY_SORTS else sort
     form.game.data, form.season.data, form.sort.data = game, str(season.year), sort
     minimum = current_app.config["MIN_DECLARED"]
     standings, nights = history_pages.leaderboard(db=db, game=game, season=season, min_declared=minimum, sort=sort)
@@ -69,6 +76,7 @@ def index():
             game=game,
             season=season,
             sort=sort,
+            for_money=for_money,
             minimum=minimum,
             labels=GAME_LABELS,
             currency=current_app.config["CURRENCY"],

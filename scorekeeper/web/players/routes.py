@@ -128,17 +128,20 @@ def show(player_id: int):
     except NotFound:
         abort(404, _("There is no such player."))
     chart = None
-    if record.nights:
+    paid = [night for night in record.nights if night.paid]  # a night played without a stake moves no money
+    if paid:
         running, series = 0, [0]
-        for night in record.nights:
+        for night in paid:
             running += night.cents
             series.append(running)
-        ends = (day(record.nights[0].played_on), day(record.nights[-1].played_on))
+        ends = (day(paid[0].played_on), day(paid[-1].played_on))
         chart = chart_svg([series], [record.player.name], 360, 200, ends, _("balance over the nights"))
     return render_template(
         "players/show.html",
         h=record,
         chart=chart,
+        # a season's game played for honour only: its money cell says "–" (explained under the table)
+        honour=any(not t.for_money for _season, games in record.seasons for t in games.values()),
         labels=GAME_LABELS,
         contract_label=CONTRACT_LABELS,
         currency=current_app.config["CURRENCY"],
