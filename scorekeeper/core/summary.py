@@ -129,6 +129,17 @@ def money_lines(table: Table) -> tuple[PotClose | None, list[Line]]:
     return pot, lines
 
 
+def night_money(table: Table) -> tuple[PotClose | None, dict[int, int]]:
+    """What the night pays each table position, in cents, and what its pot did. A closed night: the
+    settlement's (:func:`money_lines`: with each one's share of a pot split at the close) and its pot's
+    close; an open night: its balance's money (:meth:`Table.money`), the pot still on the table (None).
+    The table page and the API say this, so they agree with the settlement, its PDF and the history."""
+    if table.night.is_open:
+        return None, {position: table.money(position) for position in table.players}
+    pot, lines = money_lines(table)
+    return pot, {line.position: line.total for line in lines}
+
+
 def count_hand(stats: dict[int, PlayerStats], positions: tuple[int, ...], facts: HandFacts) -> None:
     """Add one hand's counts (``facts``, played by the table ``positions`` of its seats) to ``stats``."""
     for position in positions:

@@ -221,7 +221,18 @@ class Table:
         return game.initial_state(self.settlement.rules, self.night.pot_start or None)
 
     def money(self, position: int) -> int:
+        """The money of a position's balance, in cents (the pot's share at the close is the settlement's:
+        core/summary.py ``money_lines``)."""
         return ledger.cents(self.balance[position - 1], self.night.stake_cents)
+
+    def hand_money(self, number: int) -> list[int]:
+        """What hand ``number`` (1-based) pays each table position, in cents (index 0 = position 1): its units
+        at the stake, or where the game's money is the engine's balance (Matt: its deltas are points), that
+        balance's share of the hand (``Game.hand_money``); the hands add up to :meth:`money`."""
+        game = GAMES[self.night.game]
+        units = game.hand_money(self.settlement.rules, self.settlement.results[number - 1].deltas)
+        row = ledger.position_row(units, self.positions[number - 1], self.size)
+        return [ledger.cents(u, self.night.stake_cents) for u in row]
 
 
 def seats(*, db: Session, night_id: int) -> dict[int, Player]:

@@ -172,6 +172,24 @@ class Game:
         not in Konter a Matt without a stake, whose deltas are all 0."""
         return self.money_from_balance or self.uses_stake(rules)
 
+    def hand_money(self, rules: Any, deltas: Sequence[int]) -> tuple[int, ...]:
+        """The units a hand's ``deltas`` (per seat) pay under ``rules`` (validated): the deltas themselves, or,
+        where the night's money is the engine's balance (:attr:`money_from_balance`: Matt, whose deltas are
+        points), the balance of the hand's points alone. That balance grows by what each hand adds (Matt:
+        ``stake_per_point`` times the difference), so the hands' payments add up to the night's balance; without
+        a stake they are all 0.
+
+        >>> matt = GAMES["matt"]
+        >>> matt.hand_money(matt.parse_rules({"stake_per_point": 2}), (77, 0))
+        (154, -154)
+        >>> matt.hand_money(matt.parse_rules(None), (77, 0)), GAMES["schafkopf"].hand_money(None, (-2, 2, -2, 2))
+        ((0, 0), (-2, 2, -2, 2))
+        """
+        if not self.money_from_balance:
+            return tuple(deltas)
+        balance, _, _ = self.finish(rules, self.initial_state(rules), tuple(deltas))
+        return tuple(balance)
+
     def parse_rules(self, data: Any) -> Any:
         """A complete, validated rule set from a partial one (``None``: the defaults)."""
         return parse_rules(self.rules_cls, self.presets, data)

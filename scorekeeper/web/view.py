@@ -171,24 +171,23 @@ def steps_of(result: HandResult, names: Mapping[int, str] | None = None) -> list
     return [(step_text(s, names), s.units, s.total) for s in result.steps]
 
 
-def payments(table: Table, units_by_position: list[int]) -> list[Payment]:
-    stake = table.night.stake_cents
-    return [
-        Payment(table.players[p].name, units_by_position[p - 1], ledger.cents(units_by_position[p - 1], stake))
-        for p in sorted(table.players)
-    ]
+def payments(table: Table, number: int) -> list[Payment]:
+    """Hand ``number``: each player's units (Matt: points) and the money it pays them (``Table.hand_money``:
+    Matt's money is the balance's, never the points at the stake)."""
+    units, cents = table.rows[number - 1], table.hand_money(number)
+    return [Payment(table.players[p].name, units[p - 1], cents[p - 1]) for p in sorted(table.players)]
 
 
 def hand_view(table: Table, number: int) -> HandView:
     """Hand ``number`` (1-based) as the pages show it."""
-    h, r, row = table.hands[number - 1], table.settlement.results[number - 1], table.rows[number - 1]
+    h, r = table.hands[number - 1], table.settlement.results[number - 1]
     players = tuple(played_by(table, number - 1))
     seats = tuple(table.players[p].name for p in table.positions[number - 1])
 
     def marks() -> list[Mark]:
         return hand_marks(table, number - 1)
 
-    return HandView(h.number, table.players[h.dealer].name, r, payments(table, row), h.data, players, seats, marks)
+    return HandView(h.number, table.players[h.dealer].name, r, payments(table, number), h.data, players, seats, marks)
 
 
 def hand_views(table: Table, newest_first: bool = True, limit: int | None = None) -> list[HandView]:

@@ -4,6 +4,7 @@ changes nothing; hostile input never gives a 500."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from typing import Any
 
 import pytest
@@ -11,12 +12,13 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.hands import record_hand
+from scorekeeper.core.hands import add_hands, record_hand
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
 from scorekeeper.engine import GAMES, settle_json
 from scorekeeper.engine.rules import rules_to_json
-from tests.support import RUFEN_HIRSCH, make_user, signed_in
+from tests.support import RUFEN_HIRSCH, make_user, signed_in, start_night
 from tests.support_tournament import make_tournament
+from tests.web.test_nights import closed_split_night
 
 
 def rows(db) -> dict[str, int]:
@@ -403,6 +405,38 @@ def test_a_matt_match_reports_the_match_score(client, players):
     assert body["hands"][-1]["result"]["match_score"] == {"1": 77, "2": 50}
     assert [t["units"] for t in body["totals"]] == [27, -27]
     assert [t["cents"] for t in body["totals"]] == [270, -270]
+
+
+MATT_HANDS = [{"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"}]
+
+
+def test_the_api_pays_no_cents_in_any_hand_of_a_matt_night_without_a_stake(client, db, players):
+    night = start_night(db, players, "matt", 2, None, stake_cents=10, played_on=date(2026, 3, 2))
+    add_hands(db=db, night_id=night.id, hands=MATT_HANDS)
+    body = client.get(f"/api/v1/sessions/{night.id}").get_json()
+    assert [t["cents"] for t in body["totals"]] == [0, 0]  # played for honour: nobody pays anything
+    # ... yet each hand said what each player "won or paid in this hand" (docs/api.md): 7.70 EUR to Anna
+    paid = [[p["cents"] for p in h["players"]] for h in body["hands"]]
+    assert paid == [[0, 0], [0, 0]]
+    assert [[p["units"] for p in h["players"]] for h in body["hands"]] == [[77, 0], [0, 12]]  # the points
+
+
+def test_the_api_hands_of_a_staked_matt_night_add_up_to_its_totals(client, db, players):
+    rules = {"stake_per_point": 1}
+    night = start_night(db, players, "matt", 2, rules, stake_cents=10, played_on=date(2026, 3, 2))
+    add_hands(db=db, night_id=night.id, hands=MATT_HANDS)
+    body = client.get(f"/api/v1/sessions/{night.id}").get_json()
+    totals = [t["cents"] for t in body["totals"]]
+    assert totals == [650, -650]  # (77 - 12) points x 1 unit x 10 cents
+    by_hands = [sum(h["players"][i]["cents"] for h in body["hands"]) for i in range(2)]
+    assert by_hands == totals  # what each hand says a player won or paid adds up to what they win or pay
+
+
+def test_the_api_of_a_closed_night_gives_the_money_its_settlement_pays(client, db, players):
+    night = closed_split_night(db, players)  # 8 units (0.80 EUR) left in the pot, shared at the close
+    body = client.get(f"/api/v1/sessions/{night.id}").get_json()
+    assert [t["cents"] for t in body["totals"]] == [-40, -40, 40, 40]
+    assert [t["units"] for t in body["totals"]] == [-6, -6, 2, 2]  # the units stay the balance's
 
 
 def test_repeating_an_idempotency_key_returns_the_first_result_with_200(client, db, night):

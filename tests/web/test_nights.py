@@ -12,7 +12,7 @@ from sqlmodel import select
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Night, Seat
-from scorekeeper.core.nights import close_night, create_night
+from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
@@ -442,6 +442,60 @@ def test_the_table_page_shows_the_pot_of_a_schafkopf_night(client, db, players):
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Pot: <strong>8</strong> units (0.80 EUR)" in page
     assert [row[1] for row in balance_rows(page)] == ["-2", "-2", "-2", "-2"]
+
+
+SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
+
+
+def closed_split_night(db, players):
+    """A closed Schafkopf night whose pot was split at the close, with 8 units still in it."""
+    night = start_night(db, players, game="schafkopf", seats=4, stake_cents=10)  # pot_at_close: split
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8
+    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)  # Clara + Dieter +2 and 4 each from the pot
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8 again
+    close_night(db=db, night_id=night.id)
+    return night
+
+
+def money_column(page: str) -> list[str]:
+    """The last column (the money) of a page's balance table, the table page's or the settlement's."""
+    table = re.search(r'<table class="balance"[^>]*>.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert table, page
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    return [page_text(re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)[-1]) for r in rows]
+
+
+def test_the_table_page_of_a_closed_night_shows_the_money_its_settlement_pays(client, db, players):
+    night = closed_split_night(db, players)
+    summary = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+    # the settlement: the 0.80 EUR left in the pot is shared, 0.20 EUR each: Anna -0.60 + 0.20 = -0.40
+    assert money_column(summary) == ["-0.40 EUR", "-0.40 EUR", "0.40 EUR", "0.40 EUR"]
+    table = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    # the closed night's own page said -0.60 EUR for Anna, and a pot of 8 units that was shared out
+    assert money_column(table) == money_column(summary)
+    assert "Pot: <strong>8</strong>" not in table
+    assert "Pot: 8 units = 0.80 EUR. Shared: 0.20 EUR each." in page_text(table)
+    german = page_text(client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True))
+    assert "Stock: 8 Einheiten = 0,80 EUR. Geteilt: je 0,20 EUR." in german
+
+
+def test_the_table_page_of_an_open_night_shows_the_pot_still_on_the_table(client, db, players):
+    night = closed_split_night(db, players)
+    reopen_night(db=db, night_id=night.id, reason="a hand was missing")
+    table = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert money_column(table) == ["-0.60 EUR", "-0.60 EUR", "0.20 EUR", "0.20 EUR"]  # nothing shared yet
+    assert "Pot: <strong>8</strong> units (0.80 EUR)" in table
+
+
+def test_the_hands_of_a_staked_matt_night_pay_what_its_balance_pays(client, db, players):
+    # Matt's deltas are points; its money is stake_per_point x the difference (docs/rules.md): a Durchgang
+    # Anna wins by 77 points pays her 2 x 77 units and costs Bernd as much, not 77 units to her alone
+    night = start_night(db, players, "matt", 2, {"stake_per_point": 2}, stake_cents=10)
+    record_hand(db=db, night_id=night.id, hand={"mated_by": 1, "move": 7, "card": "A"})
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    hand = re.search(r'<table class="payments">(.*?)</table>', page, re.S).group(1)
+    assert page_text(hand) == "Anna +77 15.40 EUR Bernd +0 -15.40 EUR"
+    assert money_column(page) == ["15.40 EUR", "-15.40 EUR"]
 
 
 def test_the_table_page_shows_the_strokes_of_a_konter_a_matt_night(client, db, players):

@@ -138,6 +138,17 @@ def _schemas() -> dict[str, Any]:
         "cents": INTEGER,
     }
     payment = {key: schema for key, schema in money.items() if key != "seat"}  # a hand's: no seat
+    payment["units"] = {"type": "integer", "description": "the hand's units (Matt: the points it scored)"}
+    payment["cents"] = {
+        "type": "integer",
+        "description": "the money the hand pays the player (Matt: its share of the balance, stake_per_point "
+        "times the difference of the points; 0 without a stake): a night's hands add up to its totals",
+    }
+    money["cents"] = {
+        "type": "integer",
+        "description": "the money the player wins (+) or pays (-); a closed night's as its settlement pays it, "
+        "with the player's share of a pot split at the close",
+    }
     return {
         "Error": _object(
             {

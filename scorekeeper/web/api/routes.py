@@ -20,6 +20,7 @@ from scorekeeper.core.models import Player
 from scorekeeper.core.nights import check_date, start_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import create_player, list_players
+from scorekeeper.core.summary import night_money
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
@@ -195,8 +196,10 @@ def _hand_json(table: Table, view: HandView) -> dict[str, Any]:
 
 
 def _totals_json(table: Table) -> list[dict[str, Any]]:
+    """Each player's units and money: a closed night's money is its settlement's (with a split pot's share)."""
+    _, cents = night_money(table)
     return [
-        {"seat": pos, "name": p.name, "units": table.balance[pos - 1], "cents": table.money(pos)}
+        {"seat": pos, "name": p.name, "units": table.balance[pos - 1], "cents": cents[pos]}
         for pos, p in sorted(table.players.items())
     ]
 

@@ -11,6 +11,7 @@ from scorekeeper.core.models import Night
 from scorekeeper.core.nights import start_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import list_players
+from scorekeeper.core.summary import night_money
 from scorekeeper.core.table import Table, audit_trail, get_night, load_table
 from scorekeeper.core.tournaments import list_tournaments, table_of
 from scorekeeper.engine import GAMES, InvalidHand
@@ -148,6 +149,7 @@ def _context(table: Table) -> dict:
     for entry in audit_trail(db=get_db(), night_id=night.id, hand_numbers=numbers):
         audit.setdefault(entry.hand_number, []).append(entry)
     now = life.life(night)
+    pot_close, paid_cents = night_money(table)  # a closed night's: its settlement's, the pot shared or carried
     return {
         "table": table,
         "night": night,
@@ -155,6 +157,8 @@ def _context(table: Table) -> dict:
         "hands": hands,
         "more": len(table.hands) - len(hands),
         "money": money,
+        "paid_cents": paid_cents,
+        "pot_close": pot_close,
         "audit": audit,
         "audit_text": audit_text,
         "poll_seconds": current_app.config["POLL_SECONDS"],
