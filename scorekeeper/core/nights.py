@@ -268,8 +268,8 @@ def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency:
         return cents // stake_cents
     raise InvalidInput(
         "stake_cents",
-        "the club's pot holds {units} units at {stake} cents from its last Schafkopf night: start this night "
-        "at {stake} cents a unit, or at a stake that makes those {cents} cents an even number of units",
+        "the pot carried in holds {cents} cents ({units} units at {stake}): choose {stake} cents, or a stake "
+        "that makes {cents} cents an even number of units",
         units=units,
         stake=last.stake_cents,
         cents=cents,

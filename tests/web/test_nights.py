@@ -681,9 +681,9 @@ def test_the_start_form_does_not_seat_a_tournament_guest_at_a_club_night(client,
         (
             "en",
             "0.50",
-            "the club's pot holds 8 units at 10 cents from its last Schafkopf night: start this night at 10",
+            "the pot carried in holds 80 cents (8 units at 10): choose 10 cents, or a stake that makes 80 cents",
         ),
-        ("de", "0,50", "im Topf des Vereins liegen 8 Einheiten zu 10 Cent vom letzten Schafkopf-Abend: beginne diesen"),
+        ("de", "0,50", "im übertragenen Stock liegen 80 Cent (8 Einheiten zu 10): wähle 10 Cent oder einen Einsatz"),
     ],
 )
 def test_a_night_at_a_stake_that_splits_the_carried_pot_is_refused_at_the_stake(

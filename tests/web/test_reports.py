@@ -128,7 +128,7 @@ def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_ref
     first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=10)
     record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
     close_night(db=db, night_id=first.id)
-    with pytest.raises(InvalidInput, match="the club's pot holds 8 units at 10 cents") as refused:
+    with pytest.raises(InvalidInput, match=r"the pot carried in holds 80 cents \(8 units at 10\)") as refused:
         create_night(
             db=db,
             game="schafkopf",
