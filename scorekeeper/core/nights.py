@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -50,6 +51,7 @@ __all__ = [
     "get_night",
     "lock_night",
     "new_join_code",
+    "pot_moved",
     "reopen_night",
     "start_night",
 ]
@@ -244,21 +246,7 @@ def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency:
         )
         .order_by(Night.closed_at.desc(), Night.id.desc())
     ).first()
-    if last is None or not g.carries_pot(g.parse_rules(last.rules)):
-        return 0
-    # taken when a Schafkopf night started after it first closed already began with a pot: a night
-    # reopened to correct it and closed again does not give its pot out a second time (times, not
-    # ids: an imported older night gets a new id; its audit trail keeps its first close)
-    first_closed = (
-        db.exec(
-            select(func.min(AuditEntry.at)).where(AuditEntry.night_id == last.id, AuditEntry.action == "close")
-        ).one()
-        or last.closed_at
-    )
-    taken = db.exec(
-        select(Night.id).where(col(Night.game) == game, Night.created_at > first_closed, Night.pot_start > 0)
-    ).first()
-    if taken is not None:
+    if last is None or not g.carries_pot(g.parse_rules(last.rules)) or _pot_taker(db, last) is not None:
         return 0
     units = read_table(db=db, night=last, newest=1).settlement.pot or 0  # from the stored state after its last hand
     if not units or (stake_cents, currency.upper()) == (last.stake_cents, last.currency):
@@ -274,6 +262,101 @@ def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency:
         stake=last.stake_cents,
         cents=cents,
     )
+
+
+def _first_close(db: Session, night: Night) -> Any:
+    """When ``night`` was first closed: its audit trail's first close (a night reopened to correct it
+    and closed again keeps it; an imported older night's trail keeps it too), else its ``closed_at``."""
+    return (
+        db.exec(
+            select(func.min(AuditEntry.at)).where(AuditEntry.night_id == night.id, AuditEntry.action == "close")
+        ).one()
+        or night.closed_at
+    )
+
+
+def _pot_taker(db: Session, night: Night) -> Night | None:
+    """The club night that took ``night``'s carried pot: the first of its game started with a pot after
+    ``night`` first closed (times, not ids: an imported older night gets a new id). A night reopened to
+    correct it and closed again does not give its pot out a second time (:func:`_carried_pot`)."""
+    first_closed = _first_close(db, night)
+    if first_closed is None:
+        return None
+    return db.exec(
+        select(Night)
+        .where(
+            col(Night.game) == night.game,
+            Night.created_at > first_closed,
+            Night.pot_start > 0,
+            Night.tournament_id == None,  # noqa: E711 (a tournament's table starts with no pot)
+        )
+        .order_by(Night.created_at, Night.id)
+    ).first()
+
+
+def _pot_source(db: Session, night: Night) -> Night | None:
+    """The club night whose carried pot ``night`` started with: of its game, the last first closed before
+    ``night`` started, when that night's pot went to ``night`` (:func:`_pot_taker`)."""
+    if not night.pot_start or night.tournament_id is not None:
+        return None
+    closes = (
+        select(AuditEntry.night_id, func.min(AuditEntry.at).label("at"))
+        .where(AuditEntry.action == "close")
+        .group_by(AuditEntry.night_id)
+        .subquery()
+    )
+    first_closed = func.coalesce(closes.c.at, Night.closed_at)
+    source = db.exec(
+        select(Night)
+        .outerjoin(closes, closes.c.night_id == Night.id)
+        .where(
+            col(Night.game) == night.game,
+            Night.id != night.id,
+            Night.tournament_id == None,  # noqa: E711
+            first_closed < night.created_at,
+        )
+        .order_by(first_closed.desc(), Night.id.desc())
+    ).first()
+    taker = None if source is None else _pot_taker(db, source)
+    return source if taker is not None and taker.id == night.id else None
+
+
+@dataclass(frozen=True)
+class PotMoved:
+    """A carried pot whose money changed after the next night took it: the night it came from was
+    reopened and corrected since. Neither night's figures change; the difference is settled by hand
+    (docs/rules.md, "The pot carried to the next night")."""
+
+    taken: bool  # True: said of the night the pot came from (the other took it); False: of the night that took it
+    other_id: int  # the other night of the two
+    other_played_on: date
+    taken_cents: int  # what the later night took in
+    now_cents: int  # what the earlier night carries out now
+
+    @property
+    def difference_cents(self) -> int:
+        return abs(self.now_cents - self.taken_cents)
+
+
+def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
+    """The carried pots of ``night`` that changed after the next night took them: the pot it carried in
+    (its night corrected since), then the pot it carried out (``night`` corrected since); none where they
+    did not, or ``night`` neither took a pot nor carried one to a later night."""
+    pairs = []
+    if night.pot_start and (source := _pot_source(db, night)) is not None:
+        pairs.append((source, night, False))
+    if not night.is_open and night.tournament_id is None and (taker := _pot_taker(db, night)) is not None:
+        pairs.append((night, taker, True))
+    moved = []
+    for earlier, later, taken in pairs:
+        game = get_game(earlier.game)
+        carried = game.carries_pot(game.parse_rules(earlier.rules))
+        units = (read_table(db=db, night=earlier, newest=1).settlement.pot or 0) if carried else 0
+        now_cents, taken_cents = units * earlier.stake_cents, later.pot_start * later.stake_cents
+        if now_cents != taken_cents:
+            other = later if taken else earlier
+            moved.append(PotMoved(taken, other.id, other.played_on, taken_cents, now_cents))
+    return tuple(moved)
 
 
 def lock_night(*, db: Session, night_id: int) -> Night:

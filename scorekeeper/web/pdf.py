@@ -15,6 +15,7 @@ from flask import current_app, render_template
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from scorekeeper.core.nights import pot_moved
 from scorekeeper.core.summary import Summary, summarize
 from scorekeeper.core.table import Table
 from scorekeeper.core.tournaments import table_of
@@ -98,6 +99,8 @@ def context(table: Table) -> dict:
         "label": GAME_LABELS[table.night.game],
         "contract_label": CONTRACT_LABELS,
         "teams": team_names(table),
+        "pot_moved": pot_moved(db=get_db(), night=table.night),  # a carried pot corrected after it was taken
+        "in_pdf": False,
     }
 
 
@@ -213,7 +216,7 @@ def summary_html(table: Table) -> str:
     """The summary with the full hand log as the HTML WeasyPrint lays out; needs an app and
     request context for the language (and the database: a tournament's table's PDF names the
     tournament, the round and the table in its head, as the table page does)."""
-    data = context(table)
+    data = context(table) | {"in_pdf": True}
     paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
     log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
     at_table = table_of(db=get_db(), night_id=table.night.id) if table.at_tournament else None

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from sqlmodel import select
 
 from scorekeeper.core.errors import InvalidInput
-from scorekeeper.core.hands import add_hands, edit_hand, record_hand
+from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night
-from scorekeeper.core.nights import close_night, create_night, reopen_night
+from scorekeeper.core.nights import close_night, create_night, pot_moved, reopen_night
 from scorekeeper.core.players import create_player
 from scorekeeper.core.summary import money_lines
 from scorekeeper.core.table import get_night, load_table
-from tests.support import RUFEN_HIRSCH, pdf_text, start_night
+from tests.support import RUFEN_HIRSCH, page_text, pdf_text, start_night
 
 # RUFEN_HIRSCH: Anna deals, Bernd declares: 6
 
@@ -117,6 +119,89 @@ def test_a_carried_pot_is_the_same_money_at_a_night_of_another_stake(db, players
     assert second.pot_start == 4
     close_night(db=db, night_id=second.id)
     assert money_lines(load_table(db=db, night_id=second.id))[0].cents == pot_in.cents
+
+
+def _pot_taken_then_corrected(db, players):
+    """Night 1 carries 8 units (80 cents) out; night 2 (which carries its own on) takes them in; night 1
+    is reopened and a second Rundpass is added (its pot now 16 units, 1.60 EUR), and closed again.
+    Returns both nights."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    assert second.pot_start == 8
+    assert pot_moved(db=db, night=first) == pot_moved(db=db, night=second) == ()
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    return get_night(db=db, night_id=first.id), get_night(db=db, night_id=second.id)
+
+
+def test_a_carried_pot_corrected_after_the_next_night_took_it_is_named_on_both_nights(db, players):
+    """Neither night's figures change (the next night took 80 cents; the corrected night now carries
+    1.60 EUR out): both say so, with the difference to settle by hand (docs/rules.md)."""
+    first, second = _pot_taken_then_corrected(db, players)
+    (out,) = pot_moved(db=db, night=first)
+    assert (out.taken, out.other_id, out.taken_cents, out.now_cents, out.difference_cents) == (
+        True,
+        second.id,
+        80,
+        160,
+        80,
+    )
+    (into,) = pot_moved(db=db, night=second)
+    assert (into.taken, into.other_id, into.taken_cents, into.now_cents) == (False, first.id, 80, 160)
+    assert second.pot_start == 8  # what the second night took stays
+
+
+def test_a_night_that_took_a_pot_and_carried_one_on_names_both_corrections(db, players):
+    """The second night took the first's 8 units and carried 16 on to the third; then both were
+    corrected (another Rundpass each): the second night names the pot it took and the pot it gave."""
+    first, second = _pot_taken_then_corrected(db, players)  # the first now carries 160 cents, 80 were taken
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})  # 8 + 8
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 16
+    reopen_night(db=db, night_id=second.id, reason="one Rundpass more")
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})  # 24
+    close_night(db=db, night_id=second.id)
+    second = get_night(db=db, night_id=second.id)
+    found = [(m.taken, m.other_id, m.taken_cents, m.now_cents) for m in pot_moved(db=db, night=second)]
+    assert found == [(False, first.id, 80, 160), (True, third.id, 160, 240)]
+
+
+def test_a_carried_pot_corrected_and_back_as_it_was_names_nothing(db, players):
+    first, second = _pot_taken_then_corrected(db, players)
+    reopen_night(db=db, night_id=first.id, reason="the second Rundpass was the wrong night's")
+    undo_last(db=db, night_id=first.id)
+    close_night(db=db, night_id=first.id)
+    assert pot_moved(db=db, night=get_night(db=db, night_id=first.id)) == ()
+    assert pot_moved(db=db, night=second) == ()
+
+
+def test_a_corrected_pot_is_named_on_both_nights_pages_and_pdfs(client, db, players, tmp_path):
+    first, second = _pot_taken_then_corrected(db, players)
+    said_first = (
+        "This night, corrected after the night of 2026-11-20 took its pot of 0.80 EUR, now carries 1.60 EUR "
+        "out: settle the difference of 0.80 EUR by hand."
+    )
+    for path in (f"/nights/{first.id}?lang=en", f"/nights/{first.id}/summary?lang=en"):
+        page = client.get(path).get_data(as_text=True)
+        assert said_first in page_text(page), path
+        assert f'href="/nights/{second.id}">2026-11-20</a>' in page, path
+    said_second = (
+        "The pot carried in came from the night of 2026-11-13, corrected since: it now carries 1.60 EUR "
+        "out, this night took 0.80 EUR: settle the difference of 0.80 EUR by hand."
+    )
+    for path in (f"/nights/{second.id}?lang=en", f"/nights/{second.id}/summary?lang=en"):  # the date a link
+        assert said_second in page_text(client.get(path).get_data(as_text=True)).replace(" ,", ","), path
+    german = page_text(client.get(f"/nights/{second.id}/summary?lang=de").get_data(as_text=True)).replace(" ,", ",")
+    assert "Der übernommene Stock kam vom Abend am 13.11.2026, der seither korrigiert wurde" in german
+    assert "die Differenz von 0,80 EUR bitte von Hand ausgleichen" in german
+    for night, said in ((first, "settle the difference of 0.80 EUR by hand"), (second, "0.80 EUR by hand")):
+        pdf = client.get(f"/nights/{night.id}/summary.pdf?lang=en")
+        assert pdf.status_code == 200
+        assert said in " ".join(pdf_text(pdf.data, tmp_path).split())
 
 
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.exchange import night_file, spreadsheet
-from scorekeeper.core.nights import change_night, close_night, delete_night, reopen_night
+from scorekeeper.core.nights import change_night, close_night, delete_night, pot_moved, reopen_night
 from scorekeeper.core.players import roster_stamp
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.web import life, printing
@@ -51,7 +51,9 @@ def _file(table: Table, body, suffix: str, mimetype: str, disposition: str = "at
 def pdf(night_id: int):
     """The summary on A4, to take home or pin up at the club."""
     table = _table(night_id)
-    key = ("night", night_id, table.night.version, roster_stamp(db=get_db()), str(get_locale() or "de"))
+    # a carried pot's correction is the other night's change: it is part of the key (core/nights.py pot_moved)
+    moved = pot_moved(db=get_db(), night=table.night)
+    key = ("night", night_id, table.night.version, roster_stamp(db=get_db()), moved, str(get_locale() or "de"))
     body = printing.pdf(key, lambda: summary_html(table))
     if body is None:
         return printing.busy()

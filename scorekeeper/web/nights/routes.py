@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from scorekeeper.core import history_pages, lifecycle
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.models import Night
-from scorekeeper.core.nights import start_night
+from scorekeeper.core.nights import pot_moved, start_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import list_players
 from scorekeeper.core.summary import night_money
@@ -159,6 +159,7 @@ def _context(table: Table) -> dict:
         "money": money,
         "paid_cents": paid_cents,
         "pot_close": pot_close,
+        "pot_moved": pot_moved(db=get_db(), night=night),  # a carried pot corrected after the next night took it
         "audit": audit,
         "audit_text": audit_text,
         "poll_seconds": current_app.config["POLL_SECONDS"],
