@@ -248,6 +248,12 @@ def test_the_json_export_holds_the_format_marker_the_night_the_players_in_seat_o
     assert json.loads(json.dumps(data)) == data  # plain JSON
 
 
+def test_a_club_night_exported_alone_is_its_night_file_without_a_tournaments_mark(db, players):
+    night = start(db, players)
+    record(db, night, {"contract": "durch", "declarer": 2, "won": False})
+    assert night_file.night_file_json(db=db, night_id=night.id) == night_json(db=db, night_id=night.id)
+
+
 def test_the_json_export_of_an_unknown_night_is_not_found(db):
     with pytest.raises(NotFound):
         night_json(db=db, night_id=999)
