@@ -13,7 +13,7 @@ from scorekeeper.core.errors import NotFound
 from scorekeeper.core.exchange import club_file, night_file
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.exchange.tournament_file import import_tournament, tournament_json
-from scorekeeper.core.table import load_table
+from scorekeeper.core.table import get_night, load_table
 from scorekeeper.web.pdf import summary_pdf
 
 
@@ -32,15 +32,26 @@ def _summary(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    """A night alone; a tournament's table is marked as one, which ``import`` refuses (docs/backup.md)."""
     with app_db() as (_, db):
         try:
-            data = night_file.night_json(db=db, night_id=args.id)
+            data = night_file.night_file_json(db=db, night_id=args.id)
         except NotFound:
             print(f"there is no night {args.id}", file=sys.stderr)
             return 1
+        tournament_id = get_night(db=db, night_id=args.id).tournament_id
     if not write_json(args.output, data):
         return 1
-    print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
+    mark = data.get(night_file.TABLE_MARK)
+    if mark is None:
+        print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
+        return 0
+    print(
+        f"{args.output}: table {mark['table']} of round {mark['round']} of tournament {tournament_id} "
+        f"({mark['name']}) with {many(len(data['hands']), 'hand')}, marked as the tournament's table: "
+        f"python manage.py import refuses it; python manage.py export-tournament {tournament_id} FILE exports "
+        "the whole tournament"
+    )
     return 0
 
 

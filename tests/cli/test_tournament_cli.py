@@ -110,3 +110,29 @@ def test_export_all_carries_the_tournament_and_import_counts_it(
     assert capsys.readouterr().out.endswith("; tournaments 1 new, 0 already there\n")
     assert main(["import", str(club)]) == 0
     assert capsys.readouterr().out.startswith("the club was imported before: nothing changed")
+
+
+def test_a_table_exported_alone_says_it_is_one_and_import_refuses_it_naming_the_tournament(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Night 1 is table 1 of round 1 of the Preisschafkopf. ``export 1`` wrote it as a plain night, and
+    ``import`` of that file in another instance made it a club night there (in the seasons and on the
+    leaderboard, its points counted as money). The export says what the file is and which command
+    exports the whole tournament; the import refuses the file naming the tournament, and imports nothing."""
+    out = tmp_path / "table.json"
+    assert main(["export", "1", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == (
+        f"{out}: table 1 of round 1 of tournament 1 (Preisschafkopf) with 1 hand, marked as the tournament's "
+        "table: python manage.py import refuses it; python manage.py export-tournament 1 FILE exports the "
+        "whole tournament\n"
+    )
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "other"))
+    assert main(["import", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{out}: tournament: this file is table 1 of round 1 of the tournament 'Preisschafkopf'")
+    assert "python manage.py export-tournament" in err and "python manage.py import-tournament" in err
+    assert err.endswith("\nnothing was imported\n")
+    club = tmp_path / "club.json"
+    assert main(["export-all", str(club)]) == 0
+    written = json.loads(club.read_text(encoding="utf-8"))
+    assert (written["players"], written["nights"], written["tournaments"]) == ([], [], [])

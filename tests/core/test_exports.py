@@ -248,6 +248,12 @@ def test_the_json_export_holds_the_format_marker_the_night_the_players_in_seat_o
     assert json.loads(json.dumps(data)) == data  # plain JSON
 
 
+def test_a_club_night_exported_alone_is_its_night_file_without_a_tournaments_mark(db, players):
+    night = start(db, players)
+    record(db, night, {"contract": "durch", "declarer": 2, "won": False})
+    assert night_file.night_file_json(db=db, night_id=night.id) == night_json(db=db, night_id=night.id)
+
+
 def test_the_json_export_of_an_unknown_night_is_not_found(db):
     with pytest.raises(NotFound):
         night_json(db=db, night_id=999)
@@ -417,6 +423,22 @@ BAD_FILES = {
     "an evening without its game": (drop_at(["evening", "game"]), "evening.game", "game is required"),
     "a hand without its data": (drop_at(["hands", 1, "data"]), "hands[1].data", "data is required"),
     "an unknown key": (set_at(["evening", "colour"], "red"), "evening.colour", "unknown key 'colour'"),
+    # a tournament's table exported alone: refused however its mark reads, named where it reads well
+    "a tournament's table": (
+        set_at(["tournament"], {"uid": "0" * 32, "name": "Preisschafkopf", "round": 2, "table": 3}),
+        "tournament",
+        "this file is table 3 of round 2 of the tournament 'Preisschafkopf', exported alone",
+    ),
+    "a tournament's table whose mark says nothing": (
+        set_at(["tournament"], "yes"),
+        "tournament",
+        "this file is a tournament's table, exported alone",
+    ),
+    "a tournament's table whose name has a line break": (
+        set_at(["tournament"], {"name": "Preis\nschafkopf", "round": 2, "table": 3}),
+        "tournament",
+        "this file is a tournament's table, exported alone",
+    ),
     "a stake given as text": (
         set_at(["evening", "stake_cents"], "10"),
         "evening.stake_cents",

@@ -12,6 +12,7 @@ from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import NotFound
+from scorekeeper.core.exchange import club_file, night_file
 from scorekeeper.core.exchange import tournament_file as tx
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.hands import record_hand
@@ -465,3 +466,82 @@ def test_a_file_with_a_wrong_reopening_is_refused_naming_it(db, other_db, reopen
         tx.import_tournament(other_db, data)
     assert err.value.path == path
     assert snapshot(other_db) == before
+
+
+# --- a table exported alone (manage.py export ID, the table's JSON download) ----------------------
+
+
+def _recorded_table(db, t):
+    """Round 1's table recorded deal by deal (5 seats, 4 hands) of :func:`played_tournament`."""
+    first = tm.read_tournament(db=db, tournament_id=t.id).rounds[0]
+    return next(table for table in first.tables if len(table.entrants) == 5)
+
+
+def test_a_table_exported_alone_is_marked_with_its_tournament_round_and_table(db):
+    t = played_tournament(db)
+    table = _recorded_table(db, t)
+    data = night_file.night_file_json(db=db, night_id=table.night.id)
+    assert data["tournament"] == {"uid": t.uid, "name": "Preisschafkopf", "round": 1, "table": table.number}
+    # the rest is the night as the tournament's file carries it
+    assert {key: value for key, value in data.items() if key != "tournament"} == night_file.night_json(
+        db=db, night_id=table.night.id
+    )
+
+
+def test_a_table_exported_alone_is_refused_by_the_night_import_naming_its_tournament_and_nothing_is_written(
+    db, other_db
+):
+    """The Preisschafkopf's recorded table of round 1, exported alone (``manage.py export ID``, or the
+    table's JSON download) and imported with ``manage.py import`` into the club's other database, became
+    a club night there: a night in the seasons and on the leaderboard that was never played as one, its
+    points counted as money at 0.10 a unit. The night import refuses the file, naming the tournament,
+    its round and table, and the tournament's file to import instead; nothing is written."""
+    t = played_tournament(db)
+    table = _recorded_table(db, t)
+    data = night_file.night_file_json(db=db, night_id=table.night.id)
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        night_file.import_night(db=other_db, data=copy.deepcopy(data))
+    assert err.value.path == "tournament"
+    assert f"table {table.number} of round 1 of the tournament 'Preisschafkopf'" in err.value.message
+    assert "export-tournament" in err.value.message and "import-tournament" in err.value.message
+    assert snapshot(other_db) == before
+
+
+@pytest.mark.parametrize("within", ["club", "tournament"])
+def test_a_table_exported_alone_is_refused_inside_a_club_or_tournament_file_too(db, other_db, within):
+    """The mark says the file is one table of a tournament on its own: a club file listing it among
+    its nights would make it a club night, and a tournament file's tables are never marked."""
+    t = played_tournament(db)
+    table = _recorded_table(db, t)
+    alone = night_file.night_file_json(db=db, night_id=table.night.id)
+    if within == "club":
+        data = club_file.club_json(db)
+        data["nights"].append(alone)
+        path = f"nights[{len(data['nights']) - 1}].tournament"
+        read = club_file.import_club
+    else:
+        data = tx.tournament_json(db, t.id)
+        i = next(i for i, listed in enumerate(data["tables"]) if listed["night"]["evening"]["uid"] == table.night.uid)
+        data["tables"][i]["night"] = alone
+        path = f"tables[{i}].night.tournament"
+
+        def read(*, db, data):
+            return tx.import_tournament(db, data)
+
+    before = snapshot(other_db)
+    with pytest.raises(InvalidExport) as err:
+        read(db=other_db, data=data)
+    assert err.value.path == path
+    assert "the tournament 'Preisschafkopf'" in err.value.message
+    assert snapshot(other_db) == before
+
+
+def test_a_table_exported_alone_before_the_mark_still_imports_as_it_did(db, other_db):
+    """A file written before tables were marked (the night's file as the tournament's file carries it)
+    cannot say it is a table: it is imported as a night, as before."""
+    table = _recorded_table(db, played_tournament(db))
+    old = night_file.night_json(db=db, night_id=table.night.id)
+    night_id, created = night_file.import_night(db=other_db, data=copy.deepcopy(old))
+    assert created
+    assert night_file.night_json(db=other_db, night_id=night_id) == old

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 from sqlmodel import select
 
+from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import InvalidInput
 from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import AuditEntry, HandRecord, Night
@@ -15,6 +16,7 @@ from scorekeeper.core.players import create_player
 from scorekeeper.core.summary import money_lines
 from scorekeeper.core.table import get_night, load_table
 from tests.support import RUFEN_HIRSCH, page_text, pdf_text, start_night
+from tests.support_tournament import make_tournament
 
 # RUFEN_HIRSCH: Anna deals, Bernd declares: 6
 
@@ -295,6 +297,17 @@ def test_the_csv_and_json_exports_download(client, db, night):
     assert csv.get_data(as_text=True).splitlines()[0].endswith("Anna;Bernd;Clara;Dieter")  # German: ";" (issue 26.4)
     data = client.get(f"/nights/{night.id}/export.json").get_json()
     assert data["format"] == "scorekeeper-night" and len(data["hands"]) == 1
+
+
+def test_a_tournament_tables_json_download_is_marked_as_the_tournaments_table(client, db):
+    """The table's summary page offers the same JSON as ``manage.py export ID``: it says whose table it
+    is, so ``manage.py import`` refuses it rather than make it a club night."""
+    t = make_tournament(db, name="Herbstturnier")
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[1]
+    data = client.get(f"/nights/{table.night.id}/export.json").get_json()
+    assert data["format"] == "scorekeeper-night"
+    assert data["tournament"] == {"uid": t.uid, "name": "Herbstturnier", "round": 1, "table": 2}
 
 
 def test_export_and_import_commands_round_trip_and_a_second_import_changes_nothing(

@@ -1,7 +1,10 @@
 """A night out of the database and back in: a lossless JSON file.
 
 - :func:`night_json` writes everything about a night (rules, people, hands,
-  idempotency keys, the audit trail with the keys of the hands undone, timestamps) as a JSON object.
+  idempotency keys, the audit trail with the keys of the hands undone, timestamps) as a JSON object;
+  :func:`night_file_json`, the file a night is exported to alone, marks a tournament's table with its
+  tournament (``tournament``), and every reader refuses a file so marked: a table is imported only
+  with its tournament (docs/backup.md).
 - :func:`read_night` checks such an object completely without the database;
   :func:`import_night` writes it in one transaction. It checks the file as strictly
   as the forms check their input, and settles its hands with the engine, so a
@@ -23,18 +26,32 @@ from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
 from scorekeeper.core.exchange.transaction import import_once
 from scorekeeper.core.hands import add_imported_hands, is_idempotency_key
-from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat
+from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat, Tournament, TournamentTable
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import find_or_add_players
 from scorekeeper.core.table import audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, has_control, name_key
+from scorekeeper.core.tournaments import NAME_MAX
 from scorekeeper.engine import GAMES, InvalidHand, deal, settle_session
 
 FORMAT = "scorekeeper-night"
 VERSION = 1
 POT_MAX = 10**9  # what the engine accepts as a pot to start with
+#: The key of a tournament's table exported alone: its tournament's uid and name, its round and table.
+TABLE_MARK = "tournament"
 
-__all__ = ["FORMAT", "VERSION", "CheckedNight", "add_night", "find_people", "import_night", "night_json", "read_night"]
+__all__ = [
+    "FORMAT",
+    "TABLE_MARK",
+    "VERSION",
+    "CheckedNight",
+    "add_night",
+    "find_people",
+    "import_night",
+    "night_file_json",
+    "night_json",
+    "read_night",
+]
 
 
 def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
@@ -94,6 +111,28 @@ def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
             for a in audit_trail(db=db, night_id=night.id)
         ],
     }
+
+
+def night_file_json(*, db: Session, night_id: int) -> dict[str, Any]:
+    """The file a night is exported to alone (``manage.py export ID``, the night's JSON download):
+    :func:`night_json`, and for a tournament's table ``tournament``, what it is a table of: the
+    tournament's ``uid`` and ``name``, the ``round`` and the ``table``'s number. :func:`read_night`
+    refuses a file so marked: a tournament's table alone is no club night, it is imported only with
+    its tournament (the tournament's file, which carries its tables unmarked).
+
+    :raises NotFound: for an unknown night.
+    """
+    data = night_json(db=db, night_id=night_id)
+    table = db.exec(
+        select(Tournament.uid, Tournament.name, TournamentTable.round, TournamentTable.number)
+        .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+        .where(TournamentTable.night_id == night_id)
+    ).first()
+    if table is None:
+        return data
+    uid, name, round_number, number = table
+    mark = {"uid": uid, "name": name, "round": round_number, "table": number}
+    return {"format": data["format"], "version": data["version"], TABLE_MARK: mark, **data}
 
 
 # --- reading a file: every check before anything is written ----------------------
@@ -290,12 +329,36 @@ def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
         raise InvalidExport(checks.join("evening", field), err.message) from None
 
 
+def _table_alone(mark: Any) -> str:
+    """Why a file marked as a tournament's table (:func:`night_file_json`) is not imported, naming the
+    table and its tournament as the mark says them (a mark that cannot say them: "a tournament's table")."""
+    table = "a tournament's table"
+    if isinstance(mark, dict):
+        name, round_number, number = mark.get("name"), mark.get("round"), mark.get("table")
+        if (
+            isinstance(name, str)
+            and 0 < len(name) <= NAME_MAX
+            and not has_control(name)
+            and all(type(n) is int and 1 <= n <= ID_MAX for n in (round_number, number))
+        ):
+            table = f"table {number} of round {round_number} of the tournament {name!r}"
+    return (
+        f"this file is {table}, exported alone: a tournament's table is no club night, and it is imported "
+        "only with its tournament: export the whole tournament where it was played with "
+        "python manage.py export-tournament ID FILE, and import that file with python manage.py import-tournament FILE"
+    )
+
+
 def read_night(data: Any) -> CheckedNight:
     """Check a night file completely (format, keys, types, names, the deal, the engine) without the database.
+    A tournament's table exported alone (marked ``tournament``, :func:`night_file_json`) is refused: every
+    import of a night file (alone, in a club's or a tournament's file) reads it here.
 
     :raises InvalidExport: naming the JSON path of the first problem.
     """
-    top = checks.file_top(data, FORMAT, VERSION, _TOP_KEYS, "night")
+    top = checks.file_top(data, FORMAT, VERSION, checks.keys_with(data, _TOP_KEYS, TABLE_MARK), "night")
+    if TABLE_MARK in top:
+        raise InvalidExport(TABLE_MARK, _table_alone(top[TABLE_MARK]))
     night = _read_night(top["evening"])
     names = _read_players(top["players"], night["seat_count"])
     hands = _read_hands(top["hands"], night)

@@ -161,9 +161,10 @@ def csv_delimiter() -> str:
 @bp.get("/<int:night_id>/export.json")
 @access(NIGHT_READ)
 def export_json(night_id: int):
-    """The whole night (players, rules, hands, audit) as JSON that imports back losslessly."""
+    """The whole night (players, rules, hands, audit) as JSON that imports back losslessly; a tournament's
+    table marked as one, which the night import refuses (as ``manage.py export ID`` writes it)."""
     table = _table(night_id)
-    body = json.dumps(night_file.night_json(db=get_db(), night_id=night_id), ensure_ascii=False, indent=2)
+    body = json.dumps(night_file.night_file_json(db=get_db(), night_id=night_id), ensure_ascii=False, indent=2)
     return _file(table, body, "json", "application/json")
 
 
