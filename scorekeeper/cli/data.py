@@ -10,9 +10,8 @@ from typing import Any
 from scorekeeper.cli.common import Command, app_db, many, read_json, write_json
 from scorekeeper.core import history
 from scorekeeper.core.errors import NotFound
-from scorekeeper.core.exchange import club_file, night_file
+from scorekeeper.core.exchange import club_file, night_file, tournament_file
 from scorekeeper.core.exchange.checks import InvalidExport
-from scorekeeper.core.exchange.tournament_file import import_tournament, tournament_json
 from scorekeeper.core.table import get_night, load_table
 from scorekeeper.web.pdf import summary_pdf
 
@@ -44,7 +43,7 @@ def _export(args: argparse.Namespace) -> int:
         return 1
     mark = data.get(night_file.TABLE_MARK)
     if mark is None:
-        print(f"{args.output}: night {args.id} with {len(data['hands'])} hands")
+        print(f"{args.output}: night {args.id} with {many(len(data['hands']), 'hand')}")
         return 0
     print(
         f"{args.output}: table {mark['table']} of round {mark['round']} of tournament {tournament_id} "
@@ -71,7 +70,7 @@ def _export_all(args: argparse.Namespace) -> int:
 def _export_tournament(args: argparse.Namespace) -> int:
     with app_db() as (_, db):
         try:
-            data = tournament_json(db, args.id)
+            data = tournament_file.tournament_json(db, args.id)
         except NotFound:
             print(f"there is no tournament {args.id}", file=sys.stderr)
             return 1
@@ -85,14 +84,28 @@ def _export_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_tournament(args: argparse.Namespace) -> int:
-    """A tournament file (of export-tournament)."""
-    ok, data = read_json(args.file)
-    if not ok:
+#: format -> what ``import`` calls a file of it (night and club files: ``import``; a tournament's: both)
+_FILES = {night_file.FORMAT: "night", club_file.CLUB_FORMAT: "club", tournament_file.FORMAT: "tournament"}
+
+
+def _import_tournament(args: argparse.Namespace, data: Any = None) -> int:
+    """A tournament file (of export-tournament); ``data``: the file as ``import`` read it already."""
+    if data is None:
+        ok, data = read_json(args.file)
+        if not ok:
+            return 1
+    kind = _FILES.get(data.get("format")) if isinstance(data, dict) else None
+    if kind in ("night", "club"):
+        print(
+            f"{args.file}: this is a Scorekeeper {kind} file, not a tournament file: "
+            "python manage.py import FILE imports it",
+            file=sys.stderr,
+        )
+        print("nothing was imported", file=sys.stderr)
         return 1
     with app_db(write=True) as (_, db):
         try:
-            t, created = import_tournament(db, data)
+            t, created = tournament_file.import_tournament(db, data)
         except InvalidExport as exc:
             print(f"{args.file}: {exc}", file=sys.stderr)
             print("nothing was imported", file=sys.stderr)
@@ -107,10 +120,12 @@ def _counted(what: str, created: int, present: int) -> str:
 
 
 def _import(args: argparse.Namespace) -> int:
-    """A night file or a club file (``format`` says which)."""
+    """A night file, a club file or a tournament file (``format`` says which)."""
     ok, data = read_json(args.file)
     if not ok:
         return 1
+    if isinstance(data, dict) and _FILES.get(data.get("format")) == "tournament":
+        return _import_tournament(args, data)
     club = isinstance(data, dict) and data.get("format") == club_file.CLUB_FORMAT
     with app_db(write=True) as (_, db):
         try:
@@ -169,7 +184,9 @@ def add_parsers(sub: Any) -> dict[str, Command]:
     p.add_argument("file", help="the JSON file to write")
     p = sub.add_parser("import-tournament", help="import a tournament exported as JSON (twice is harmless)")
     p.add_argument("file", help="the JSON file (of export-tournament)")
-    p = sub.add_parser("import", help="import a night or the whole club exported as JSON (twice is harmless)")
+    p = sub.add_parser(
+        "import", help="import a night, the whole club or a tournament exported as JSON (twice is harmless)"
+    )
     p.add_argument("file", help="the JSON file (of export or export-all)")
     p = sub.add_parser("summary", help="write a night's summary as a PDF")
     p.add_argument("id", type=int, help="the night's number")

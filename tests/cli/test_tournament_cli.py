@@ -136,3 +136,54 @@ def test_a_table_exported_alone_says_it_is_one_and_import_refuses_it_naming_the_
     assert main(["export-all", str(club)]) == 0
     written = json.loads(club.read_text(encoding="utf-8"))
     assert (written["players"], written["nights"], written["tournaments"]) == ([], [], [])
+
+
+def test_import_of_a_tournament_file_imports_the_tournament_as_import_tournament_does(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``import`` takes every file Scorekeeper writes, as its format says (before: a tournament's file was
+    refused as "not a Scorekeeper night", with no word of import-tournament)."""
+    out = tmp_path / "turnier.json"
+    assert main(["export-tournament", "1", str(out)]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "other"))
+    assert main(["import", str(out)]) == 0
+    assert capsys.readouterr().out == "tournament 1 (Preisschafkopf) imported\n"
+    assert main(["import-tournament", str(out)]) == 0
+    assert capsys.readouterr().out == "tournament 1 (Preisschafkopf) was imported before: nothing changed\n"
+
+
+def test_import_tournament_of_a_night_file_names_the_command_that_imports_it(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "abend.json"
+    assert main(["export-all", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["import-tournament", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "this is a Scorekeeper club file, not a tournament file: python manage.py import FILE imports it" in err
+    assert "nothing was imported" in err
+
+
+def test_export_of_a_night_of_one_hand_says_one_hand(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scorekeeper import create_app
+    from scorekeeper.core import db as database
+    from scorekeeper.core.hands import record_hand
+    from scorekeeper.core.nights import create_night
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(instance)})
+    engine = app.extensions["sk_engine"]
+    try:
+        with database.session(engine) as db:
+            night = create_night(
+                db=db, game="schafkopf", rules=None, stake_cents=10, player_ids=[1, 2, 3, 4], first_dealer=1
+            )
+            record_hand(db=db, night_id=night.id, hand=SAUSPIEL)
+            night_id = night.id
+    finally:
+        engine.dispose()
+    out = tmp_path / "abend.json"
+    assert main(["export", str(night_id), "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out}: night {night_id} with 1 hand\n"
