@@ -53,10 +53,10 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
     """The night's chart and its caption: what the table counted over the night.
 
     A game of fixed teams (Konter a Matt): both teams' strokes after each hand, from the start;
-    its money moves only when a game ends, and not at all without a stake. A game whose money is
-    the final balance (Matt), and a tournament's table (points, never money): each player's points
-    after each hand; Matt's money is one sum at the end. The other games: each player's running
-    balance in money. A hand in the game's word."""
+    its money moves only when a game ends, and not at all without a stake. A tournament's table
+    (points, never money), and Matt without a stake (no money): each player's points after each
+    hand. The other games, and Matt at a stake: each player's running balance in money (Matt's:
+    each hand's share of the final balance, ``Table.hand_money``). A hand in the game's word."""
     from scorekeeper.web.view import hand_word
 
     s = table.settlement
@@ -68,7 +68,7 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
         names = [_("Team %(team)s: %(names)s", team=team, names=players) for team, players in team_names(table)]
         caption = _("Strokes of both teams after each %(hand)s", hand=hand)
         return chart_svg(series, names, label=caption, tick=str), caption
-    if game.money_from_balance or table.at_tournament:
+    if (game.money_from_balance and not table.for_money) or table.at_tournament:
         series = [[0] for _line in summary.lines]
         for row in table.rows:
             for k, line in enumerate(summary.lines):

@@ -250,6 +250,37 @@ def test_the_matt_pdf_names_durchgaenge_and_charts_the_points(app, db, matt, tmp
 # --- the chart -----------------------------------------------------------------------------------
 
 
+def chart_values(chart: str, bottom: int, top: int) -> list[list[float]]:
+    """Each line's values as the chart draws them, read back from its y coordinates: its lowest point is
+    ``bottom``, its highest ``top``, and each line starts at 0."""
+    drawn = re.findall(r'<polyline [^>]*points="([^"]+)"', chart)
+    lines = [[float(p.split(",")[1]) for p in points.split()] for points in drawn]
+    zero, ys = lines[0][0], [y for line in lines for y in line]
+    per_cent = (max(ys) - min(ys)) / (top - bottom)  # y grows downwards
+    return [[round((zero - y) / per_cent) for y in line] for line in lines]
+
+
+def test_a_matt_night_at_a_stake_charts_its_money_hand_by_hand_up_to_the_settlement(app, db, players):
+    """Matt's money is the final balance (``Game.hand_money`` gives each Durchgang's share of it): its chart
+    at a stake climbs Durchgang by Durchgang to what the settlement pays, as the other games' charts do (it
+    stood at 0 and jumped to the money in one step, or drew points where the settlement speaks of money)."""
+    matt = start_night(db, players, game="matt", seats=2, rules={"stake_per_point": 2}, stake_cents=10)
+    record(db, matt, ANNA_33, BERND_8, DRAW, ANNA_33)
+    table = load_table(db=db, night_id=matt.id)
+    with app.test_request_context("/?lang=en"):
+        data = context(table)
+    chart = str(data["chart"])
+    paid = [line.total for line in data["s"].lines]
+    assert paid == [1160, -1160]  # (33 - 8 + 33) points' difference x 2 units x 10 cents
+    hands = [table.hand_money(n) for n in range(1, 5)]
+    expected = [[sum(h[k] for h in hands[:n]) for n in range(5)] for k in range(2)]
+    assert [line[-1] for line in expected] == paid
+    assert expected == [[0, 660, 500, 500, 1160], [0, -660, -500, -500, -1160]]
+    assert chart_values(chart, min(paid), max(paid)) == expected
+    assert ">11.60<" in chart and ">-11.60<" in chart  # the axis in money
+    assert data["chart_caption"] == "Running balance over the night"
+
+
 def test_the_charts_amounts_follow_the_pages_language(app):
     with app.test_request_context("/?lang=en"):
         english = str(chart_svg([[0, 150, -250]], ["Anna"]))
