@@ -36,10 +36,12 @@ FIGURE_SPACE = "\u2007"
 #: widens for the longest word of the name above it, which wraps at spaces and after hyphens).
 VALUE_CHARS = 6
 PLAYER_CHARS = 8
-#: All fields together at most, in characters (about 129 mm of the page's 182: five players'
-#: fields of 14 and the value's), so the hands' text keeps its column: the widest names' fields
-#: give way first, and a word wider than its field then breaks where it must.
-FIGURES_CHARS_MAX = 76
+#: All fields together at most, in characters (about 97 mm of the page's 182: five players' fields
+#: of 10 and the value's), so the hands' text keeps a column of 70 mm at least: the widest names'
+#: fields give way first, and a word of a name wider than its field is then hyphenated in the head
+#: (the PDF's ``hyphens: auto``, in the page's language), or broken where it must. At 76 (129 mm),
+#: five names of long words left the text 39 mm, a hand ten lines.
+FIGURES_CHARS_MAX = 57
 
 
 def team_names(table: Table) -> list[tuple[str, str]]:
