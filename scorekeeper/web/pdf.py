@@ -42,6 +42,9 @@ PLAYER_CHARS = 8
 #: (the PDF's ``hyphens: auto``, in the page's language), or broken where it must. At 76 (129 mm),
 #: five names of long words left the text 39 mm, a hand ten lines.
 FIGURES_CHARS_MAX = 57
+#: The gap before a name in the log's head (its cell's padding): two names' lines side by side,
+#: right-aligned, read as two (at 1.5pt, "Weißen-bacher Sebastian" read as one name).
+NAME_GAP = "4pt"
 
 
 def team_names(table: Table) -> list[tuple[str, str]]:
@@ -155,9 +158,9 @@ def steps_text(steps: Sequence[tuple[str, int, int]]) -> str:
 def name_chars(name: str) -> int:
     """How wide a player's field is for the name above it: its longest word, a hyphen it breaks
     after counted with it (a bold letter of the header is about 1.1 characters of the figures),
-    and a space; at least ``PLAYER_CHARS``."""
+    and the gap before it (``NAME_GAP``, with room to spare); at least ``PLAYER_CHARS``."""
     longest = max((len(word) for word in re.findall(r"[^\s-]+-?", name)), default=0)
-    return max(PLAYER_CHARS, round(longest * 1.1) + 1)
+    return max(PLAYER_CHARS, round(longest * 1.1 + 1.5))
 
 
 def fit_fields(chars: list[int], least: list[int], most: int = FIGURES_CHARS_MAX) -> list[int]:
@@ -219,7 +222,9 @@ def summary_html(table: Table) -> str:
     paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
     log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
     at_table = table_of(db=get_db(), night_id=table.night.id) if table.at_tournament else None
-    return render_template("nights/summary_pdf.html", **data, hand_log=log, log_names=paid, at_table=at_table)
+    return render_template(
+        "nights/summary_pdf.html", **data, hand_log=log, log_names=paid, at_table=at_table, name_gap=NAME_GAP
+    )
 
 
 def summary_document(table: Table):

@@ -84,8 +84,8 @@ def test_every_hand_in_the_log_names_who_played_it(app, db, players, game, seats
 
 def test_a_long_word_in_a_name_widens_its_column():
     assert name_chars("Anna") == name_chars("Clara Schütz") == PLAYER_CHARS
-    assert name_chars("Bartholomäus Huber") == 14  # 12 letters
-    assert name_chars("Bartholomäus Schwarzenberger") == 17  # 15 letters: no longer cut to 14
+    assert name_chars("Bartholomäus Huber") == 15  # 12 letters and the gap before them
+    assert name_chars("Bartholomäus Schwarzenberger") == 18  # 15 letters: no longer cut to 14
     assert name_chars("Zoë Ångström-Øster") == PLAYER_CHARS + 3  # 8 letters and the hyphen it breaks after
     assert name_chars("李小龙") == PLAYER_CHARS
 
