@@ -157,7 +157,6 @@ def summarize(table: Table) -> Summary:
     """Everything the end-of-night page and PDF show."""
     night = table.night
     game = GAMES[night.game]
-    stake = night.stake_cents
     pot, lines = money_lines(table)
     # The pot is a party of the payments when money goes into it or comes out of it.
     parties = [(line.name, line.total) for line in lines]
@@ -178,12 +177,12 @@ def summarize(table: Table) -> Summary:
         if biggest is None or result.value > biggest[1]:
             biggest = (record.number, result.value)
 
+    # what each hand pays (Matt: its share of the final balance), so the last point is each one's money
     series = [[0] for _ in lines]
-    for row in table.rows:
+    for number in range(1, len(table.hands) + 1):
+        paid = table.hand_money(number)
         for k, line in enumerate(lines):
-            series[k].append(series[k][-1] + ledger.cents(row[line.position - 1], stake))
-    if game.money_from_balance:  # Matt: the money is the match points' difference, not the hands' sum
-        series = [[0, line.cents] for line in lines] if table.hands else [[0] for _ in lines]
+            series[k].append(series[k][-1] + paid[line.position - 1])
     return Summary(
         table,
         lines,

@@ -12,13 +12,31 @@ from scorekeeper.web.view import decimal_mark
 COLOURS = ("#0b5d3b", "#a4161a", "#1d4e89", "#b06a00", "#6b2d8c")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black and white too
 #: A legend's name at most this long shares its row with another (half the chart's width at 15px);
-#: a longer one has a row to itself, and one longer than a row is cut short with an ellipsis.
+#: a longer one has a row to itself, wrapped at its spaces into lines of at most ``LEGEND_FULL``
+#: characters (Konter a Matt's teams: "Team A: " and two players' names). A word longer than a line
+#: is cut short with an ellipsis, and the name's title says it whole.
 LEGEND_HALF = 24
 LEGEND_FULL = 50
+#: The legend's rows (a name's first line) and a wrapped name's next lines, apart in the chart's units.
+LEGEND_ROW = 24
+LEGEND_LINE = 18
 
 
-def _legend_name(name: str) -> str:
-    return name if len(name) <= LEGEND_FULL else name[: LEGEND_FULL - 1].rstrip() + "…"
+def legend_lines(name: str, full: int = LEGEND_FULL) -> list[str]:
+    """A legend's name as the lines it is written in, each at most ``full`` characters, broken at spaces.
+
+    >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber")
+    ['Team A: Maximilian Obermeier-Schwarzenberger +', 'Bartholomäus Huber']
+    """
+    lines: list[str] = []
+    for word in name.split():
+        if len(word) > full:
+            word = word[: full - 1] + "…"
+        if lines and len(lines[-1]) + 1 + len(word) <= full:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def money_tick(cents: int) -> str:
@@ -46,7 +64,8 @@ def chart_svg(
     """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
     night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
     (the hand numbers if not given); ``tick`` writes the axis's values (``str`` for counts such as
-    strokes or points). The legend puts two names a row, or one when a name is too long for half."""
+    strokes or points). The legend puts two names a row, or one when a name is too long for half,
+    wrapping a name too long for the row (:func:`legend_lines`)."""
     pad_r, pad_t, pad_b = 10, 12, 30
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
@@ -65,9 +84,14 @@ def chart_svg(
 
     first, last = ends or ("0", str(points - 1))
     per_row = 2 if all(len(name) <= LEGEND_HALF for name in names) else 1
-    rows = (len(names) + per_row - 1) // per_row  # the legend
+    full = LEGEND_FULL * width // 480  # a line of the legend as wide as the chart
+    written = [legend_lines(name, full) for name in names]
+    tops, top = [], height + 12  # each name's first line; a row as deep as its most lines
+    for row in range(0, len(names), per_row):
+        tops += [top] * len(written[row : row + per_row])
+        top += LEGEND_ROW + LEGEND_LINE * (max(len(lines) for lines in written[row : row + per_row]) - 1)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 8 + 24 * rows}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {top - 4}" '
         f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
         f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
@@ -81,13 +105,24 @@ def chart_svg(
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash_attr} points="{coords}"/>')
-    for k, name in enumerate(names):
+    for k, (name, lines) in enumerate(zip(names, written, strict=True)):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
-        lx, ly = 8 + (k % per_row) * (width // 2), height + 12 + 24 * (k // per_row)
+        lx, ly = 8 + (k % per_row) * (width // 2), tops[k]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        cut = "…" in "".join(lines) and "…" not in name
+        text = (
+            "".join(
+                f'<tspan x="{lx + 30}" y="{ly + 5 + LEGEND_LINE * i}">{escape(line)}</tspan>'
+                for i, line in enumerate(lines)
+            )
+            if len(lines) > 1
+            else escape(lines[0])
+        )
+        if cut:
+            text = f"<title>{escape(name)}</title>{text}"
         parts.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="2"{dash_attr}/>'
-            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{escape(_legend_name(name))}</text>'
+            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{text}</text>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

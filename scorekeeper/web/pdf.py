@@ -37,10 +37,15 @@ FIGURE_SPACE = "\u2007"
 #: widens for the longest word of the name above it, which wraps at spaces and after hyphens).
 VALUE_CHARS = 6
 PLAYER_CHARS = 8
-#: All fields together at most, in characters (about 129 mm of the page's 182: five players'
-#: fields of 14 and the value's), so the hands' text keeps its column: the widest names' fields
-#: give way first, and a word wider than its field then breaks where it must.
-FIGURES_CHARS_MAX = 76
+#: All fields together at most, in characters (about 97 mm of the page's 182: five players' fields
+#: of 10 and the value's), so the hands' text keeps a column of 70 mm at least: the widest names'
+#: fields give way first, and a word of a name wider than its field is then hyphenated in the head
+#: (the PDF's ``hyphens: auto``, in the page's language), or broken where it must. At 76 (129 mm),
+#: five names of long words left the text 39 mm, a hand ten lines.
+FIGURES_CHARS_MAX = 57
+#: The gap before a name in the log's head (its cell's padding): two names' lines side by side,
+#: right-aligned, read as two (at 1.5pt, "Weißen-bacher Sebastian" read as one name).
+NAME_GAP = "4pt"
 
 
 def team_names(table: Table) -> list[tuple[str, str]]:
@@ -54,10 +59,10 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
     """The night's chart and its caption: what the table counted over the night.
 
     A game of fixed teams (Konter a Matt): both teams' strokes after each hand, from the start;
-    its money moves only when a game ends, and not at all without a stake. A game whose money is
-    the final balance (Matt), and a tournament's table (points, never money): each player's points
-    after each hand; Matt's money is one sum at the end. The other games: each player's running
-    balance in money. A hand in the game's word."""
+    its money moves only when a game ends, and not at all without a stake. A tournament's table
+    (points, never money), and Matt without a stake (no money): each player's points after each
+    hand. The other games, and Matt at a stake: each player's running balance in money (Matt's:
+    each hand's share of the final balance, ``Table.hand_money``). A hand in the game's word."""
     from scorekeeper.web.view import hand_word
 
     s = table.settlement
@@ -69,7 +74,7 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
         names = [_("Team %(team)s: %(names)s", team=team, names=players) for team, players in team_names(table)]
         caption = _("Strokes of both teams after each %(hand)s", hand=hand)
         return chart_svg(series, names, label=caption, tick=str), caption
-    if game.money_from_balance or table.at_tournament:
+    if (game.money_from_balance and not table.for_money) or table.at_tournament:
         series = [[0] for _line in summary.lines]
         for row in table.rows:
             for k, line in enumerate(summary.lines):
@@ -156,9 +161,9 @@ def steps_text(steps: Sequence[tuple[str, int, int]]) -> str:
 def name_chars(name: str) -> int:
     """How wide a player's field is for the name above it: its longest word, a hyphen it breaks
     after counted with it (a bold letter of the header is about 1.1 characters of the figures),
-    and a space; at least ``PLAYER_CHARS``."""
+    and the gap before it (``NAME_GAP``, with room to spare); at least ``PLAYER_CHARS``."""
     longest = max((len(word) for word in re.findall(r"[^\s-]+-?", name)), default=0)
-    return max(PLAYER_CHARS, round(longest * 1.1) + 1)
+    return max(PLAYER_CHARS, round(longest * 1.1 + 1.5))
 
 
 def fit_fields(chars: list[int], least: list[int], most: int = FIGURES_CHARS_MAX) -> list[int]:
@@ -220,7 +225,9 @@ def summary_html(table: Table) -> str:
     paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
     log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
     at_table = table_of(db=get_db(), night_id=table.night.id) if table.at_tournament else None
-    return render_template("nights/summary_pdf.html", **data, hand_log=log, log_names=paid, at_table=at_table)
+    return render_template(
+        "nights/summary_pdf.html", **data, hand_log=log, log_names=paid, at_table=at_table, name_gap=NAME_GAP
+    )
 
 
 def summary_document(table: Table):

@@ -9,8 +9,9 @@ import re
 import pytest
 
 from scorekeeper.core.hands import edit_hand, record_hand
+from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
-from scorekeeper.web.charts import chart_svg
+from scorekeeper.web.charts import LEGEND_FULL, chart_svg
 from scorekeeper.web.pdf import context, summary_html, summary_pdf
 from scorekeeper.web.view import hand_views, hand_word
 from tests.support import page_text, pdf_text, start_night, submit
@@ -250,6 +251,37 @@ def test_the_matt_pdf_names_durchgaenge_and_charts_the_points(app, db, matt, tmp
 # --- the chart -----------------------------------------------------------------------------------
 
 
+def chart_values(chart: str, bottom: int, top: int) -> list[list[float]]:
+    """Each line's values as the chart draws them, read back from its y coordinates: its lowest point is
+    ``bottom``, its highest ``top``, and each line starts at 0."""
+    drawn = re.findall(r'<polyline [^>]*points="([^"]+)"', chart)
+    lines = [[float(p.split(",")[1]) for p in points.split()] for points in drawn]
+    zero, ys = lines[0][0], [y for line in lines for y in line]
+    per_cent = (max(ys) - min(ys)) / (top - bottom)  # y grows downwards
+    return [[round((zero - y) / per_cent) for y in line] for line in lines]
+
+
+def test_a_matt_night_at_a_stake_charts_its_money_hand_by_hand_up_to_the_settlement(app, db, players):
+    """Matt's money is the final balance (``Game.hand_money`` gives each Durchgang's share of it): its chart
+    at a stake climbs Durchgang by Durchgang to what the settlement pays, as the other games' charts do (it
+    stood at 0 and jumped to the money in one step, or drew points where the settlement speaks of money)."""
+    matt = start_night(db, players, game="matt", seats=2, rules={"stake_per_point": 2}, stake_cents=10)
+    record(db, matt, ANNA_33, BERND_8, DRAW, ANNA_33)
+    table = load_table(db=db, night_id=matt.id)
+    with app.test_request_context("/?lang=en"):
+        data = context(table)
+    chart = str(data["chart"])
+    paid = [line.total for line in data["s"].lines]
+    assert paid == [1160, -1160]  # (33 - 8 + 33) points' difference x 2 units x 10 cents
+    hands = [table.hand_money(n) for n in range(1, 5)]
+    expected = [[sum(h[k] for h in hands[:n]) for n in range(5)] for k in range(2)]
+    assert [line[-1] for line in expected] == paid
+    assert expected == [[0, 660, 500, 500, 1160], [0, -660, -500, -500, -1160]]
+    assert chart_values(chart, min(paid), max(paid)) == expected
+    assert ">11.60<" in chart and ">-11.60<" in chart  # the axis in money
+    assert data["chart_caption"] == "Running balance over the night"
+
+
 def test_the_charts_amounts_follow_the_pages_language(app):
     with app.test_request_context("/?lang=en"):
         english = str(chart_svg([[0, 150, -250]], ["Anna"]))
@@ -268,8 +300,40 @@ def test_long_names_get_a_legend_row_each(app):
     assert xs == [38, 38, 38]  # one name a row: none starts in the other's half
     assert len(set(re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="15">(?:Anna|Bernd|Eva)', short))) == 2
     with app.test_request_context("/?lang=en"):
-        longest = str(chart_svg([[0, 1]], ["Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber"]))
-    assert ">Team A: Maximilian Obermeier-Schwarzenberger + Ba…<" in longest  # cut short, not off the chart
+        one_word = str(chart_svg([[0, 1]], ["Maximilian" * 6]))
+    # a word longer than a row is cut short, not off the chart; its title says it whole
+    assert f">{'Maximilian' * 4}Maximilia…</text>" in one_word and f"<title>{'Maximilian' * 6}</title>" in one_word
+
+
+def legend(chart: str) -> list[list[str]]:
+    """The chart's legend: each name (the text after a sample of its line) as the lines it is written in."""
+    texts = re.findall(r'stroke-width="2"(?: stroke-dasharray="[^"]*")?/><text [^>]*>(.*?)</text>', chart)
+    return [re.findall(r"<tspan [^>]*>(.*?)</tspan>", text) or [text] for text in texts]
+
+
+def test_a_legend_wraps_long_team_names_and_shows_each_whole(app, db):
+    """Konter a Matt's legend names each team's players: two long names each made a team's name longer
+    than the chart is wide, and it was cut short ("... + Ba…"). It wraps at its spaces, each line within
+    the chart, and the chart grows for the lines."""
+    names = [
+        "Maximilian Obermeier-Schwarzenberger",
+        "Bartholomäus Huber",
+        "Kreszentia Obermüller-Zwack",
+        "Anna-Katharina Weißenbacher",
+    ]
+    konter = start_night(db, [create_player(db=db, name=name) for name in names], game="konter_a_matt")
+    record(db, konter, SMALL_B, BIG_A)
+    with app.test_request_context("/?lang=en"):
+        chart = str(context(load_table(db=db, night_id=konter.id))["chart"])
+    teams = [
+        "Team A: Maximilian Obermeier-Schwarzenberger + Kreszentia Obermüller-Zwack",
+        "Team B: Bartholomäus Huber + Anna-Katharina Weißenbacher",
+    ]
+    written = legend(chart)
+    assert [" ".join(lines) for lines in written] == teams  # each whole
+    assert all(len(line) <= LEGEND_FULL for lines in written for line in lines) and len(written[0]) == 2
+    ys = [float(y) for y in re.findall(r'<tspan x="[\d.]+" y="([\d.]+)"', chart)]
+    assert ys == sorted(set(ys)) and ys[-1] + 8 <= float(re.search(r'viewBox="0 0 \d+ ([\d.]+)"', chart)[1])
 
 
 def test_the_summary_page_and_pdf_say_what_the_chart_shows(app, db, konter, matt, night):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import pyphen
 import pytest
 
 from scorekeeper.core.hands import add_hands
@@ -22,6 +23,7 @@ from scorekeeper.web.pdf import (
     hand_log,
     name_chars,
     steps_text,
+    summary_document,
     summary_html,
     summary_pdf,
 )
@@ -82,21 +84,52 @@ def test_every_hand_in_the_log_names_who_played_it(app, db, players, game, seats
 
 def test_a_long_word_in_a_name_widens_its_column():
     assert name_chars("Anna") == name_chars("Clara Schütz") == PLAYER_CHARS
-    assert name_chars("Bartholomäus Huber") == 14  # 12 letters
-    assert name_chars("Bartholomäus Schwarzenberger") == 17  # 15 letters: no longer cut to 14
+    assert name_chars("Bartholomäus Huber") == 15  # 12 letters and the gap before them
+    assert name_chars("Bartholomäus Schwarzenberger") == 18  # 15 letters: no longer cut to 14
     assert name_chars("Zoë Ångström-Øster") == PLAYER_CHARS + 3  # 8 letters and the hyphen it breaks after
     assert name_chars("李小龙") == PLAYER_CHARS
 
 
 def test_the_widest_names_give_way_when_the_fields_would_crowd_out_the_hands_text():
-    assert fit_fields([6, 17, 14, 12, 12, 13], [6, 8, 8, 8, 8, 8]) == [6, 17, 14, 12, 12, 13]  # 74: room
-    assert fit_fields([6, 44, 12], [6, 8, 8]) == [6, 44, 12]  # Matt's two players: a long word has room
+    assert fit_fields([6, 12, 10, 9, 9, 9], [6, 8, 8, 8, 8, 8]) == [6, 12, 10, 9, 9, 9]  # 55: room
+    assert fit_fields([6, 30, 12], [6, 8, 8]) == [6, 30, 12]  # Matt's two players: a long word has room
     # five players of long words: the widest cut to one width, within the limit
-    assert fit_fields([6, 20, 18, 16, 12, 12], [6, 8, 8, 8, 8, 8]) == [6, 15, 15, 15, 12, 12]
-    assert sum(fit_fields([6, 20, 18, 16, 12, 12], [6, 8, 8, 8, 8, 8])) <= FIGURES_CHARS_MAX
+    assert fit_fields([6, 20, 18, 16, 12, 9], [6, 8, 8, 8, 8, 8]) == [6, 10, 10, 10, 10, 9]
+    assert sum(fit_fields([6, 20, 18, 16, 12, 9], [6, 8, 8, 8, 8, 8])) <= FIGURES_CHARS_MAX
     # never narrower than a field's figures, nor than PLAYER_CHARS, even past the limit
-    assert fit_fields([6, 40, 40, 40, 40, 40], [6, 8, 8, 8, 8, 19]) == [6, 12, 12, 12, 12, 19]
+    assert fit_fields([6, 40, 40, 40, 40, 40], [6, 8, 8, 8, 8, 19]) == [6, 8, 8, 8, 8, 19]
     assert fit_fields([9, 40, 40, 40, 40, 40], [9, 8, 8, 8, 8, 40]) == [9, 8, 8, 8, 8, 40]
+
+
+#: Five names of 20 characters and more, of words longer than a field of the figures (Schwarzenberger: 15 letters).
+FIVE_LONG_NAMES = (
+    "Maximilian Obermeierhuber",
+    "Bartholomäus Schwarzenberger",
+    "Anna-Katharina Weißenbacher",
+    "Sebastian Hinterseer-Moos",
+    "Kreszentia Obermüller-Zwack",
+)
+
+
+def hand_text_width(document) -> float:
+    """How wide (mm) the laid-out log's hand text is: the content of its first row's first cell (the head's is a th)."""
+    for page in document.pages:
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is not None and element.tag == "td" and element.get("class") == "lead":
+                return box.width * 25.4 / 96  # CSS px
+    raise AssertionError("no hand in the log")
+
+
+@pytest.mark.parametrize("game, seats", [("schafkopf", 5), ("schafkopf", 4), ("matzlfangen", 4), ("matt", 2)])
+def test_long_names_leave_the_hands_text_a_readable_width(app, db, game, seats):
+    """Five names of 20 characters and more widened their fields to 76 characters together, 129 mm of the
+    page's 182, and left a hand's text a column of 39 mm, four words a line and a hand ten lines. The text
+    keeps 70 mm at least (``FIGURES_CHARS_MAX``); a name's word longer than its field is hyphenated."""
+    long_players = [create_player(db=db, name=name) for name in FIVE_LONG_NAMES]
+    table = a_night(db, long_players, hands=3, game=game, seats=seats)
+    with app.test_request_context("/?lang=de"):
+        assert hand_text_width(summary_document(table)) >= 70
 
 
 def test_the_log_is_two_cells_a_hand(app, db, players):
@@ -205,21 +238,63 @@ LONG_NAMES = (
 )
 
 
+#: What WeasyPrint writes where it hyphenates a word (U+2010 HYPHEN).
+HYPHENATED = "\u2010"
+
+
+def breaks(name: str, lang: str) -> tuple[set[int], set[int]]:
+    """Where a name may break in a column's head: between words and after a hyphen of its own (as a line's
+    end), and at a syllable of a word, the language's hyphenation (where the line ends with a hyphen)."""
+    ends = (
+        {0, len(name)} | {i for i, c in enumerate(name) if c == " "} | {i + 1 for i, c in enumerate(name) if c == "-"}
+    )
+    syllables = pyphen.Pyphen(lang=lang)
+    starts = [m.start() for m in re.finditer(r"[^\s-]+", name)]
+    hyphenated = {
+        start + p
+        for start, word in zip(starts, re.findall(r"[^\s-]+", name), strict=True)
+        for p in syllables.positions(word)
+    }
+    return ends, hyphenated
+
+
+def written_whole(name: str, pieces: set[str], lang: str) -> bool:
+    """Whether the head's ``pieces`` (its lines' words) write ``name`` whole, each piece ending where a line
+    may: at a space, after a hyphen of the name, or at a syllable with the hyphen of hyphenation."""
+    ends, hyphenated = breaks(name, lang)
+    position = 0
+    while position < len(name):
+        fits = [
+            len(piece.rstrip(HYPHENATED))
+            for piece in pieces
+            if name.startswith(piece.rstrip(HYPHENATED), position)
+            and position + len(piece.rstrip(HYPHENATED)) in (hyphenated if piece.endswith(HYPHENATED) else ends)
+        ]
+        if not fits:
+            return False
+        position += max(fits)
+        position += name[position : position + 1] == " "
+    return True
+
+
 @pytest.mark.parametrize("lang, heading, value", [("de", "Alle", "Wert"), ("en", "All", "Value")])
 @pytest.mark.parametrize("game, seats", [("schafkopf", 5), ("schafkopf", 4), ("matt", 2)])
-def test_the_logs_heads_break_long_names_only_between_words(app, db, tmp_path, lang, heading, value, game, seats):
-    """Each word of a long name stands whole in its column's head (a name wraps at its spaces, and after its
-    hyphens): none is cut in two, as "Schwarzenber / ger" was when a column was at most 14 characters."""
+def test_the_logs_heads_break_long_names_between_words_or_syllables(
+    app, db, tmp_path, lang, heading, value, game, seats
+):
+    """Each long name stands whole in its column's head, wrapped at its spaces and after its hyphens, and a
+    word longer than its field hyphenated at a syllable (the fields narrowed so that the hands' text keeps
+    its width): none is cut anywhere, as "Schwarzenber / ger" was when a column was at most 14 characters."""
     long_players = [create_player(db=db, name=name) for name in LONG_NAMES]
     table = a_night(db, long_players, hands=6, game=game, seats=seats)
     with app.test_request_context(f"/?lang={lang}"):
         text = pdf_text(summary_pdf(table), tmp_path)
     log = text[re.search(rf"^ *{heading} \w+$", text, re.M).start() :].splitlines()  # "Alle Durchgänge"
     head = log[1 : next(i for i, line in enumerate(log) if value in line) + 1]  # up to the line of "Value"
-    words = {word for line in head for word in line.split()}
+    pieces = {word for line in head for word in line.split()}
     for name in LONG_NAMES[:seats]:
-        for word in re.findall(r"[^\s-]+-?", name):  # "Obermüller-Zwack": "Obermüller-", "Zwack"
-            assert word in words, (word, head)
+        assert written_whole(name, pieces, lang), (name, head)
+    assert not written_whole("Bartholomäus Schwarzenberger", {"Bartholomäus", "Schwarzenber", "ger"}, lang)
 
 
 def test_the_footer_shows_names_as_they_are_written(app, client, db, tmp_path):
