@@ -315,3 +315,38 @@ def test_hands_kept_for_a_night_deleted_meanwhile_are_discarded_where_the_page_s
     expect(notice).not_to_contain_text(words[1])
     expect(notice).to_contain_text(words[0])  # the night is still said to be gone
     assert _kept_hands(page) == [[str(night + 1000), "qelsewhere"]]  # only that night's hands went
+
+
+def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page_opened_again(
+    page, live, matzlfangen_night
+):
+    """The phone opens the table page of a night deleted meanwhile again (a reload, a bookmark): the server has no
+    such night (404), and its hands kept on the phone were out of sight but for signing out. The page says how
+    many there are and offers to discard them, that night's only, after a confirmation."""
+    base, app = live
+    night = matzlfangen_night
+    page.goto(f"{base}/nights/{night}")
+    save_offline(page, base, night, ["Anna", "Bernd"])
+    page.evaluate(  # a hand kept for another night (still there)
+        """(night) => self.skOutbox.keep({key: "qelsewhere", night: String(night), expected: 0, at: 1,
+             account: document.documentElement.dataset.account, fields: [["contract", "durch"]],
+             summary: "Durch", entered: null, conflict: "", why: ""})""",
+        night + 1000,
+    )
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    page.context.set_offline(False)
+    page.goto(f"{base}/nights/{night}")
+    expect(page.locator("h1")).to_have_text("Nicht gefunden")
+    kept = page.locator("#night-kept")
+    expect(kept).to_contain_text("nie mehr zu senden: 2")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    kept.get_by_role("button", name="Alle verwerfen").click()
+    expect(kept).to_be_hidden()
+    assert len(asked) == 1 and "endgültig verwerfen" in asked[0], asked
+    assert _kept_hands(page) == [[str(night + 1000), "qelsewhere"]]  # only that night's hands went
+    page.goto(f"{base}/nights/{night + 2000}")  # no hands kept for it: nothing said
+    expect(page.locator("h1")).to_have_text("Nicht gefunden")
+    page.wait_for_timeout(500)
+    expect(page.locator("#night-kept")).to_be_hidden()
