@@ -1,6 +1,7 @@
 // Every page: the screen stays on at an open night (the Screen Wake Lock API, where the browser has
-// it), signing out (asking first about hands not sent), and the settlement page's Share button (the
-// Web Share API, else the clipboard).
+// it), signing out (asking first about hands not sent), the hands kept for a night that is not there (a 404
+// page: discarded after a confirmation), and the settlement page's Share button (the Web Share API, else the
+// clipboard).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -88,6 +89,29 @@
         if (!left.length) { ask.close(); leave(); return; }
         tell(ask.dataset.left, left.length);
       });
+    });
+  }
+
+  // --- a night that is not there (its table page or hand form answered 404: deleted on another phone), with
+  // hands this account keeps for it on the phone: they can never be sent. #night-kept (templates/errors/error.html)
+  // says how many and discards them, after a confirmation: that night's only.
+  var kept = document.getElementById("night-kept");
+  if (kept && outbox && window.indexedDB) {
+    var goneNight = kept.dataset.night;
+    var theirs = function () {
+      return outbox.waiting(goneNight, account).catch(function () { return []; });
+    };
+    theirs().then(function (hands) {
+      if (!hands.length) return;
+      kept.querySelector("[data-text]").textContent = kept.dataset.say.replace("__N__", String(hands.length));
+      kept.dataset.count = String(hands.length);
+      kept.hidden = false;
+    });
+    kept.querySelector("button").addEventListener("click", function () {
+      if (!window.confirm(kept.dataset.confirm.replace("__N__", kept.dataset.count))) return;
+      theirs().then(function (hands) {
+        return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
+      }).then(function () { kept.hidden = true; });
     });
   }
 

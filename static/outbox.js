@@ -131,6 +131,7 @@
         item.appendChild(button(text.discard, "discard", hand.key));
         items.appendChild(item);
       });
+      offerDiscard(hands);
       return hands;
     });
   }
@@ -162,32 +163,85 @@
         if (!hand) return;
         hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
         hand.conflict = hand.why = "";  // makes other players play it: at a table of five another one sits out)
-        return keep(hand).then(function () { delay = 0; send(); });
+        return keep(hand).then(function () { delay = 0; send(true); });
       });
     }
   });
 
   // --- sending ---------------------------------------------------------------------------------------
-  var busy = false, delay = 2000, timer = null;
+  // One sending at a time, from the store's round to the list it leaves: whether to try again is decided on
+  // the hands as the list read them after the round. (A list read before another round's refusal marked them
+  // still had a hand to send, and asked the night once more: seen in CI, tests/browser/test_offline_deal.py.)
+  // A sending asked for meanwhile is dropped (the round that is on decides), but the player's (Add as the
+  // next hand): that one follows the round.
+  var busy = false, again = false, delay = 2000, timer = null;
+  var round = Promise.resolve();  // the sending on, if one is (resolved when it is over)
   function later() {
     clearTimeout(timer);
     timer = setTimeout(send, delay);
     delay = Math.min(Math.max(delay * 2, 2000), 60000);
   }
-  function send() {
-    if (busy) return;
+  function send(asked) {
+    if (busy) { again = again || asked === true; return; }
     busy = true;
-    store.send(night, account).then(function (done) {
-      if (done.failed) later(); else delay = 2000;  // no connection yet (or signed out): again in a while
-      signedOut = done.other ? "other" : done.signedOut ? "out" : "";
-      if (done.closed) clearTimeout(timer);  // the night takes no hands: asked again on the next load, or online
+    function done() {
       busy = false;
+      if (again) { again = false; send(); }
+    }
+    round = store.send(night, account).then(function (sent) {
+      if (!sent.failed) delay = 2000;
+      signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       return show().then(function (hands) {
-        if (done.landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
-        if (hands.some(function (h) { return !h.conflict; })) later();
+        if (sent.landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
+        clearTimeout(timer);
+        // no connection yet (or signed out), or hands still to send: again in a while; a night that takes no
+        // hands (closed) is asked again on the next load, or online
+        if (!sent.closed && (sent.failed || hands.some(function (h) { return !h.conflict; }))) later();
       });
-    });
+    }).then(done, done);
   }
+
+  // --- the night gone: the table page says so (static/table.js, #night-gone, with the sk:night-gone event) once
+  // its live part answers 404 (deleted on another phone). The hands kept here for it can never be sent: the notice
+  // says how many there are and offers to discard them (this night's only), after a confirmation as a single
+  // hand's Discard asks. The sending tries at once, so the list says why too (in the server's words: "gone").
+  var goneNotice = null;
+  function offerDiscard(hands) {
+    if (!goneNotice) return;
+    var kept = goneNotice.querySelector(".gone-kept");
+    if (!hands.length) {
+      if (kept) kept.remove();
+      return;
+    }
+    if (!kept) {
+      kept = document.createElement("span");
+      kept.className = "gone-kept";
+      var say = document.createElement("span");
+      say.dataset.say = "";
+      var b = button(text.discardGone, "discard-night", "");
+      b.classList.add("danger");
+      kept.append(say, " ", b);
+      goneNotice.append(kept);
+    }
+    kept.querySelector("[data-say]").textContent = text.goneKept.replace("__N__", String(hands.length));
+    kept.querySelector("button").dataset.count = String(hands.length);
+  }
+  document.addEventListener("sk:night-gone", function (e) {
+    if (goneNotice) return;
+    goneNotice = e.detail;
+    goneNotice.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-action=discard-night]");
+      if (!b || !window.confirm(text.confirmGone.replace("__N__", b.dataset.count))) return;
+      b.disabled = true;
+      // after the sending on (it may be marking them): then this night's hands, all of them
+      round.then(waiting).then(function (hands) {
+        return Promise.all(hands.map(function (h) { return drop(h.key); }));
+      }).then(show, show);
+    });
+    delay = 0;
+    send();
+    show();
+  });
 
   // --- the hand form: Save, with the outbox behind it ------------------------------------------------
   var form = document.getElementById("hand-form");

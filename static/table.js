@@ -49,7 +49,8 @@
   }
   // The night is gone (deleted on another phone, or its tournament's round drawn again: the live part
   // answers 404): the polling stops, the page says so above the hands it last showed, with a way out, and
-  // offers nothing of the night any more. Hands the outbox keeps for it say so themselves (static/outbox.js).
+  // offers nothing of the night any more. Hands the outbox keeps for it say so themselves, and the notice offers
+  // to discard them (static/outbox.js: the sk:night-gone event).
   function nightGone() {
     stop();
     var say = document.createElement("p");
@@ -63,6 +64,8 @@
     link.textContent = live.dataset.goneLink;
     say.append(link);
     live.before(say);
+    // the outbox (static/outbox.js) adds how many hands of the night the phone keeps, and a button to discard them
+    document.dispatchEvent(new CustomEvent("sk:night-gone", { detail: say }));
     // what leads into the night (record, settlement, date and place, the join panel) leads nowhere now; a
     // guest's "Leave table" stays (it signs out, and the phone forgets what it kept)
     document.querySelectorAll(".actions.sticky-bottom, p.actions-inline, details.join").forEach(function (el) {

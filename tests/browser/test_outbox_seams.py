@@ -259,3 +259,94 @@ def test_a_table_page_open_while_its_night_is_deleted_says_so_and_offers_to_reco
     page.on("request", lambda r: asked.append(r.url) if "/live" in r.url else None)
     page.wait_for_timeout(2_500)  # the page polls every second (the browser tests' POLL_SECONDS)
     assert asked == []
+
+
+def _kept_hands(page) -> list[tuple[str, str]]:
+    """The hands this account keeps on the phone, of every night: (night, key) each."""
+    return page.evaluate(
+        """() => self.skOutbox.waiting(null, document.documentElement.dataset.account)
+                   .then((hands) => hands.map((h) => [h.night, h.key]))"""
+    )
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_hands_kept_for_a_night_deleted_meanwhile_are_discarded_where_the_page_says_it_is_gone(
+    page, live, matzlfangen_night, lang
+):
+    """Two hands saved offline for a night an admin deletes meanwhile (on another phone). Where the table page
+    says the night is gone, it says how many of its hands the phone keeps, which can never be sent, and offers
+    to discard them: after a confirmation (cancelled: nothing goes), that night's hands go, and only those (a
+    hand kept for another night stays). Before, they could only be discarded when signing out."""
+    base, app = live
+    night = matzlfangen_night
+    words = {
+        "de": ("Diesen Abend gibt es nicht mehr", "nie mehr zu senden: 2", "Alle verwerfen", "endgültig verwerfen"),
+        "en": ("This night no longer exists", "never to be sent: 2", "Discard them all", "for good"),
+    }[lang]
+    page.goto(f"{base}/nights/{night}?lang={lang}")
+    save_offline(page, base, night, ["Anna", "Bernd"], won={"de": "gewonnen", "en": "won"}[lang])
+    page.evaluate(  # a hand kept for another night (still there)
+        """(night) => self.skOutbox.keep({key: "qelsewhere", night: String(night), expected: 0, at: 1,
+             account: document.documentElement.dataset.account, fields: [["contract", "durch"]],
+             summary: "Durch", entered: null, conflict: "", why: ""})""",
+        night + 1000,
+    )
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    _back_online(page)
+    notice = page.locator("#night-gone")
+    expect(notice).to_contain_text(words[0], timeout=10_000)
+    expect(notice).to_contain_text(words[1])
+    button = notice.get_by_role("button", name=words[2])
+    asked = []
+
+    def answer(dialog, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    button.click()
+    assert len(asked) == 1 and words[3] in asked[0] and "2" in asked[0], asked
+    assert sorted(n for n, _ in _kept_hands(page)) == [str(night), str(night), str(night + 1000)]  # cancelled
+    page.once("dialog", lambda d: answer(d, True))
+    button.click()
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(button).to_have_count(0)
+    expect(notice).not_to_contain_text(words[1])
+    expect(notice).to_contain_text(words[0])  # the night is still said to be gone
+    assert _kept_hands(page) == [[str(night + 1000), "qelsewhere"]]  # only that night's hands went
+
+
+def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page_opened_again(
+    page, live, matzlfangen_night
+):
+    """The phone opens the table page of a night deleted meanwhile again (a reload, a bookmark): the server has no
+    such night (404), and its hands kept on the phone were out of sight but for signing out. The page says how
+    many there are and offers to discard them, that night's only, after a confirmation."""
+    base, app = live
+    night = matzlfangen_night
+    page.goto(f"{base}/nights/{night}")
+    save_offline(page, base, night, ["Anna", "Bernd"])
+    page.evaluate(  # a hand kept for another night (still there)
+        """(night) => self.skOutbox.keep({key: "qelsewhere", night: String(night), expected: 0, at: 1,
+             account: document.documentElement.dataset.account, fields: [["contract", "durch"]],
+             summary: "Durch", entered: null, conflict: "", why: ""})""",
+        night + 1000,
+    )
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    page.context.set_offline(False)
+    page.goto(f"{base}/nights/{night}")
+    expect(page.locator("h1")).to_have_text("Nicht gefunden")
+    kept = page.locator("#night-kept")
+    expect(kept).to_contain_text("nie mehr zu senden: 2")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    kept.get_by_role("button", name="Alle verwerfen").click()
+    expect(kept).to_be_hidden()
+    assert len(asked) == 1 and "endgültig verwerfen" in asked[0], asked
+    assert _kept_hands(page) == [[str(night + 1000), "qelsewhere"]]  # only that night's hands went
+    page.goto(f"{base}/nights/{night + 2000}")  # no hands kept for it: nothing said
+    expect(page.locator("h1")).to_have_text("Nicht gefunden")
+    page.wait_for_timeout(500)
+    expect(page.locator("#night-kept")).to_be_hidden()
