@@ -246,3 +246,56 @@ def test_the_pdf_log_of_a_night_without_a_stake_has_no_columns_of_zeros(app, db,
     head, body = log.split("<tbody>", 1)
     assert "Dieter" not in head and "EUR" not in html
     assert [cell.split() for cell in re.findall(r'<td class="figures">([^<]*)</td>', body)] == [["1"], ["1"]]
+
+
+#: A Sauspiel won by the declarer's side, then a Rundpass that leaves 8 units in the pot (split at the close).
+SCHAFKOPF = [
+    {"contract": "sauspiel", "declarer": 2, "partner": 4, "suit": "eichel", "points": 70},
+    {"contract": "rundpass"},
+]
+MATZLFANGEN = [{"contract": "rufen", "partner": 3, "points": 70}]
+
+
+@pytest.mark.parametrize("game, hands", [("schafkopf", SCHAFKOPF), ("matzlfangen", MATZLFANGEN)])
+def test_a_night_at_a_stake_of_0_shows_its_units_and_no_money(client, db, players, game, hands):
+    """A stake of 0 is valid: the night is played for units (for honour). Its table page (open and closed), its
+    settlement, its PDF and the history pages show no money of 0.00 EUR, no stake and no payments; its units stay."""
+    from scorekeeper.core.nights import close_night
+    from scorekeeper.core.table import load_table
+    from scorekeeper.web.pdf import summary_html
+
+    night = start_night(db, players, game, stake_cents=0, played_on=date(2026, 3, 1))
+    add_hands(db=db, night_id=night.id, hands=hands)
+    for lang, headers in (("en", ["Player", "Units"]), ("de", ["Spieler", "Einheiten"])):
+        page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
+        assert balance_headers(page) == headers, lang
+        assert "EUR" not in page, lang
+    assert [row[1] for row in balance_rows(page)] == [str(u) for u in load_table(db=db, night_id=night.id).balance]
+    close_night(db=db, night_id=night.id)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
+    for lang, units, payments in (("en", "Units", "Who pays whom"), ("de", "Einheiten", "Wer zahlt wem")):
+        answer = client.get(f"/nights/{night.id}/summary?lang={lang}")
+        summary = answer.get_data(as_text=True)
+        assert "EUR" not in summary and payments not in answer_text(answer)
+        assert balance_headers(summary) == [{"en": "Player", "de": "Spieler"}[lang], units], lang
+    with client.application.test_request_context("/?lang=en"):
+        assert "EUR" not in summary_html(load_table(db=db, night_id=night.id))
+    assert "Each player's units after each hand" in answer_text(client.get(f"/nights/{night.id}/summary?lang=en"))
+    if game == "schafkopf":  # the Rundpass left 8 units in the pot, shared out at the close: units, no money
+        assert "Pot: 8 units. Shared out at the close." in answer_text(client.get(f"/nights/{night.id}?lang=en"))
+        german = answer_text(client.get(f"/nights/{night.id}/summary?lang=de"))
+        assert "Stock: 8 Einheiten. Beim Abschluss aufgeteilt." in german
+        assert "Einheiten jedes Spielers nach jedem Spiel" in german
+    for path in ("/nights/", f"/players/{players[0].id}", f"/leaderboard?game={game}&season=2026"):
+        assert "EUR" not in answer_text(client.get(f"{path}{'&' if '?' in path else '?'}lang=en")), path
+
+
+def test_a_matt_night_with_a_stake_per_point_at_a_stake_of_0_shows_its_units_and_no_money(client, db, players):
+    """Matt's units are the balance (stake_per_point times the points' difference); the stake per unit turns them
+    into money: at 0 there is none, and its units (the points) stay."""
+    night = start_night(db, players, "matt", 2, {"stake_per_point": 1}, stake_cents=0)
+    add_hands(db=db, night_id=night.id, hands=MATT)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
+    assert "EUR" not in client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
