@@ -299,3 +299,37 @@ def test_a_matt_night_with_a_stake_per_point_at_a_stake_of_0_shows_its_units_and
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
     assert "EUR" not in client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+
+
+def payment_rows(page: str, number: int) -> list[tuple[str, list[str]]]:
+    """The rows of hand ``number``'s payments on the table page: each row's class and its cells."""
+    hand = re.search(rf'<details class="hand card" id="hand-{number}">.*?</details>', page, re.S)
+    assert hand, page
+    rows = re.findall(r'<tr class="([^"]*)">(.*?)</tr>', hand.group(0), re.S)
+    return [(cls, [page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]) for cls, r in rows]
+
+
+def test_a_hand_rows_colour_follows_its_money_where_money_is_shown(client, db, players):
+    """Matt's hand pays its share of the balance, not its points: in the second hand Anna makes 0 points and
+    pays 1.20 EUR (Bernd 12 points, a stake per point of 1, 10 cents a unit): her row is a loss, not colourless."""
+    night = start_night(db, players, "matt", 2, {"stake_per_point": 1})
+    add_hands(db=db, night_id=night.id, hands=MATT)
+    rows = payment_rows(client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True), 2)
+    assert rows == [("minus", ["Anna", "+0", "-1.20 EUR"]), ("plus", ["Bernd", "+12", "1.20 EUR"])]
+
+
+def test_a_closed_nights_balance_row_colour_follows_its_money_with_the_pot_shared(client, db, players):
+    """At a table of five the dealer (Anna) sits out the Rundpass: 0 units; the pot's 8 units are shared at the
+    close, 0.16 EUR each: her row of the closed night's balance shows a gain, as its money does."""
+    from scorekeeper.core.nights import close_night
+
+    night = start_night(db, players, "schafkopf", 5)
+    add_hands(db=db, night_id=night.id, hands=[{"contract": "rundpass"}])
+    close_night(db=db, night_id=night.id)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    rows = re.findall(r'<tr class="([^"]*)" data-position="(\d)">(.*?)</tr>', page, re.S)
+    cls, _, anna = rows[0]
+    assert (cls, [page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", anna, re.S)]) == (
+        "plus",
+        ["Anna", "0", "0.16 EUR"],
+    )
