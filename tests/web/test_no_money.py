@@ -279,6 +279,7 @@ def test_a_night_at_a_stake_of_0_shows_its_units_and_no_money(client, db, player
         summary = answer.get_data(as_text=True)
         assert "EUR" not in summary and payments not in answer_text(answer)
         assert balance_headers(summary) == [{"en": "Player", "de": "Spieler"}[lang], units], lang
+        assert [row[1] for row in balance_rows(summary)] == [row[1] for row in balance_rows(page)]  # as the table's
     with client.application.test_request_context("/?lang=en"):
         assert "EUR" not in summary_html(load_table(db=db, night_id=night.id))
     assert "Each player's units after each hand" in answer_text(client.get(f"/nights/{night.id}/summary?lang=en"))
