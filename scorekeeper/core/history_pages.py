@@ -16,7 +16,7 @@ from fractions import Fraction
 from sqlalchemy import distinct, func
 from sqlmodel import Session, col, select
 
-from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat
+from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat, takes_money
 from scorekeeper.core.players import get_player
 from scorekeeper.core.summary import SEAT_COUNTS
 from scorekeeper.core.text import name_key
@@ -86,12 +86,6 @@ class Season:
 
 #: The club's nights: a tournament's tables are not in its history (docs/tournaments.md), nor in its seasons.
 CLUB_NIGHT = Night.tournament_id == None  # noqa: E711 (SQL's IS NULL)
-
-
-def takes_money(game: str, rules: object) -> bool:
-    """Whether a club night of ``game`` under ``rules`` is played for money: not where the game's money
-    option is 0 (Konter a Matt, Matt without a stake: ``Game.uses_stake``), as its table page says."""
-    return game in GAMES and GAMES[game].uses_stake(rules or {})
 
 
 SEASONS_SPAN = 100  # beyond this many seasons between the first night and the newest, only those with nights
@@ -312,12 +306,12 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
     ).all()
     paid = {
         night_id
-        for night_id, game, rules in db.exec(
-            select(Night.id, Night.game, Night.rules).where(
+        for night_id, game, rules, stake in db.exec(
+            select(Night.id, Night.game, Night.rules, Night.stake_cents).where(
                 Night.id.in_(select(NightResult.night_id).where(NightResult.player_id == player_id))
             )
         )
-        if takes_money(game, rules)
+        if takes_money(game, rules, stake)
     }
     counts = dict.fromkeys(COUNTS, 0)
     by_season: dict[int, dict[str, Tally]] = defaultdict(dict)
@@ -398,8 +392,8 @@ def season_for_money(*, db: Session, game: str, season: Season) -> bool:
     """Whether any of the season's nights of ``game`` on the leaderboard was played for money
     (``takes_money``): else the leaderboard has no money or units to show."""
     counted = select(NightResult.night_id).where(*_in_season(game, season))
-    rules = db.exec(select(Night.game, Night.rules).where(Night.id.in_(counted)))
-    return any(takes_money(g, r) for g, r in rules)
+    rules = db.exec(select(Night.game, Night.rules, Night.stake_cents).where(Night.id.in_(counted)))
+    return any(takes_money(g, r, stake) for g, r, stake in rules)
 
 
 def leaderboard(

@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from scorekeeper.engine import GAMES
+
 
 def new_uid() -> str:
     return uuid.uuid4().hex
@@ -47,6 +49,21 @@ def utcnow() -> datetime:
 #: SQLite never gives a deleted row's id to a new row of these tables (0012): a night, a hand, a
 #: tournament and a player keep their id for good (PostgreSQL's sequences do so anyway).
 NEVER_REUSED = {"sqlite_autoincrement": True}
+
+
+def takes_money(game: str, rules: Any, stake_cents: int, tournament_id: int | None = None) -> bool:
+    """Whether a night is played for money: the one answer every page, PDF and history figure asks.
+
+    A club night (a tournament's table plays for points: docs/tournaments.md) whose rules pay units (not where
+    the game's money option is 0, Konter a Matt or Matt without a stake: ``Game.uses_stake``) at a stake
+    above 0 per unit. A stake of 0 is a night played for the units alone, "for honour": its units are
+    shown, never money of 0.00. Matt's units are its balance (``stake_per_point`` times the points'
+    difference, ``Game.hand_money``), paid at ``stake_cents`` per unit as every game's are.
+
+    >>> takes_money("schafkopf", {}, 10), takes_money("schafkopf", {}, 0), takes_money("matt", {}, 10)
+    (True, False, False)
+    """
+    return tournament_id is None and stake_cents > 0 and game in GAMES and GAMES[game].uses_stake(rules or {})
 
 
 class Player(SQLModel, table=True):
@@ -92,6 +109,11 @@ class Night(SQLModel, table=True):
     def is_open(self) -> bool:
         """Whether hands may be recorded, edited and undone."""
         return self.status == OPEN
+
+    @property
+    def for_money(self) -> bool:
+        """Whether the night is played for money (:func:`takes_money`)."""
+        return takes_money(self.game, self.rules, self.stake_cents, self.tournament_id)
 
 
 class DeletedNight(SQLModel, table=True):

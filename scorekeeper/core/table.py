@@ -141,9 +141,16 @@ class Table:
 
     @property
     def for_money(self) -> bool:
-        """Whether the night's units are paid in money: not at a tournament's table (points), nor where
-        the game's money option is 0 (Konter a Matt, Matt without a stake: ``Game.uses_stake``)."""
-        return not self.at_tournament and GAMES[self.night.game].uses_stake(self.night.rules)
+        """Whether the night's units are paid in money (core/models.py ``takes_money``, the one answer): not at
+        a tournament's table (points), nor where the game's money option is 0 (Konter a Matt, Matt without
+        a stake: ``Game.uses_stake``), nor at a stake of 0 per unit (played for the units alone)."""
+        return self.night.for_money
+
+    @property
+    def pays_units(self) -> bool:
+        """Whether the night's hands pay units (``Game.uses_stake``): its balance in units is shown, with money
+        or without (a stake of 0); not where the game's money option is 0 (Konter a Matt, Matt without a stake)."""
+        return GAMES[self.night.game].uses_stake(self.night.rules)
 
     def deal(self, number: int) -> Deal:
         """The deal of hand ``number`` (1-based): a recorded hand's as stored, the next hand's as worked

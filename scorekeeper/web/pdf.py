@@ -59,10 +59,11 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
     """The night's chart and its caption: what the table counted over the night.
 
     A game of fixed teams (Konter a Matt): both teams' strokes after each hand, from the start;
-    its money moves only when a game ends, and not at all without a stake. A tournament's table
-    (points, never money), and Matt without a stake (no money): each player's points after each
-    hand. The other games, and Matt at a stake: each player's running balance in money (Matt's:
-    each hand's share of the final balance, ``Table.hand_money``). A hand in the game's word."""
+    its money moves only when a game ends, and not at all without a stake. A night not played for money
+    (``Table.for_money``): each player's points after each hand at a tournament's table and in Matt
+    (whose hands score points), else each player's units. The other games, and Matt at a stake: each
+    player's running balance in money (Matt's: each hand's share of the final balance,
+    ``Table.hand_money``). A hand in the game's word."""
     from scorekeeper.web.view import hand_word
 
     s = table.settlement
@@ -74,12 +75,15 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
         names = [_("Team %(team)s: %(names)s", team=team, names=players) for team, players in team_names(table)]
         caption = _("Strokes of both teams after each %(hand)s", hand=hand)
         return chart_svg(series, names, label=caption, tick=str), caption
-    if (game.money_from_balance and not table.for_money) or table.at_tournament:
+    if not table.for_money:
         series = [[0] for _line in summary.lines]
         for row in table.rows:
             for k, line in enumerate(summary.lines):
                 series[k].append(series[k][-1] + row[line.position - 1])
-        caption = _("Each player's points after each %(hand)s", hand=hand)
+        if game.money_from_balance or table.at_tournament:
+            caption = _("Each player's points after each %(hand)s", hand=hand)
+        else:  # a night at a stake of 0: its units, the money's running balance would be a line at 0
+            caption = _("Each player's units after each %(hand)s", hand=hand)
         return chart_svg(series, [line.name for line in summary.lines], label=caption, tick=str), caption
     caption = _("Running balance over the night")
     return chart_svg(summary.series, [line.name for line in summary.lines], label=caption), caption

@@ -46,7 +46,7 @@ FAKE_WAKE_LOCK = """
 NO_WAKE_LOCK = "Object.defineProperty(navigator, 'wakeLock', { configurable: true, value: undefined });"
 
 
-def night_of(app, roster, hands=0, closed=False) -> int:
+def night_of(app, roster, hands=0, closed=False, stake_cents=10) -> int:
     with database.session(app.extensions["sk_engine"], write=True) as db:
         night = create_night(
             db=db,
@@ -54,7 +54,7 @@ def night_of(app, roster, hands=0, closed=False) -> int:
             rules=None,
             player_ids=roster[:4],
             first_dealer=1,
-            stake_cents=10,
+            stake_cents=stake_cents,
             place="Zur Post",
         )
         for partner in (4, 4, 2)[:hands]:
@@ -289,3 +289,34 @@ def test_with_neither_the_text_is_copied_the_old_way(phone, live, roster):
     wait_until(page, "() => window.__copied.length === 1")
     assert page.evaluate("window.__copied[0]").startswith("Interim settlement: ")
     assert "Copied" in page.locator("#share-status").inner_text()
+
+
+# --- a player's page: its figure tiles fill their row --------------------------------------------------------
+
+#: Each figure tile's left and right edge, and the row's: (row, [tiles]).
+FIGURE_TILES = """
+() => {
+  const row = document.querySelector(".figures");
+  const edges = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.right]; };
+  return [edges(row), [...row.children].map(edges)];
+}
+"""
+
+
+@pytest.mark.parametrize("honour, tiles", [("konter_a_matt", 2), ("stake_0", 2), (None, 3)])
+def test_a_player_pages_figure_tiles_fill_their_row(phone, live, roster, honour, tiles):
+    """A player who only played without money (Konter a Matt without a stake, a stake of 0) has two tiles
+    (nights, hands: no net money); they share the row's width, without the empty third of a grid of three
+    columns; with money, three tiles do."""
+    base, app = live
+    if honour == "konter_a_matt":
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            night = create_night(db=db, game=honour, rules=None, player_ids=roster[:4], first_dealer=1, stake_cents=0)
+            record_hand(db=db, night_id=night.id, hand={"trump_team": "A", "points_a": 30})
+    else:
+        night_of(app, roster, hands=1, stake_cents=0 if honour else 10)
+    page = phone()
+    page.goto(f"{base}/players/{roster[0]}")
+    (left, right), edges = page.evaluate(FIGURE_TILES)
+    assert len(edges) == tiles
+    assert abs(edges[0][0] - left) < 1 and abs(edges[-1][1] - right) < 1, (left, right, edges)

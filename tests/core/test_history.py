@@ -811,6 +811,19 @@ def test_a_night_played_for_honour_is_no_money_night_and_neither_ends_nor_extend
     assert not history.season_for_money(db=db, game="matt", season=Season.starting(2025))  # none at all
 
 
+def test_a_night_at_a_stake_of_0_is_played_for_honour_whatever_its_rules_pay(db, club):
+    """A Matzlfangen at a stake of 0 pays units but no money: like a Matt without a stake, it is no night played
+    for money (no best night, the streak runs on across it), and a season of it alone has no money to show."""
+    p = club.people
+    four = [p["Dieter"], p["Clara"], p["Anna"], p["Bernd"]]
+    honour = open_night(db, four, "matzlfangen", date(2024, 2, 20), CLARAS, stake=0)
+    play(db, honour, [{"contract": "durch", "declarer": 1, "won": True}])
+    dieter = history.player_history(db=db, player_id=club.id("Dieter"))
+    assert [(n.night_id, n.paid) for n in dieter.nights if n.night_id == honour.id] == [(honour.id, False)]
+    assert dieter.best is None or dieter.best.night_id != honour.id
+    assert not history.season_for_money(db=db, game="matzlfangen", season=Season.starting(2024))
+
+
 def test_a_tournaments_tables_are_no_season_of_the_clubs(db, club):
     """A tournament's tables have no history rows (docs/tournaments.md): its season is not offered, nor is it
     the newest season, though its tables are nights of a later day."""

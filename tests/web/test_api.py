@@ -175,6 +175,7 @@ def test_starting_a_session_answers_201_with_the_whole_night(client, db, players
         "game": "matzlfangen",
         "rules": rules_to_json(GAMES["matzlfangen"].parse_rules(None)),
         "stake_cents": 10,
+        "for_money": True,
         "currency": "CHF",
         "date": "2026-11-14",
         "place": "Zur Post",
@@ -326,6 +327,17 @@ def test_getting_a_session_answers_with_players_hands_and_totals(client, db, nig
         {"seat": 3, "name": "Clara", "units": -6, "cents": -60},
         {"seat": 4, "name": "Dieter", "units": 6, "cents": 60},
     ]
+
+
+def test_a_session_says_whether_it_is_played_for_money(client, db, players):
+    """A night at a stake of 0 is played for its units alone (docs/rules.md, "Played for money"): its cents are all
+    0, and ``for_money`` says so rather than leaving a client to show 0.00 EUR; a staked night's says true."""
+    honour = start_night(db, players, "schafkopf", stake_cents=0)
+    record_hand(db=db, night_id=honour.id, hand={"contract": "rundpass"})
+    staked = start_night(db, players, "schafkopf")
+    assert [client.get(f"/api/v1/sessions/{n.id}").get_json()["for_money"] for n in (honour, staked)] == [False, True]
+    body = client.get(f"/api/v1/sessions/{honour.id}").get_json()
+    assert [t["units"] for t in body["totals"]] == [-2, -2, -2, -2] and (body["pot"], body["pot_cents"]) == (8, 0)
 
 
 # --- hands ------------------------------------------------------------------------------------

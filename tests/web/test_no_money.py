@@ -246,3 +246,91 @@ def test_the_pdf_log_of_a_night_without_a_stake_has_no_columns_of_zeros(app, db,
     head, body = log.split("<tbody>", 1)
     assert "Dieter" not in head and "EUR" not in html
     assert [cell.split() for cell in re.findall(r'<td class="figures">([^<]*)</td>', body)] == [["1"], ["1"]]
+
+
+#: A Sauspiel won by the declarer's side, then a Rundpass that leaves 8 units in the pot (split at the close).
+SCHAFKOPF = [
+    {"contract": "sauspiel", "declarer": 2, "partner": 4, "suit": "eichel", "points": 70},
+    {"contract": "rundpass"},
+]
+MATZLFANGEN = [{"contract": "rufen", "partner": 3, "points": 70}]
+
+
+@pytest.mark.parametrize("game, hands", [("schafkopf", SCHAFKOPF), ("matzlfangen", MATZLFANGEN)])
+def test_a_night_at_a_stake_of_0_shows_its_units_and_no_money(client, db, players, game, hands):
+    """A stake of 0 is valid: the night is played for units (for honour). Its table page (open and closed), its
+    settlement, its PDF and the history pages show no money of 0.00 EUR, no stake and no payments; its units stay."""
+    from scorekeeper.core.nights import close_night
+    from scorekeeper.core.table import load_table
+    from scorekeeper.web.pdf import summary_html
+
+    night = start_night(db, players, game, stake_cents=0, played_on=date(2026, 3, 1))
+    add_hands(db=db, night_id=night.id, hands=hands)
+    for lang, headers in (("en", ["Player", "Units"]), ("de", ["Spieler", "Einheiten"])):
+        page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
+        assert balance_headers(page) == headers, lang
+        assert "EUR" not in page, lang
+    assert [row[1] for row in balance_rows(page)] == [str(u) for u in load_table(db=db, night_id=night.id).balance]
+    close_night(db=db, night_id=night.id)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
+    for lang, units, payments in (("en", "Units", "Who pays whom"), ("de", "Einheiten", "Wer zahlt wem")):
+        answer = client.get(f"/nights/{night.id}/summary?lang={lang}")
+        summary = answer.get_data(as_text=True)
+        assert "EUR" not in summary and payments not in answer_text(answer)
+        assert balance_headers(summary) == [{"en": "Player", "de": "Spieler"}[lang], units], lang
+        assert [row[1] for row in balance_rows(summary)] == [row[1] for row in balance_rows(page)]  # as the table's
+    with client.application.test_request_context("/?lang=en"):
+        assert "EUR" not in summary_html(load_table(db=db, night_id=night.id))
+    assert "Each player's units after each hand" in answer_text(client.get(f"/nights/{night.id}/summary?lang=en"))
+    if game == "schafkopf":  # the Rundpass left 8 units in the pot, shared out at the close: units, no money
+        assert "Pot: 8 units. Shared out at the close." in answer_text(client.get(f"/nights/{night.id}?lang=en"))
+        german = answer_text(client.get(f"/nights/{night.id}/summary?lang=de"))
+        assert "Stock: 8 Einheiten. Beim Abschluss aufgeteilt." in german
+        assert "Einheiten jedes Spielers nach jedem Spiel" in german
+    for path in ("/nights/", f"/players/{players[0].id}", f"/leaderboard?game={game}&season=2026"):
+        assert "EUR" not in answer_text(client.get(f"{path}{'&' if '?' in path else '?'}lang=en")), path
+
+
+def test_a_matt_night_with_a_stake_per_point_at_a_stake_of_0_shows_its_units_and_no_money(client, db, players):
+    """Matt's units are the balance (stake_per_point times the points' difference); the stake per unit turns them
+    into money: at 0 there is none, and its units (the points) stay."""
+    night = start_night(db, players, "matt", 2, {"stake_per_point": 1}, stake_cents=0)
+    add_hands(db=db, night_id=night.id, hands=MATT)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
+    assert "EUR" not in client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+
+
+def payment_rows(page: str, number: int) -> list[tuple[str, list[str]]]:
+    """The rows of hand ``number``'s payments on the table page: each row's class and its cells."""
+    hand = re.search(rf'<details class="hand card" id="hand-{number}">.*?</details>', page, re.S)
+    assert hand, page
+    rows = re.findall(r'<tr class="([^"]*)">(.*?)</tr>', hand.group(0), re.S)
+    return [(cls, [page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]) for cls, r in rows]
+
+
+def test_a_hand_rows_colour_follows_its_money_where_money_is_shown(client, db, players):
+    """Matt's hand pays its share of the balance, not its points: in the second hand Anna makes 0 points and
+    pays 1.20 EUR (Bernd 12 points, a stake per point of 1, 10 cents a unit): her row is a loss, not colourless."""
+    night = start_night(db, players, "matt", 2, {"stake_per_point": 1})
+    add_hands(db=db, night_id=night.id, hands=MATT)
+    rows = payment_rows(client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True), 2)
+    assert rows == [("minus", ["Anna", "+0", "-1.20 EUR"]), ("plus", ["Bernd", "+12", "1.20 EUR"])]
+
+
+def test_a_closed_nights_balance_row_colour_follows_its_money_with_the_pot_shared(client, db, players):
+    """At a table of five the dealer (Anna) sits out the Rundpass: 0 units; the pot's 8 units are shared at the
+    close, 0.16 EUR each: her row of the closed night's balance shows a gain, as its money does."""
+    from scorekeeper.core.nights import close_night
+
+    night = start_night(db, players, "schafkopf", 5)
+    add_hands(db=db, night_id=night.id, hands=[{"contract": "rundpass"}])
+    close_night(db=db, night_id=night.id)
+    page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
+    rows = re.findall(r'<tr class="([^"]*)" data-position="(\d)">(.*?)</tr>', page, re.S)
+    cls, _, anna = rows[0]
+    assert (cls, [page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", anna, re.S)]) == (
+        "plus",
+        ["Anna", "0", "0.16 EUR"],
+    )

@@ -241,6 +241,11 @@ def _schemas() -> dict[str, Any]:
                 "game": {"type": "string", "enum": list(GAMES)},
                 "rules": _ref("Rules"),
                 "stake_cents": {"type": "integer", "minimum": 0, "maximum": STAKE_MAX_CENTS},
+                "for_money": {
+                    "type": "boolean",
+                    "description": "whether the night is played for money (docs/rules.md): not at a stake of 0, "
+                    "nor at a tournament's table, nor where its rules pay no unit; else every cents is 0",
+                },
                 "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
                 "date": {"type": "string", "format": "date"},
                 "place": {"type": "string", "maxLength": PLACE_MAX},
@@ -263,6 +268,7 @@ def _schemas() -> dict[str, Any]:
                 "game",
                 "rules",
                 "stake_cents",
+                "for_money",
                 "currency",
                 "date",
                 "place",

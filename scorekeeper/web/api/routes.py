@@ -213,6 +213,7 @@ def _session_json(night_id: int) -> dict[str, Any]:
         "game": e.game,
         "rules": e.rules,
         "stake_cents": e.stake_cents,
+        "for_money": table.for_money,
         "currency": e.currency,
         "date": e.played_on.isoformat(),
         "place": e.place,

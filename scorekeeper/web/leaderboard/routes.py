@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from sqlmodel import select
 
 from scorekeeper.core import history_pages
-from scorekeeper.core.models import Night
+from scorekeeper.core.models import Night, takes_money
 from scorekeeper.engine import GAMES
 from scorekeeper.web.access import VIEWER, access
 from scorekeeper.web.context import get_db
@@ -26,15 +26,15 @@ bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 
 def _opening_game(db) -> str:
-    """The game the leaderboard opens on: the one the club plays most for money (a night with a stake that
-    pays units: ``Game.uses_stake``), else the one it plays most; ties go to the newest. A tournament's
+    """The game the leaderboard opens on: the one the club plays most for money (rules that pay units, at a
+    stake above 0: ``takes_money``), else the one it plays most; ties go to the newest. A tournament's
     tables are not the club's nights (docs/tournaments.md)."""
     played: Counter[str] = Counter()
     paid: Counter[str] = Counter()
     query = select(Night.game, Night.rules, Night.stake_cents).where(history_pages.CLUB_NIGHT)
     for game, rules, stake in db.exec(query.order_by(Night.played_on)):
         played[game] += 1
-        if stake and history_pages.takes_money(game, rules):
+        if takes_money(game, rules, stake):
             paid[game] += 1
     counts = paid or played
     return max(reversed(counts), key=counts.__getitem__) if counts else next(iter(GAMES))
@@ -58,7 +58,8 @@ def index():
     season = chosen_season(form) if status == 200 else None
     if season is None:  # the season of the club's newest night
         season = history_pages.newest_season(db=db, start=current_app.config["SEASON_START"], today=date.today())
-    # a season of a game played without a stake (Konter a Matt, Matt) has no money or units to show or sort by
+    # a season of a game played without money (Konter a Matt, Matt without a stake, a stake of 0) has no money
+    # or units to show or sort by
     for_money = history_pages.season_for_money(db=db, game=game, season=season)
     sort = form.sort.data if status == 200 and form.sort.data else "money"
     if not for_money:
