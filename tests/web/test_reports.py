@@ -74,6 +74,19 @@ def test_the_summary_lists_the_fewest_payments(client, db, players):
     assert "Interim settlement" in page
 
 
+def test_one_payment_is_named_in_the_singular(client, db, players):
+    """Two Rufen at 6 whose sides cross: after them one player owes one other, and one payment settles
+    the night (before: "1 payments settle the night")."""
+    night = start_night(db, players)
+    record_hand(db=db, night_id=night.id, hand=RUFEN_HIRSCH)
+    record_hand(db=db, night_id=night.id, hand={"contract": "rufen", "partner": 2, "points": 70, "raises": 5})
+    page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+    german = client.get(f"/nights/{night.id}/summary?lang=de").get_data(as_text=True)
+    assert page.count("<li><strong>") == 1, page
+    assert "1 payment settles the night" in page
+    assert "1 Zahlung gleicht den Abend aus" in german
+
+
 def test_a_schafkopf_pot_is_split_in_whole_cents_and_the_remainder_stays(client, db, players):
     # five players: the four who play each pay 2 units into the pot (8 units = 80 cents at 10 cents)
     night = start_night(db, players, game="schafkopf", seats=5)
