@@ -299,9 +299,14 @@ def _pot_source(db: Session, night: Night) -> Night | None:
     ``night`` started, when that night's pot went to ``night`` (:func:`_pot_taker`)."""
     if not night.pot_start or night.tournament_id is not None:
         return None
+    earlier = select(Night.id).where(  # the club's nights of the game started before it (the audit's index)
+        col(Night.game) == night.game,
+        col(Night.tournament_id).is_(None),
+        Night.created_at < night.created_at,
+    )
     closes = (
         select(AuditEntry.night_id, func.min(AuditEntry.at).label("at"))
-        .where(AuditEntry.action == "close")
+        .where(AuditEntry.action == "close", AuditEntry.night_id.in_(earlier))
         .group_by(AuditEntry.night_id)
         .subquery()
     )
