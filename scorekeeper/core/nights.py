@@ -347,16 +347,18 @@ def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
     """The carried pots of ``night`` that changed after the next night took them: the pot it carried in
     (its night corrected since), then the pot it carried out (``night`` corrected since); none where they
     did not, or ``night`` neither took a pot nor carried one to a later night."""
+    game = get_game(night.game)
     pairs = []
     if night.pot_start and (source := _pot_source(db, night)) is not None:
         pairs.append((source, night, False))
-    if not night.is_open and night.tournament_id is None and (taker := _pot_taker(db, night)) is not None:
+    carries = night.tournament_id is None and game.carries_pot(
+        game.parse_rules(night.rules)
+    )  # a club night's rules stay
+    if carries and not night.is_open and (taker := _pot_taker(db, night)) is not None:
         pairs.append((night, taker, True))
     moved = []
-    for earlier, later, taken in pairs:
-        game = get_game(earlier.game)
-        carried = game.carries_pot(game.parse_rules(earlier.rules))
-        units = (read_table(db=db, night=earlier, newest=1).settlement.pot or 0) if carried else 0
+    for earlier, later, taken in pairs:  # the earlier night carries its pot (its rules at the start, as now)
+        units = read_table(db=db, night=earlier, newest=1).settlement.pot or 0
         now_cents, taken_cents = units * earlier.stake_cents, later.pot_start * later.stake_cents
         if now_cents != taken_cents:
             other = later if taken else earlier
