@@ -351,9 +351,8 @@ def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
     pairs = []
     if night.pot_start and (source := _pot_source(db, night)) is not None:
         pairs.append((source, night, False))
-    carries = night.tournament_id is None and game.carries_pot(
-        game.parse_rules(night.rules)
-    )  # a club night's rules stay
+    # a club night's rules stay as it started: one whose rules carry no pot never gave one to a later night
+    carries = night.tournament_id is None and game.carries_pot(game.parse_rules(night.rules))
     if carries and not night.is_open and (taker := _pot_taker(db, night)) is not None:
         pairs.append((night, taker, True))
     moved = []
