@@ -64,7 +64,7 @@
       return Promise.all(taken.map(function (h) {
         h.account = account;
         h.adopted = true;
-        return scope.skOutbox.keep(h);
+        return scope.skOutbox.update(h);
       })).then(function () { return mine.sort(function (a, b) { return a.at - b.at; }); });
     });
   }
@@ -134,6 +134,19 @@
   scope.skOutbox = {
     waiting: waiting,
     keep: function (hand) { return store("readwrite", function (s) { return s.put(hand); }); },
+    // a hand read before, written back changed: only while it is still kept. A hand discarded meanwhile (its
+    // Discard tapped while a sending of it was on) stays discarded, whatever that sending learns afterwards.
+    update: function (hand) {
+      return store("readwrite", function (s) {
+        var there = s.count(hand.key);
+        there.onsuccess = function () { if (there.result) s.put(hand); };
+        return null;
+      });
+    },
+    // whether the hand with ``key`` is still kept (not discarded)
+    kept: function (key) {
+      return store("readonly", function (s) { return s.count(key); }).then(function (n) { return n > 0; });
+    },
     drop: function (key) { return store("readwrite", function (s) { return s.delete(key); }); },
     forgetPages: forgetPages,
     signedOut: signedOut,
@@ -166,7 +179,8 @@
     // or nobody's. A night that takes no hand now (closed meanwhile) stops the sending: each of its
     // waiting hands is marked ``closed`` (and the server's reason) and stays; a later sending
     // asks again, and once the night is reopened they go, in order. A night gone, or an account that may no
-    // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. Resolves
+    // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. A hand discarded
+    // while the sending is on is not sent, nor written back by it (update): it stays discarded. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
     // and whether the night was found closed.
@@ -180,7 +194,7 @@
           hand.closed = state === "closed";
           hand.conflict = state;
           hand.why = why || "";
-          return scope.skOutbox.keep(hand);
+          return scope.skOutbox.update(hand);
         }));
       }
       function next(hands) {
@@ -194,9 +208,13 @@
             hand.closed = hand.refused = false;
             hand.conflict = hand.why = "";
           }
-          return post(hand, fresh.token).then(function (r) {
+          // read before the sending began: a hand discarded since (while those before it went) is not sent
+          return scope.skOutbox.kept(hand.key).then(function (still) {
+            return still ? post(hand, fresh.token) : null;
+          }).then(function (r) {
+            if (!r) return next(hands);
             if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
-              landed++;
+              landed++;  // (discarded while on its way, it is recorded all the same: the table shows it)
               return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
             }
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
@@ -206,7 +224,7 @@
             return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
               hand.conflict = r.status === 409 ? "taken" : "refused";
               hand.why = why;
-              return scope.skOutbox.keep(hand);
+              return scope.skOutbox.update(hand);  // not if discarded while on its way: it stays discarded
             });
           });
         });

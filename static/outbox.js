@@ -163,7 +163,7 @@
         if (!hand) return;
         hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
         hand.conflict = hand.why = "";  // makes other players play it: at a table of five another one sits out)
-        return keep(hand).then(function () { delay = 0; send(true); });
+        return store.update(hand).then(function () { delay = 0; send(true); });  // (not if discarded meanwhile)
       });
     }
   });
