@@ -11,6 +11,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.exchange import night_file
+from scorekeeper.core.models import Night
 from scorekeeper.core.nights import close_night, delete_night, reopen_night
 from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import enter_durch, queued, save_offline, table
@@ -350,3 +351,42 @@ def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page
     expect(page.locator("h1")).to_have_text("Nicht gefunden")
     page.wait_for_timeout(500)
     expect(page.locator("#night-kept")).to_be_hidden()
+
+
+def test_a_guests_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_as_a_members(
+    browser, live, matzlfangen_night
+):
+    """A guest (a phone that joined with the night's code, no account) saves two hands offline; an admin deletes
+    the night meanwhile. The guest of a night that is no more was nobody to the server: its table page said the
+    session was gone ("join again"), and opened again it went to the sign-in page, the hands out of reach but
+    for leaving the table. As a member's: the table page says the night is gone and offers to discard them, and
+    so does the page of the night opened again (not found), that night's hands only."""
+    base, app = live
+    night = matzlfangen_night
+    with database.session(app.extensions["sk_engine"]) as db:
+        code = db.get(Night, night).join_code
+    phone = browser.new_context(viewport=PHONE, locale="de-DE").new_page()
+    phone.set_default_timeout(10_000)
+    try:
+        join_table(phone, base, night, code)
+        save_offline(phone, base, night, ["Anna", "Bernd"])
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            export = night_file.night_json(db=db, night_id=night)
+            delete_night(db=db, night_id=night, reason="Versehen", export=export)
+        _back_online(phone)
+        notice = phone.locator("#night-gone")
+        expect(notice).to_contain_text("Diesen Abend gibt es nicht mehr", timeout=10_000)
+        expect(notice).to_contain_text("nie mehr zu senden: 2")
+        expect(phone.locator("#session-gone")).to_be_hidden()
+        phone.goto(f"{base}/nights/{night}")  # opened again
+        expect(phone.locator("h1")).to_have_text("Nicht gefunden")
+        kept = phone.locator("#night-kept")
+        expect(kept).to_contain_text("nie mehr zu senden: 2")
+        phone.once("dialog", lambda d: d.accept())
+        kept.get_by_role("button", name="Alle verwerfen").click()
+        expect(kept).to_be_hidden()
+        assert _kept_hands(phone) == []
+        phone.goto(f"{base}/nights/{night}/hands/new")  # the hand form too is not found, not the sign-in page
+        expect(phone.locator("h1")).to_have_text("Nicht gefunden")
+    finally:
+        phone.context.close()
