@@ -4,7 +4,9 @@
 // entered, summary, at, conflict, why}; ``fields`` are the hand form's [name, value] pairs without its token,
 // key and count; ``entered`` what was entered as data, which the page says in its own words (static/outbox.js:
 // entered, summary), ``summary`` those words at the time, shown where no form of the page's words is at hand
-// (and for a record of an earlier version, which has no ``entered``); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
+// (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
+// tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
+// of an earlier version has none: a night's); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
 // reason with it: the page says them in its own words and language (static/outbox.js); a record of an earlier
 // version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
@@ -33,7 +35,8 @@
       });
     });
   }
-  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered"];
+  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered",
+    "outbox_table"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
@@ -160,7 +163,8 @@
       return "q" + Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
     },
     // a record of the hand a form sends (FormData), for night ``night``, expecting ``expected`` hands
-    // before it; its key: ``key``, else a new one; whose it is: the form's outbox_account
+    // before it; its key: ``key``, else a new one; whose it is: the form's outbox_account; whether a tournament's
+    // table's: its outbox_table
     record: function (data, night, expected, key) {
       var fields = [], entered = null;
       data.forEach(function (value, name) { if (SKIPPED.indexOf(name) < 0) fields.push([name, value]); });
@@ -168,7 +172,8 @@
       return {
         key: key || scope.skOutbox.newKey(), night: String(night), account: String(data.get("outbox_account") || ""),
         expected: expected, fields: fields, entered: Array.isArray(entered) ? entered : null,
-        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: ""
+        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: "",
+        table: data.get("outbox_table") === "1"
       };
     },
     // Send ``account``'s waiting hands of the night, in order. Each goes with a fresh form token (the

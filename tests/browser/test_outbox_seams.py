@@ -345,7 +345,7 @@ def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     kept.get_by_role("button", name="Alle verwerfen").click()
     expect(kept).to_be_hidden()
-    assert len(asked) == 1 and "endgültig verwerfen" in asked[0], asked
+    assert len(asked) == 1 and "für diesen Abend" in asked[0] and "endgültig verwerfen" in asked[0], asked
     assert _kept_hands(page) == [[str(night + 1000), "qelsewhere"]]  # only that night's hands went
     page.goto(f"{base}/nights/{night + 2000}")  # no hands kept for it: nothing said
     expect(page.locator("h1")).to_have_text("Nicht gefunden")
@@ -388,5 +388,38 @@ def test_a_guests_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_as_a
         assert _kept_hands(phone) == []
         phone.goto(f"{base}/nights/{night}/hands/new")  # the hand form too is not found, not the sign-in page
         expect(phone.locator("h1")).to_have_text("Nicht gefunden")
+    finally:
+        phone.context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_hands_kept_for_a_table_whose_round_was_drawn_again_are_named_a_tables_where_it_is_not_found(
+    browser, live, tournament_table, lang
+):
+    """A tournament's table is never deleted on its own, but goes with its round when the organiser draws it again
+    (before any table recorded a hand): its phone saved two hands offline meanwhile. Its page opened again is not
+    found, and the confirmation of "Discard them all" asked about the hands "for this night": the page knows
+    nothing of it but what the hands say, and they say they were saved at a tournament's table."""
+    base, app = live
+    tournament, night, code = tournament_table
+    words = {
+        "de": ("Nicht gefunden", "nie mehr zu senden: 2", "Alle verwerfen", "für diesen Tisch", "Abend"),
+        "en": ("Not found", "never to be sent: 2", "Discard them all", "for this table", "night"),
+    }[lang]
+    phone = _table_phone_offline_with_hands(browser, base, night, code)
+    try:
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            tm.redraw_round(db=db, tournament_id=tournament)
+        phone.context.set_offline(False)
+        phone.goto(f"{base}/nights/{night}?lang={lang}")
+        expect(phone.locator("h1")).to_have_text(words[0])
+        kept = phone.locator("#night-kept")
+        expect(kept).to_contain_text(words[1])
+        asked = []
+        phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+        kept.get_by_role("button", name=words[2]).click()
+        expect(kept).to_be_hidden()
+        assert len(asked) == 1 and words[3] in asked[0] and words[4] not in asked[0], asked
+        assert _kept_hands(phone) == []
     finally:
         phone.context.close()
