@@ -107,6 +107,8 @@
       kept.querySelector("[data-text]").textContent = kept.dataset.say.replace("__N__", String(hands.length));
       kept.dataset.count = String(hands.length);
       kept.dataset.table = hands.every(function (h) { return h.table; }) ? "1" : "";
+      var said = document.getElementById("error-message");  // "There is no such night.": a table, the hands say
+      if (kept.dataset.table && said && said.textContent === kept.dataset.noNight) said.textContent = kept.dataset.noTable;
       kept.hidden = false;
     });
     kept.querySelector("button").addEventListener("click", function () {

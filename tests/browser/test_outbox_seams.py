@@ -341,6 +341,7 @@ def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page
     expect(page.locator("h1")).to_have_text("Nicht gefunden")
     kept = page.locator("#night-kept")
     expect(kept).to_contain_text("nie mehr zu senden: 2")
+    expect(page.locator("main")).to_contain_text("Diesen Abend gibt es nicht.")
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     kept.get_by_role("button", name="Alle verwerfen").click()
@@ -399,13 +400,15 @@ def test_hands_kept_for_a_table_whose_round_was_drawn_again_are_named_a_tables_w
     """A tournament's table is never deleted on its own, but goes with its round when the organiser draws it again
     (before any table recorded a hand): its phone saved two hands offline meanwhile. Its page opened again is not
     found, and the confirmation of "Discard them all" asked about the hands "for this night": the page knows
-    nothing of it but what the hands say, and they say they were saved at a tournament's table."""
+    nothing of it but what the hands say, and they say they were saved at a tournament's table: it says "table"
+    (so does its line "There is no such night.")."""
     base, app = live
     tournament, night, code = tournament_table
     words = {
         "de": ("Nicht gefunden", "nie mehr zu senden: 2", "Alle verwerfen", "für diesen Tisch", "Abend"),
         "en": ("Not found", "never to be sent: 2", "Discard them all", "for this table", "night"),
     }[lang]
+    no_table = {"de": "Diesen Tisch gibt es nicht.", "en": "There is no such table."}[lang]
     phone = _table_phone_offline_with_hands(browser, base, night, code)
     try:
         with database.session(app.extensions["sk_engine"], write=True) as db:
@@ -415,6 +418,7 @@ def test_hands_kept_for_a_table_whose_round_was_drawn_again_are_named_a_tables_w
         expect(phone.locator("h1")).to_have_text(words[0])
         kept = phone.locator("#night-kept")
         expect(kept).to_contain_text(words[1])
+        expect(phone.locator("main")).to_contain_text(no_table)  # not "There is no such night."
         asked = []
         phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
         kept.get_by_role("button", name=words[2]).click()
