@@ -92,9 +92,10 @@
     });
   }
 
-  // --- a night that is not there (its table page or hand form answered 404: deleted on another phone), with
-  // hands this account keeps for it on the phone: they can never be sent. #night-kept (templates/errors/error.html)
-  // says how many and discards them, after a confirmation: that night's only.
+  // --- a night that is not there (its table page or hand form answered 404: deleted on another phone, or a
+  // tournament's round drawn again), with hands this account keeps for it on the phone: they can never be sent.
+  // #night-kept (templates/errors/error.html) says how many and discards them, after a confirmation: that night's
+  // only, named a table when the hands were saved at a tournament's table (the page knows nothing else of it).
   var kept = document.getElementById("night-kept");
   if (kept && outbox && window.indexedDB) {
     var goneNight = kept.dataset.night;
@@ -105,10 +106,14 @@
       if (!hands.length) return;
       kept.querySelector("[data-text]").textContent = kept.dataset.say.replace("__N__", String(hands.length));
       kept.dataset.count = String(hands.length);
+      kept.dataset.table = hands.every(function (h) { return h.table; }) ? "1" : "";
+      var said = document.getElementById("error-message");  // "There is no such night.": a table, the hands say
+      if (kept.dataset.table && said && said.textContent === kept.dataset.noNight) said.textContent = kept.dataset.noTable;
       kept.hidden = false;
     });
     kept.querySelector("button").addEventListener("click", function () {
-      if (!window.confirm(kept.dataset.confirm.replace("__N__", kept.dataset.count))) return;
+      var words = kept.dataset.table ? kept.dataset.confirmTable : kept.dataset.confirm;
+      if (!window.confirm(words.replace("__N__", kept.dataset.count))) return;
       theirs().then(function (hands) {
         return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
       }).then(function () { kept.hidden = true; });

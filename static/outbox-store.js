@@ -4,7 +4,9 @@
 // entered, summary, at, conflict, why}; ``fields`` are the hand form's [name, value] pairs without its token,
 // key and count; ``entered`` what was entered as data, which the page says in its own words (static/outbox.js:
 // entered, summary), ``summary`` those words at the time, shown where no form of the page's words is at hand
-// (and for a record of an earlier version, which has no ``entered``); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
+// (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
+// tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
+// of an earlier version has none: a night's); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
 // reason with it: the page says them in its own words and language (static/outbox.js); a record of an earlier
 // version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
@@ -33,7 +35,8 @@
       });
     });
   }
-  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered"];
+  var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered",
+    "outbox_table"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
@@ -64,7 +67,7 @@
       return Promise.all(taken.map(function (h) {
         h.account = account;
         h.adopted = true;
-        return scope.skOutbox.keep(h);
+        return scope.skOutbox.update(h);
       })).then(function () { return mine.sort(function (a, b) { return a.at - b.at; }); });
     });
   }
@@ -134,6 +137,19 @@
   scope.skOutbox = {
     waiting: waiting,
     keep: function (hand) { return store("readwrite", function (s) { return s.put(hand); }); },
+    // a hand read before, written back changed: only while it is still kept. A hand discarded meanwhile (its
+    // Discard tapped while a sending of it was on) stays discarded, whatever that sending learns afterwards.
+    update: function (hand) {
+      return store("readwrite", function (s) {
+        var there = s.count(hand.key);
+        there.onsuccess = function () { if (there.result) s.put(hand); };
+        return null;
+      });
+    },
+    // whether the hand with ``key`` is still kept (not discarded)
+    kept: function (key) {
+      return store("readonly", function (s) { return s.count(key); }).then(function (n) { return n > 0; });
+    },
     drop: function (key) { return store("readwrite", function (s) { return s.delete(key); }); },
     forgetPages: forgetPages,
     signedOut: signedOut,
@@ -147,7 +163,8 @@
       return "q" + Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
     },
     // a record of the hand a form sends (FormData), for night ``night``, expecting ``expected`` hands
-    // before it; its key: ``key``, else a new one; whose it is: the form's outbox_account
+    // before it; its key: ``key``, else a new one; whose it is: the form's outbox_account; whether a tournament's
+    // table's: its outbox_table
     record: function (data, night, expected, key) {
       var fields = [], entered = null;
       data.forEach(function (value, name) { if (SKIPPED.indexOf(name) < 0) fields.push([name, value]); });
@@ -155,7 +172,8 @@
       return {
         key: key || scope.skOutbox.newKey(), night: String(night), account: String(data.get("outbox_account") || ""),
         expected: expected, fields: fields, entered: Array.isArray(entered) ? entered : null,
-        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: ""
+        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: "",
+        table: data.get("outbox_table") === "1"
       };
     },
     // Send ``account``'s waiting hands of the night, in order. Each goes with a fresh form token (the
@@ -166,7 +184,8 @@
     // or nobody's. A night that takes no hand now (closed meanwhile) stops the sending: each of its
     // waiting hands is marked ``closed`` (and the server's reason) and stays; a later sending
     // asks again, and once the night is reopened they go, in order. A night gone, or an account that may no
-    // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. Resolves
+    // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. A hand discarded
+    // while the sending is on is not sent, nor written back by it (update): it stays discarded. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
     // and whether the night was found closed.
@@ -180,7 +199,7 @@
           hand.closed = state === "closed";
           hand.conflict = state;
           hand.why = why || "";
-          return scope.skOutbox.keep(hand);
+          return scope.skOutbox.update(hand);
         }));
       }
       function next(hands) {
@@ -194,9 +213,13 @@
             hand.closed = hand.refused = false;
             hand.conflict = hand.why = "";
           }
-          return post(hand, fresh.token).then(function (r) {
+          // read before the sending began: a hand discarded since (while those before it went) is not sent
+          return scope.skOutbox.kept(hand.key).then(function (still) {
+            return still ? post(hand, fresh.token) : null;
+          }).then(function (r) {
+            if (!r) return next(hands);
             if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
-              landed++;
+              landed++;  // (discarded while on its way, it is recorded all the same: the table shows it)
               return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
             }
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
@@ -206,7 +229,7 @@
             return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
               hand.conflict = r.status === 409 ? "taken" : "refused";
               hand.why = why;
-              return scope.skOutbox.keep(hand);
+              return scope.skOutbox.update(hand);  // not if discarded while on its way: it stays discarded
             });
           });
         });

@@ -163,7 +163,7 @@
         if (!hand) return;
         hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
         hand.conflict = hand.why = "";  // makes other players play it: at a table of five another one sits out)
-        return keep(hand).then(function () { delay = 0; send(true); });
+        return store.update(hand).then(function () { delay = 0; send(true); });  // (not if discarded meanwhile)
       });
     }
   });
@@ -247,7 +247,7 @@
   var form = document.getElementById("hand-form");
   if (form && form.dataset.outbox !== undefined) {
     // what the service worker keeps with a hand, in fields the server ignores: its summary in the words of the
-    // moment, what was entered as data (entered()), and whose the hand is
+    // moment, what was entered as data (entered()), whose the hand is, and whether a tournament's table's
     var hidden = function (name) {
       var input = form.querySelector('input[name="' + name + '"]');
       if (!input) {
@@ -260,6 +260,7 @@
     };
     var told = hidden("outbox_summary"), data = hidden("outbox_entered"), whose = hidden("outbox_account");
     whose.value = account;
+    hidden("outbox_table").value = text.atTable !== undefined ? "1" : "0";
     // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
     // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)
     var key = form.querySelector('input[name="idempotency_key"]');

@@ -72,20 +72,29 @@ class Identity:
     user: User | None = None
     guest_nights: frozenset[int] = frozenset()
     read_nights: frozenset[int] = frozenset()  # closed nights the guest closed: read, never written
+    # nights the guest joined that are no more (deleted, or a tournament's round drawn again): their pages are
+    # not found, as a member's are, not the sign-in's; the guest stays the same guest (account_key) for the
+    # hands its phone keeps for them, to be discarded there (templates/errors/error.html)
+    gone_nights: frozenset[int] = frozenset()
     role: str | None = None  # the user's, kept apart from the record (which a failed request lets go)
     name: str = ""
     user_id: int | None = None
 
     @classmethod
     def of(
-        cls, user: User | None, guest_nights: frozenset[int] = frozenset(), read_nights: frozenset[int] = frozenset()
+        cls,
+        user: User | None,
+        guest_nights: frozenset[int] = frozenset(),
+        read_nights: frozenset[int] = frozenset(),
+        gone_nights: frozenset[int] = frozenset(),
     ) -> Identity:
         if user is None:
-            return cls(guest_nights=guest_nights, read_nights=read_nights)
+            return cls(guest_nights=guest_nights, read_nights=read_nights, gone_nights=gone_nights)
         return cls(
             user=user,
             guest_nights=guest_nights,
             read_nights=read_nights,
+            gone_nights=gone_nights,
             role=user.role,
             name=user.name,
             user_id=user.id,
@@ -117,12 +126,13 @@ def _bearer_user() -> User | None:
 GUESTS = "joined"  # the session key: {night id: join code, or the mark of the closed night the guest closed}
 
 
-def _guest_nights() -> tuple[frozenset[int], frozenset[int]]:
-    """The nights this browser is a guest of (their code), and those it closed and reads on (their mark)."""
+def _guest_nights() -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """The nights this browser is a guest of (their code), those it closed and reads on (their mark), and those
+    it joined that are no more (ids are never used again: core/models.py NEVER_REUSED)."""
     joined = session.get(GUESTS)
     if not isinstance(joined, dict) or not joined:
-        return frozenset(), frozenset()
-    valid, read = set(), set()
+        return frozenset(), frozenset(), frozenset()
+    valid, read, gone = set(), set(), set()
     db = read_db()
     for key, code in joined.items():
         night_id = parse_int(str(key))
@@ -131,7 +141,9 @@ def _guest_nights() -> tuple[frozenset[int], frozenset[int]]:
             valid.add(night.id)
         elif night is not None and accounts.reads_closed(night=night, mark=code):
             read.add(night.id)
-    return frozenset(valid), frozenset(read)
+        elif night is None and night_id is not None and is_id(night_id):
+            gone.add(night_id)
+    return frozenset(valid), frozenset(read), frozenset(gone)
 
 
 def identity() -> Identity:
@@ -156,7 +168,7 @@ def account_key() -> str:
     who = identity()
     if who.user_id is not None:
         return f"user:{who.user_id}"
-    if who.guest_nights or who.read_nights:
+    if who.guest_nights or who.read_nights or who.gone_nights:
         if not isinstance(session.get(GUEST_ID), str):
             session[GUEST_ID] = secrets.token_urlsafe(12)
         return f"guest:{session[GUEST_ID]}"
@@ -204,6 +216,8 @@ def _enforce():
     night_id = (request.view_args or {}).get("night_id")
     if who.may(level, night_id):
         return None
+    if night_id in who.gone_nights and request.method in SAFE_METHODS and not is_api():
+        return None  # a night the guest joined, gone: not found (the route's 404), as for a member
     if is_api():
         if who.user is None:
             return (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.core import db as database
 from scorekeeper.core import history
@@ -174,6 +175,115 @@ def test_a_waiting_hand_can_be_discarded_by_hand(page, live, night):
         page.context.set_offline(False)
     page.wait_for_timeout(500)
     assert table(live, night).hands == []
+
+
+def _hold_posts(page, url: str) -> list:
+    """From now on the outbox's posts to ``url`` are held (their routes returned, in order) until the test lets
+    each go on (``continue_()``); its other requests go as always. (The service worker makes the page's
+    requests: the context's routes see them.)"""
+    held = []
+
+    def route(r):
+        if r.request.method == "POST":
+            held.append(r)
+        else:
+            r.continue_()
+
+    page.context.route(url, route)
+    return held
+
+
+def _sending(page, held: list) -> None:
+    """Wait until a post of the outbox is held (sent, its answer not yet back)."""
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("no hand was sent")
+
+
+def _discard(page, what: str) -> None:
+    """Tap Discard beside the waiting hand that says ``what``, and confirm."""
+    if not page.locator("#outbox details").evaluate("d => d.open"):
+        page.locator("#outbox summary").click()
+    page.once("dialog", lambda d: d.accept())
+    page.locator("#outbox li.queued", has_text=what).get_by_role("button", name="Verwerfen").click()
+    expect(page.locator("#outbox li.queued", has_text=what)).to_have_count(0)
+
+
+def _answered(page, held: list) -> None:
+    """Let the held post go on, and wait until the outbox has its answer (a stored hand's redirect, taken by
+    ``redirect: "manual"``, is a failed request to Playwright), and a moment for what it does then."""
+    over = []
+    ended = lambda r: over.append(r) if r.method == "POST" else None  # noqa: E731
+    page.context.on("requestfinished", ended)
+    page.context.on("requestfailed", ended)
+    held.pop(0).continue_()
+    for _ in range(150):
+        if over:
+            break
+        page.wait_for_timeout(100)
+    assert over, "no answer"
+    page.wait_for_timeout(1_500)
+
+
+def _kept_for(page, night: int) -> int:
+    """How many hands the phone keeps for ``night`` (of any account)."""
+    return page.evaluate(
+        """(night) => new Promise((done) => { const r = indexedDB.open("scorekeeper", 1);
+             r.onsuccess = () => { const q = r.result.transaction("outbox").objectStore("outbox").getAll();
+               q.onsuccess = () => { r.result.close();
+                 done(q.result.filter((h) => h.night === String(night)).length); }; }; })""",
+        night,
+    )
+
+
+def test_a_hand_discarded_while_it_is_being_sent_stays_discarded_whatever_the_answer(page, live, night):
+    """A hand waits; back online it is sent, and while the server's answer is on its way the player discards it.
+    The answer is a refusal (another phone recorded hand 1 meanwhile): the sending marked the hand and wrote it
+    back into the store, so the discarded hand came back into the list (with "Add as the next hand" beside it).
+    A discarded hand stays discarded."""
+    base, app = live
+    page.goto(f"{base}/nights/{night}")
+    save_offline(page, base, night, ["Anna"])
+    with database.session(app.extensions["sk_engine"], write=True) as db:  # another phone: hand 1
+        record_hand(db=db, night_id=night, hand=dict(DURCH, declarer=4))
+    held = _hold_posts(page, f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    _sending(page, held)
+    _discard(page, "Anna")
+    expect(page.locator("#outbox")).to_be_hidden()
+    _answered(page, held)  # 409: taken
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert _kept_for(page, night) == 0
+    page.reload()  # nor does it come back on the next load
+    page.wait_for_timeout(1_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert [h.data["declarer"] for h in table(live, night).hands] == [4]  # the other phone's only
+
+
+def test_a_hand_discarded_while_the_one_before_it_is_being_sent_is_not_sent(page, live, night):
+    """Two hands wait; back online the first is sent, and while its answer is on its way the player discards
+    both. The sending went on to send the second one, discarded. The first had reached the server: it is
+    recorded, and the table page (loaded again once a hand landed) shows it, the outbox nothing."""
+    base, _ = live
+    page.goto(f"{base}/nights/{night}")
+    save_offline(page, base, night, ["Anna", "Bernd"])
+    held = _hold_posts(page, f"{base}/nights/{night}/hands/new")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    _sending(page, held)
+    _discard(page, "Bernd")
+    _discard(page, "Anna")
+    expect(page.locator("#outbox")).to_be_hidden()
+    _answered(page, held)  # Anna's: stored
+    page.wait_for_timeout(1_000)
+    assert not held  # nothing else was sent
+    assert [h.data["declarer"] for h in table(live, night).hands] == [1]  # Anna's, recorded; Bernd's not sent
+    expect(page.locator("#hand-1")).to_be_visible()  # the table shows it
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert _kept_for(page, night) == 0
 
 
 def test_three_hands_saved_while_the_server_is_down_land_once_when_it_is_back(page, live, night):

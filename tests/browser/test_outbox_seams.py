@@ -11,6 +11,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.exchange import night_file
+from scorekeeper.core.models import Night
 from scorekeeper.core.nights import close_night, delete_night, reopen_night
 from tests.browser.conftest import ADMIN, PHONE
 from tests.browser.test_outbox import enter_durch, queued, save_offline, table
@@ -340,13 +341,89 @@ def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page
     expect(page.locator("h1")).to_have_text("Nicht gefunden")
     kept = page.locator("#night-kept")
     expect(kept).to_contain_text("nie mehr zu senden: 2")
+    expect(page.locator("main")).to_contain_text("Diesen Abend gibt es nicht.")
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     kept.get_by_role("button", name="Alle verwerfen").click()
     expect(kept).to_be_hidden()
-    assert len(asked) == 1 and "endgültig verwerfen" in asked[0], asked
+    assert len(asked) == 1 and "für diesen Abend" in asked[0] and "endgültig verwerfen" in asked[0], asked
     assert _kept_hands(page) == [[str(night + 1000), "qelsewhere"]]  # only that night's hands went
     page.goto(f"{base}/nights/{night + 2000}")  # no hands kept for it: nothing said
     expect(page.locator("h1")).to_have_text("Nicht gefunden")
     page.wait_for_timeout(500)
     expect(page.locator("#night-kept")).to_be_hidden()
+
+
+def test_a_guests_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_as_a_members(
+    browser, live, matzlfangen_night
+):
+    """A guest (a phone that joined with the night's code, no account) saves two hands offline; an admin deletes
+    the night meanwhile. The guest of a night that is no more was nobody to the server: its table page said the
+    session was gone ("join again"), and opened again it went to the sign-in page, the hands out of reach but
+    for leaving the table. As a member's: the table page says the night is gone and offers to discard them, and
+    so does the page of the night opened again (not found), that night's hands only."""
+    base, app = live
+    night = matzlfangen_night
+    with database.session(app.extensions["sk_engine"]) as db:
+        code = db.get(Night, night).join_code
+    phone = browser.new_context(viewport=PHONE, locale="de-DE").new_page()
+    phone.set_default_timeout(10_000)
+    try:
+        join_table(phone, base, night, code)
+        save_offline(phone, base, night, ["Anna", "Bernd"])
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            export = night_file.night_json(db=db, night_id=night)
+            delete_night(db=db, night_id=night, reason="Versehen", export=export)
+        _back_online(phone)
+        notice = phone.locator("#night-gone")
+        expect(notice).to_contain_text("Diesen Abend gibt es nicht mehr", timeout=10_000)
+        expect(notice).to_contain_text("nie mehr zu senden: 2")
+        expect(phone.locator("#session-gone")).to_be_hidden()
+        phone.goto(f"{base}/nights/{night}")  # opened again
+        expect(phone.locator("h1")).to_have_text("Nicht gefunden")
+        kept = phone.locator("#night-kept")
+        expect(kept).to_contain_text("nie mehr zu senden: 2")
+        phone.once("dialog", lambda d: d.accept())
+        kept.get_by_role("button", name="Alle verwerfen").click()
+        expect(kept).to_be_hidden()
+        assert _kept_hands(phone) == []
+        phone.goto(f"{base}/nights/{night}/hands/new")  # the hand form too is not found, not the sign-in page
+        expect(phone.locator("h1")).to_have_text("Nicht gefunden")
+    finally:
+        phone.context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_hands_kept_for_a_table_whose_round_was_drawn_again_are_named_a_tables_where_it_is_not_found(
+    browser, live, tournament_table, lang
+):
+    """A tournament's table is never deleted on its own, but goes with its round when the organiser draws it again
+    (before any table recorded a hand): its phone saved two hands offline meanwhile. Its page opened again is not
+    found, and the confirmation of "Discard them all" asked about the hands "for this night": the page knows
+    nothing of it but what the hands say, and they say they were saved at a tournament's table: it says "table"
+    (so does its line "There is no such night.")."""
+    base, app = live
+    tournament, night, code = tournament_table
+    words = {
+        "de": ("Nicht gefunden", "nie mehr zu senden: 2", "Alle verwerfen", "für diesen Tisch", "Abend"),
+        "en": ("Not found", "never to be sent: 2", "Discard them all", "for this table", "night"),
+    }[lang]
+    no_table = {"de": "Diesen Tisch gibt es nicht.", "en": "There is no such table."}[lang]
+    phone = _table_phone_offline_with_hands(browser, base, night, code)
+    try:
+        with database.session(app.extensions["sk_engine"], write=True) as db:
+            tm.redraw_round(db=db, tournament_id=tournament)
+        phone.context.set_offline(False)
+        phone.goto(f"{base}/nights/{night}?lang={lang}")
+        expect(phone.locator("h1")).to_have_text(words[0])
+        kept = phone.locator("#night-kept")
+        expect(kept).to_contain_text(words[1])
+        expect(phone.locator("main")).to_contain_text(no_table)  # not "There is no such night."
+        asked = []
+        phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+        kept.get_by_role("button", name=words[2]).click()
+        expect(kept).to_be_hidden()
+        assert len(asked) == 1 and words[3] in asked[0] and words[4] not in asked[0], asked
+        assert _kept_hands(phone) == []
+    finally:
+        phone.context.close()

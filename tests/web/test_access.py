@@ -254,3 +254,36 @@ def test_every_form_post_without_its_csrf_token_is_refused_and_changes_nothing(a
 def test_reading_the_database_directly_shows_no_password_only_its_hash(app, db, admin):
     row = db.connection().execute(text("SELECT password_hash FROM user_account")).scalar_one()
     assert row.startswith(("scrypt:", "pbkdf2:"))
+
+
+def test_a_guest_of_a_night_deleted_since_finds_its_pages_not_found_and_stays_the_same_guest(app, db, players):
+    """A guest's night deleted (by an admin, on another phone): the guest was nobody then, sent to sign in from its
+    pages, its phone's hands for the night out of reach (nobody's answers: "join the table again", which can't be).
+    Its pages are not found (404), as a member's are; it stays the same guest (the answers say whose they are:
+    the outbox keeps the guest's hands apart by it); it may do nothing more: a post is refused, nothing changes."""
+    from scorekeeper.core.exchange import night_file
+    from scorekeeper.core.nights import delete_night
+
+    night = start_night(db, players)
+    guest = app.test_client()
+    assert guest.post("/join", data={"code": night.join_code}).status_code == 302
+    whose = guest.get(f"/nights/{night.id}").headers["Scorekeeper-Account"]
+    assert whose.startswith("guest:")
+    delete_night(db=db, night_id=night.id, reason="Versehen", export=night_file.night_json(db=db, night_id=night.id))
+    values = {"night_id": night.id, "number": 1}
+    asked = []
+    for endpoint, rule, method in routes(app):
+        if "night_id" not in rule.arguments or str(rule).startswith("/api/") or not set(rule.arguments) <= set(values):
+            continue
+        before = snapshot(db)
+        answer = ask(guest, method, url(app, endpoint, values))
+        if method in SAFE_METHODS and answer.status_code == 302 and "/login" not in answer.headers["Location"]:
+            answer = guest.get(answer.headers["Location"])  # an old name of a page: to the page
+        asked.append(f"{method} {rule}: {answer.status_code}")
+        expected = 404 if method in SAFE_METHODS else 401
+        assert answer.status_code == expected, asked[-1]
+        assert answer.headers["Scorekeeper-Account"] == whose, asked[-1]
+        assert snapshot(db) == before
+    assert any(a.startswith("GET /nights/<int:night_id>:") for a in asked), asked
+    assert any(a.startswith("GET /nights/<int:night_id>/hands/new:") for a in asked), asked
+    assert guest.get("/nights/999999").status_code == 302  # a night it never joined: sign in first, as before
