@@ -43,17 +43,23 @@ def test_a_waiting_hand_dealt_again_keeps_the_deals_badge_with_its_dealer(page, 
         assert load_table(db=db, night_id=night).hands == []  # the hand is still on the phone only
 
 
+def _waiting_when_closed(page, live, night: int) -> None:
+    """A Durch saved on the phone (offline) waits there, and the night is closed meanwhile."""
+    base, app = live
+    enter_durch(page, "Anna")
+    page.wait_for_url(f"{base}/nights/{night}")
+    assert len(queued(page)) == 1
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        close_night(db=db, night_id=night)
+
+
 def test_a_hand_waiting_for_a_night_closed_meanwhile_stops_and_says_so(page, live, roster):
     """The night is closed while a hand waits on the phone: sending it does not go on for ever; the hand is
     marked (the night takes no more hands, and the server's reason) with only Discard beside it."""
-    base, night = offline_form(page, live, roster, "matzlfangen")
+    _, night = offline_form(page, live, roster, "matzlfangen")
     _, app = live
     try:
-        enter_durch(page, "Anna")
-        page.wait_for_url(f"{base}/nights/{night}")
-        assert len(queued(page)) == 1
-        with database.session(app.extensions["sk_engine"], write=True) as db:
-            close_night(db=db, night_id=night)
+        _waiting_when_closed(page, live, night)
         asked = []
         page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/hands/new") else None)
     finally:
@@ -98,11 +104,7 @@ def test_a_retry_that_read_the_hands_before_the_night_refused_them_asks_no_more(
             r.continue_()
 
     try:
-        enter_durch(page, "Anna")
-        page.wait_for_url(f"{base}/nights/{night}")
-        assert len(queued(page)) == 1
-        with database.session(app.extensions["sk_engine"], write=True) as db:
-            close_night(db=db, night_id=night)
+        _waiting_when_closed(page, live, night)
         page.context.route(form_url, route)  # (the service worker makes the page's requests: the context's)
         page.evaluate(
             """() => { const read = self.skOutbox.waiting;  // the page's list reads the hands, then takes 2 s

@@ -270,6 +270,18 @@ def _kept_hands(page) -> list[tuple[str, str]]:
     )
 
 
+def _kept_elsewhere_and_deleted(page, app, night: int) -> None:
+    """A hand kept on the phone for another night (one that stays), then ``night`` deleted by an admin."""
+    page.evaluate(
+        """(night) => self.skOutbox.keep({key: "qelsewhere", night: String(night), expected: 0, at: 1,
+             account: document.documentElement.dataset.account, fields: [["contract", "durch"]],
+             summary: "Durch", entered: null, conflict: "", why: ""})""",
+        night + 1000,
+    )
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_hands_kept_for_a_night_deleted_meanwhile_are_discarded_where_the_page_says_it_is_gone(
     page, live, matzlfangen_night, lang
@@ -286,14 +298,7 @@ def test_hands_kept_for_a_night_deleted_meanwhile_are_discarded_where_the_page_s
     }[lang]
     page.goto(f"{base}/nights/{night}?lang={lang}")
     save_offline(page, base, night, ["Anna", "Bernd"], won={"de": "gewonnen", "en": "won"}[lang])
-    page.evaluate(  # a hand kept for another night (still there)
-        """(night) => self.skOutbox.keep({key: "qelsewhere", night: String(night), expected: 0, at: 1,
-             account: document.documentElement.dataset.account, fields: [["contract", "durch"]],
-             summary: "Durch", entered: null, conflict: "", why: ""})""",
-        night + 1000,
-    )
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    _kept_elsewhere_and_deleted(page, app, night)
     _back_online(page)
     notice = page.locator("#night-gone")
     expect(notice).to_contain_text(words[0], timeout=10_000)
@@ -328,14 +333,7 @@ def test_hands_kept_for_a_night_deleted_meanwhile_can_be_discarded_from_its_page
     night = matzlfangen_night
     page.goto(f"{base}/nights/{night}")
     save_offline(page, base, night, ["Anna", "Bernd"])
-    page.evaluate(  # a hand kept for another night (still there)
-        """(night) => self.skOutbox.keep({key: "qelsewhere", night: String(night), expected: 0, at: 1,
-             account: document.documentElement.dataset.account, fields: [["contract", "durch"]],
-             summary: "Durch", entered: null, conflict: "", why: ""})""",
-        night + 1000,
-    )
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    _kept_elsewhere_and_deleted(page, app, night)
     page.context.set_offline(False)
     page.goto(f"{base}/nights/{night}")
     expect(page.locator("h1")).to_have_text("Nicht gefunden")
