@@ -219,6 +219,47 @@ def test_a_corrected_pot_is_named_on_both_nights_pages_and_pdfs(client, db, play
         assert said in " ".join(pdf_text(pdf.data, tmp_path).split())
 
 
+def test_an_older_night_whose_pot_was_not_carried_names_no_correction(db, players):
+    """The first night shared its pot out (nothing carried); the second carried 8 units, which the third
+    took: the first night was never corrected and carried no pot to anybody, so it names nothing
+    (before: "This night, corrected after the night of 2026-11-27 took its pot of 0.80 EUR, now carries
+    0.00 EUR out", on every older night of the game, as the third was the first to take a pot after it)."""
+    first = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 13))  # the pot is shared
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    assert second.pot_start == 0
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 8
+    assert pot_moved(db=db, night=get_night(db=db, night_id=first.id)) == ()
+    assert pot_moved(db=db, night=get_night(db=db, night_id=second.id)) == ()
+    assert pot_moved(db=db, night=third) == ()
+
+
+def test_a_night_corrected_after_the_night_that_took_its_pot_closed_leaves_that_nights_pot_to_the_next(db, players):
+    """The first night's 8 units went to the second, which closed carrying 16; then the first is reopened,
+    corrected and closed again (its close now the newest): the third night takes the second's 16 units
+    (before: none, the second's pot was lost, as the newest close was the first's, whose pot was taken)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    assert second.pot_start == 8
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=second.id)
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 16
+    second = get_night(db=db, night_id=second.id)
+    found = [(m.taken, m.other_id, m.taken_cents, m.now_cents) for m in pot_moved(db=db, night=second)]
+    assert found == [(False, first.id, 80, 160)]
+    assert pot_moved(db=db, night=third) == ()
+
+
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
 def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
     db, players, stake_cents, currency
