@@ -260,6 +260,26 @@ def test_a_night_corrected_after_the_night_that_took_its_pot_closed_leaves_that_
     assert pot_moved(db=db, night=third) == ()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="a night started while the club's last night is reopened takes no pot (the last closed one's was "
+    "taken): the reopened night's pot then goes to nobody; taking it as it stands is a decision (see report)",
+)
+def test_a_night_started_while_the_last_night_is_reopened_does_not_lose_that_nights_pot(db, players):
+    """The first night closed carrying 8 units; it is reopened to check a hand while the next week's night is
+    started: that night starts without them, and the first, closed again, carries 8 units to nobody (the night
+    after takes the second's pot, none): 80 cents paid in are never shared out, and no page says so."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    reopen_night(db=db, night_id=first.id, reason="checking hand 1")
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    close_night(db=db, night_id=first.id)
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert (second.pot_start, third.pot_start) == (8, 8)  # the first's 8 units, carried on by the second
+
+
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
 def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
     db, players, stake_cents, currency
