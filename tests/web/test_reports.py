@@ -280,6 +280,29 @@ def test_a_night_started_while_the_last_night_is_reopened_does_not_lose_that_nig
     assert (second.pot_start, third.pot_start) == (8, 8)  # the first's 8 units, carried on by the second
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="pot_moved compares money: at a stake of 0 both sides are 0 cents, so a carried pot of units corrected "
+    "after the next night took it is named nowhere; how to say it in units is a decision (see report)",
+)
+def test_a_carried_pot_of_units_corrected_at_a_stake_of_0_is_named_on_both_nights(client, db, players):
+    """Two nights for honour: the first carries 8 units to the second, then a Rundpass it missed makes its pot
+    16 units. The second night's players shared out 8 units fewer than the first now gives: both nights say so,
+    in units, as they say everything else (before: nothing, as 0 cents equal 0 cents)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=0)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", stake_cents=0)
+    assert second.pot_start == 8
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    assert len(pot_moved(db=db, night=get_night(db=db, night_id=first.id))) == 1
+    assert len(pot_moved(db=db, night=second)) == 1
+    page = page_text(client.get(f"/nights/{second.id}?lang=en").get_data(as_text=True))
+    assert "by hand" in page and "EUR" not in page
+
+
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
 def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
     db, players, stake_cents, currency
