@@ -303,6 +303,24 @@ def test_a_carried_pot_of_units_corrected_at_a_stake_of_0_is_named_on_both_night
     assert "by hand" in page and "EUR" not in page
 
 
+def test_the_settlements_share_text_names_a_corrected_pot_as_the_page_does(client, db, players):
+    """The Share button's text (what the table sends the players) is the settlement as the page shows it: with
+    the difference to settle by hand (before: the page and the PDF said it, the shared text did not)."""
+    import html
+    import re
+
+    first, second = _pot_taken_then_corrected(db, players)
+    for night, said in (
+        (first, "now carries 1.60 EUR out: settle the difference of 0.80 EUR by hand."),
+        (second, "this night took 0.80 EUR: settle the difference of 0.80 EUR by hand."),
+    ):
+        page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+        shared = re.search(r'<pre class="card share-text" id="share-text" hidden>(.*?)</pre>', page, re.S)
+        text = html.unescape(shared.group(1))
+        assert said in " ".join(text.split()), text
+        assert "<a" not in text and "href" not in text
+
+
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
 def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
     db, players, stake_cents, currency
