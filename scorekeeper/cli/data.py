@@ -101,6 +101,13 @@ def _import_tournament(args: argparse.Namespace, data: Any = None) -> int:
         if not ok:
             return 1
     kind = _kind(data)
+    if kind == "night" and night_file.TABLE_MARK in data:  # a table exported alone: refused as import refuses it
+        try:
+            night_file.read_night(data)
+        except InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
+            return 1
     if kind in ("night", "club"):
         print(
             f"{args.file}: this is a Scorekeeper {kind} file, not a tournament file: "
