@@ -321,6 +321,32 @@ def test_the_settlements_share_text_names_a_corrected_pot_as_the_page_does(clien
         assert "<a" not in text and "href" not in text
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="the pot's source is worked out from times, not recorded: once a night between two is deleted (reopened "
+    "first), the night before it is taken for the source; recording it, or refusing the deletion, is a decision",
+)
+def test_deleting_a_reopened_night_that_passed_a_pot_on_names_no_correction_of_the_night_before(db, players):
+    """The first night's 8 units went to the second, which carried them on to the third; the second is reopened and
+    deleted (an admin may delete an open night). The first night was never corrected and its pot was taken once:
+    it names nothing, nor does the third (before: both say the first was corrected, 0.80 EUR to settle by hand)."""
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import delete_night
+
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})  # 8 + 8
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 16
+    reopen_night(db=db, night_id=second.id, reason="started by mistake")
+    delete_night(db=db, night_id=second.id, reason="started by mistake", export=night_json(db=db, night_id=second.id))
+    assert pot_moved(db=db, night=get_night(db=db, night_id=first.id)) == ()
+    assert pot_moved(db=db, night=third) == ()
+
+
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
 def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
     db, players, stake_cents, currency
