@@ -88,13 +88,26 @@ def _export_tournament(args: argparse.Namespace) -> int:
 _FILES = {night_file.FORMAT: "night", club_file.CLUB_FORMAT: "club", tournament_file.FORMAT: "tournament"}
 
 
+def _kind(data: Any) -> str | None:
+    """What ``import`` calls the file ``data`` (:data:`_FILES`), or None (its format no text the app writes)."""
+    form = data.get("format") if isinstance(data, dict) else None
+    return _FILES.get(form) if isinstance(form, str) else None
+
+
 def _import_tournament(args: argparse.Namespace, data: Any = None) -> int:
     """A tournament file (of export-tournament); ``data``: the file as ``import`` read it already."""
     if data is None:
         ok, data = read_json(args.file)
         if not ok:
             return 1
-    kind = _FILES.get(data.get("format")) if isinstance(data, dict) else None
+    kind = _kind(data)
+    if kind == "night" and night_file.TABLE_MARK in data:  # a table exported alone: refused as import refuses it
+        try:
+            night_file.read_night(data)
+        except InvalidExport as exc:
+            print(f"{args.file}: {exc}", file=sys.stderr)
+            print("nothing was imported", file=sys.stderr)
+            return 1
     if kind in ("night", "club"):
         print(
             f"{args.file}: this is a Scorekeeper {kind} file, not a tournament file: "
@@ -124,7 +137,7 @@ def _import(args: argparse.Namespace) -> int:
     ok, data = read_json(args.file)
     if not ok:
         return 1
-    if isinstance(data, dict) and _FILES.get(data.get("format")) == "tournament":
+    if _kind(data) == "tournament":
         return _import_tournament(args, data)
     club = isinstance(data, dict) and data.get("format") == club_file.CLUB_FORMAT
     with app_db(write=True) as (_, db):

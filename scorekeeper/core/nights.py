@@ -236,16 +236,10 @@ def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency:
     g = get_game(game)
     if not g.takes_pot(rules):
         return 0
-    last = db.exec(
-        select(Night)
-        .where(
-            col(Night.game) == game,
-            Night.status == CLOSED,
-            Night.closed_at.is_not(None),
-            Night.tournament_id == None,  # noqa: E711 (a tournament's pot stays in the tournament)
-        )
-        .order_by(Night.closed_at.desc(), Night.id.desc())
-    ).first()
+    # the night first closed last (not closed last: a night reopened to correct it and closed again after the
+    # night that took its pot closed is no newer; its pot was taken, and that night's own pot is next); one
+    # reopened now gives its pot as it stands (a change after is named on both nights: pot_moved)
+    last = _last_closed(db, game)
     if last is None or not g.carries_pot(g.parse_rules(last.rules)) or _pot_taker(db, last) is not None:
         return 0
     units = read_table(db=db, night=last, newest=1).settlement.pot or 0  # from the stored state after its last hand
@@ -275,14 +269,42 @@ def _first_close(db: Session, night: Night) -> Any:
     )
 
 
+def _last_closed(db: Session, game: str, *, before: Any = None) -> Night | None:
+    """The club night of ``game`` first closed last (:func:`_first_close`), of those first closed before
+    ``before`` when given (closed now, or reopened since): the night whose pot a night started then takes."""
+    club_nights = select(Night.id).where(col(Night.game) == game, col(Night.tournament_id).is_(None))
+    closes = (  # the first close of each (read through the audit trail's index on its night)
+        select(AuditEntry.night_id, func.min(AuditEntry.at).label("at"))
+        .where(AuditEntry.action == "close", AuditEntry.night_id.in_(club_nights))
+        .group_by(AuditEntry.night_id)
+        .subquery()
+    )
+    first_closed = func.coalesce(closes.c.at, Night.closed_at)
+    query = (
+        select(Night)
+        .outerjoin(closes, closes.c.night_id == Night.id)
+        .where(
+            col(Night.game) == game,
+            Night.tournament_id == None,  # noqa: E711 (a tournament's pot stays in the tournament)
+            first_closed.is_not(None),
+        )
+        .order_by(first_closed.desc(), Night.id.desc())
+    )
+    if before is not None:
+        query = query.where(first_closed < before)
+    return db.exec(query).first()
+
+
 def _pot_taker(db: Session, night: Night) -> Night | None:
     """The club night that took ``night``'s carried pot: the first of its game started with a pot after
-    ``night`` first closed (times, not ids: an imported older night gets a new id). A night reopened to
-    correct it and closed again does not give its pot out a second time (:func:`_carried_pot`)."""
+    ``night`` first closed (times, not ids: an imported older night gets a new id), when ``night`` was the
+    night first closed last before it started (another night first closed since gave it its pot, and a
+    later night takes a later night's). A night reopened to correct it and closed again does not give
+    its pot out a second time (:func:`_carried_pot`)."""
     first_closed = _first_close(db, night)
     if first_closed is None:
         return None
-    return db.exec(
+    taker = db.exec(
         select(Night)
         .where(
             col(Night.game) == night.game,
@@ -292,6 +314,10 @@ def _pot_taker(db: Session, night: Night) -> Night | None:
         )
         .order_by(Night.created_at, Night.id)
     ).first()
+    if taker is None:
+        return None
+    source = _last_closed(db, night.game, before=taker.created_at)
+    return taker if source is not None and source.id == night.id else None
 
 
 def _pot_source(db: Session, night: Night) -> Night | None:
@@ -299,30 +325,8 @@ def _pot_source(db: Session, night: Night) -> Night | None:
     ``night`` started, when that night's pot went to ``night`` (:func:`_pot_taker`)."""
     if not night.pot_start or night.tournament_id is not None:
         return None
-    earlier = select(Night.id).where(  # the club's nights of the game started before it (the audit's index)
-        col(Night.game) == night.game,
-        col(Night.tournament_id).is_(None),
-        Night.created_at < night.created_at,
-    )
-    closes = (
-        select(AuditEntry.night_id, func.min(AuditEntry.at).label("at"))
-        .where(AuditEntry.action == "close", AuditEntry.night_id.in_(earlier))
-        .group_by(AuditEntry.night_id)
-        .subquery()
-    )
-    first_closed = func.coalesce(closes.c.at, Night.closed_at)
-    source = db.exec(
-        select(Night)
-        .outerjoin(closes, closes.c.night_id == Night.id)
-        .where(
-            col(Night.game) == night.game,
-            Night.id != night.id,
-            Night.tournament_id == None,  # noqa: E711
-            first_closed < night.created_at,
-        )
-        .order_by(first_closed.desc(), Night.id.desc())
-    ).first()
-    taker = None if source is None else _pot_taker(db, source)
+    source = _last_closed(db, night.game, before=night.created_at)
+    taker = None if source is None or source.id == night.id else _pot_taker(db, source)
     return source if taker is not None and taker.id == night.id else None
 
 

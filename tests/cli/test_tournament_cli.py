@@ -187,3 +187,35 @@ def test_export_of_a_night_of_one_hand_says_one_hand(
     out = tmp_path / "abend.json"
     assert main(["export", str(night_id), "-o", str(out)]) == 0
     assert capsys.readouterr().out == f"{out}: night {night_id} with 1 hand\n"
+
+
+@pytest.mark.parametrize("command", ["import", "import-tournament"])
+@pytest.mark.parametrize("mark", [["scorekeeper-night"], {"format": "scorekeeper-tournament"}])
+def test_import_of_a_file_whose_format_is_no_text_is_refused_with_a_message(
+    instance: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, mark: object
+) -> None:
+    """A file whose ``format`` is a list or an object: a clear refusal, nothing imported (before: a traceback,
+    "TypeError: unhashable type", from the look-up of the format's kind)."""
+    out = tmp_path / "odd.json"
+    out.write_text(json.dumps({"format": mark, "version": 1}), encoding="utf-8")
+    assert main([command, str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{out}: ") and "Traceback" not in err
+    assert err.endswith("nothing was imported\n")
+
+
+def test_import_tournament_of_a_table_exported_alone_says_what_it_is_not_to_use_import(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table exported alone, given to ``import-tournament``: refused as ``import`` refuses it, naming the table
+    and the tournament's export (before: "this is a Scorekeeper night file, not a tournament file: python manage.py
+    import FILE imports it", and ``import`` then sent the member back to import-tournament: a circle)."""
+    out = tmp_path / "table.json"
+    assert main(["export", "1", "-o", str(out)]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "other"))
+    assert main(["import-tournament", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{out}: tournament: this file is table 1 of round 1 of the tournament 'Preisschafkopf'")
+    assert "python manage.py import FILE imports it" not in err
+    assert err.endswith("\nnothing was imported\n")

@@ -508,3 +508,36 @@ def test_a_tournament_table_also_listed_as_a_club_night_is_refused(db, other_db,
     assert caught.value.path == "tournaments[0].tables[0].night.evening.uid"
     assert "nights[3] is the same night" in caught.value.message
     assert counts(other_db) == NOTHING
+
+
+def test_a_carried_pot_corrected_after_the_next_night_took_it_is_named_the_same_after_the_club_import(
+    db, other_db, players
+):
+    """The first night's pot (8 units) went to the second; the first was then corrected (16 units). The club's
+    file carries both nights with their times and audit trails: imported elsewhere, both name the same
+    correction, and a third night takes the second's pot, not the first's again."""
+    from scorekeeper.core.nights import pot_moved, reopen_night
+
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=second.id)
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+
+    def said(session):
+        nights = session.exec(select(Night).order_by(Night.played_on)).all()
+        return [
+            [(m.taken, m.other_played_on, m.taken_cents, m.now_cents) for m in pot_moved(db=session, night=n)]
+            for n in nights
+        ]
+
+    here = said(db)
+    assert here == [[(True, date(2026, 11, 20), 80, 160)], [(False, date(2026, 11, 13), 80, 160)]]
+    import_club(db=other_db, data=as_file(club_json(db)))
+    assert said(other_db) == here
+    third = start_night(other_db, list_players(db=other_db), game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 16

@@ -219,6 +219,129 @@ def test_a_corrected_pot_is_named_on_both_nights_pages_and_pdfs(client, db, play
         assert said in " ".join(pdf_text(pdf.data, tmp_path).split())
 
 
+def test_an_older_night_whose_pot_was_not_carried_names_no_correction(db, players):
+    """The first night shared its pot out (nothing carried); the second carried 8 units, which the third
+    took: the first night was never corrected and carried no pot to anybody, so it names nothing
+    (before: "This night, corrected after the night of 2026-11-27 took its pot of 0.80 EUR, now carries
+    0.00 EUR out", on every older night of the game, as the third was the first to take a pot after it)."""
+    first = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 13))  # the pot is shared
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    assert second.pot_start == 0
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 8
+    assert pot_moved(db=db, night=get_night(db=db, night_id=first.id)) == ()
+    assert pot_moved(db=db, night=get_night(db=db, night_id=second.id)) == ()
+    assert pot_moved(db=db, night=third) == ()
+
+
+def test_a_night_corrected_after_the_night_that_took_its_pot_closed_leaves_that_nights_pot_to_the_next(db, players):
+    """The first night's 8 units went to the second, which closed carrying 16; then the first is reopened,
+    corrected and closed again (its close now the newest): the third night takes the second's 16 units
+    (before: none, the second's pot was lost, as the newest close was the first's, whose pot was taken)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    assert second.pot_start == 8
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=second.id)
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 16
+    second = get_night(db=db, night_id=second.id)
+    found = [(m.taken, m.other_id, m.taken_cents, m.now_cents) for m in pot_moved(db=db, night=second)]
+    assert found == [(False, first.id, 80, 160)]
+    assert pot_moved(db=db, night=third) == ()
+
+
+def test_a_night_started_while_the_last_night_is_reopened_does_not_lose_that_nights_pot(db, players):
+    """The first night closed carrying 8 units; it is reopened to check a hand while the next week's night is
+    started: that night takes them as they stand (before: it started without them, and the first, closed
+    again, carried 8 units to nobody: 80 cents paid in never shared out, and no page said so)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    reopen_night(db=db, night_id=first.id, reason="checking hand 1")
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    close_night(db=db, night_id=first.id)
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert (second.pot_start, third.pot_start) == (8, 8)  # the first's 8 units, carried on by the second
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="pot_moved compares money: at a stake of 0 both sides are 0 cents, so a carried pot of units corrected "
+    "after the next night took it is named nowhere; how to say it in units is a decision (see report)",
+)
+def test_a_carried_pot_of_units_corrected_at_a_stake_of_0_is_named_on_both_nights(client, db, players):
+    """Two nights for honour: the first carries 8 units to the second, then a Rundpass it missed makes its pot
+    16 units. The second night's players shared out 8 units fewer than the first now gives: both nights say so,
+    in units, as they say everything else (before: nothing, as 0 cents equal 0 cents)."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=0)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", stake_cents=0)
+    assert second.pot_start == 8
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    assert len(pot_moved(db=db, night=get_night(db=db, night_id=first.id))) == 1
+    assert len(pot_moved(db=db, night=second)) == 1
+    page = page_text(client.get(f"/nights/{second.id}?lang=en").get_data(as_text=True))
+    assert "by hand" in page and "EUR" not in page
+
+
+def test_the_settlements_share_text_names_a_corrected_pot_as_the_page_does(client, db, players):
+    """The Share button's text (what the table sends the players) is the settlement as the page shows it: with
+    the difference to settle by hand (before: the page and the PDF said it, the shared text did not)."""
+    import html
+    import re
+
+    first, second = _pot_taken_then_corrected(db, players)
+    for night, said in (
+        (first, "now carries 1.60 EUR out: settle the difference of 0.80 EUR by hand."),
+        (second, "this night took 0.80 EUR: settle the difference of 0.80 EUR by hand."),
+    ):
+        page = client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+        shared = re.search(r'<pre class="card share-text" id="share-text" hidden>(.*?)</pre>', page, re.S)
+        text = html.unescape(shared.group(1))
+        assert said in " ".join(text.split()), text
+        assert "<a" not in text and "href" not in text
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the pot's source is worked out from times, not recorded: once a night between two is deleted (reopened "
+    "first), the night before it is taken for the source; recording it, or refusing the deletion, is a decision",
+)
+def test_deleting_a_reopened_night_that_passed_a_pot_on_names_no_correction_of_the_night_before(db, players):
+    """The first night's 8 units went to the second, which carried them on to the third; the second is reopened and
+    deleted (an admin may delete an open night). The first night was never corrected and its pot was taken once:
+    it names nothing, nor does the third (before: both say the first was corrected, 0.80 EUR to settle by hand)."""
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import delete_night
+
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 20))
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})  # 8 + 8
+    close_night(db=db, night_id=second.id)
+    third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
+    assert third.pot_start == 16
+    reopen_night(db=db, night_id=second.id, reason="started by mistake")
+    delete_night(db=db, night_id=second.id, reason="started by mistake", export=night_json(db=db, night_id=second.id))
+    assert pot_moved(db=db, night=get_night(db=db, night_id=first.id)) == ()
+    assert pot_moved(db=db, night=third) == ()
+
+
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])
 def test_a_night_at_a_stake_the_carried_pot_is_no_even_number_of_units_of_is_refused(
     db, players, stake_cents, currency
