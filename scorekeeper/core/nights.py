@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from scorekeeper.core import history, lifecycle
-from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -513,10 +513,18 @@ def delete_night(
     :func:`scorekeeper.core.exchange.night_file.night_json`), so importing that brings the night back.
 
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    :raises Conflict: for a night whose carried pot a later night took: that night would hold a pot from
+        nowhere (a pot's source is found from the nights' times, :func:`pot_moved`).
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.DELETE, who)
     reason = _clean_reason(reason)
+    game = get_game(night.game)
+    if game.carries_pot(game.parse_rules(night.rules)) and (taker := _pot_taker(db, night)) is not None:
+        raise Conflict(
+            "this night's pot went to the night of {date}, which holds it: delete that night first",
+            date=taker.played_on,
+        )
     record = DeletedNight(
         uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export, version=night.version
     )

@@ -353,6 +353,7 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.accounts.routes import bp as accounts_bp
     from scorekeeper.web.api.routes import bp as api_bp
     from scorekeeper.web.hands.routes import bp as hands_bp
+    from scorekeeper.web.i18n import day
     from scorekeeper.web.labels import GAME_LABELS
     from scorekeeper.web.leaderboard.routes import bp as leaderboard_bp
     from scorekeeper.web.nights import closing  # noqa: F401  (its routes join the nights blueprint)
@@ -365,7 +366,6 @@ def _register(app: Flask) -> None:
     from scorekeeper.web.view import (
         css_string,
         current_match,
-        day,
         decimal_mark,
         hand_word,
         hundredths,

@@ -14,6 +14,7 @@ the translations of every form of the app (``web.forms.Form``).
 from __future__ import annotations
 
 import os
+from datetime import date
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -52,6 +53,11 @@ def select_locale() -> str:
     if wanted in LANGUAGES:
         return wanted
     return request.accept_languages.best_match(LANGUAGES) or "de"
+
+
+def day(value: date) -> str:
+    """A date in the user's notation: ``21.11.2026`` in German, ``2026-11-21`` in English."""
+    return value.strftime("%d.%m.%Y") if str(get_locale() or "de") == "de" else value.isoformat()
 
 
 def _remember_language(response):

@@ -10,6 +10,7 @@ contract by their names, a seat by the player's name; the few sentences that spe
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from flask_babel import gettext
@@ -17,6 +18,7 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.engine import InvalidHand
+from scorekeeper.web.i18n import day
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 
 #: Words the engine fills into its messages that are themselves English (the kind of a bad value).
@@ -121,6 +123,7 @@ def message(
     stands on its own (the hand form's, at a field and atop the form) and begins with a capital letter.
     """
     params = {k: gettext(v) if isinstance(v, str) and v in TYPE_WORDS else v for k, v in exc.params.items()}
+    params.update({k: day(v) for k, v in params.items() if isinstance(v, date)})  # in the user's notation
     template: Any = PAGE_SENTENCES.get(exc.template, exc.template)
     if seats and exc.template in SEAT_SENTENCES:
         template, seat_params = SEAT_SENTENCES[exc.template]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 from functools import cached_property
 from typing import Any
 
@@ -30,11 +29,6 @@ def decimal_mark() -> str:
 def money(amount_cents: int, currency: str) -> str:
     """Money in the user's notation: ``-3,50 EUR`` in German, ``-3.50 EUR`` in English."""
     return ledger.format_money(amount_cents, currency, decimal_mark())
-
-
-def day(value: date) -> str:
-    """A date in the user's notation: ``21.11.2026`` in German, ``2026-11-21`` in English."""
-    return value.strftime("%d.%m.%Y") if str(get_locale() or "de") == "de" else value.isoformat()
 
 
 def css_string(text: str) -> Markup:

@@ -316,18 +316,9 @@ def test_the_settlements_share_text_names_a_corrected_pot_as_the_page_does(clien
         assert "<a" not in text and "href" not in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pot's source is worked out from times, not recorded: once a night between two is deleted (reopened "
-    "first), the night before it is taken for the source; recording it, or refusing the deletion, is a decision",
-)
-def test_deleting_a_reopened_night_that_passed_a_pot_on_names_no_correction_of_the_night_before(db, players):
-    """The first night's 8 units went to the second, which carried them on to the third; the second is reopened and
-    deleted (an admin may delete an open night). The first night was never corrected and its pot was taken once:
-    it names nothing, nor does the third (before: both say the first was corrected, 0.80 EUR to settle by hand)."""
-    from scorekeeper.core.exchange.night_file import night_json
-    from scorekeeper.core.nights import delete_night
-
+def _pot_passed_on(db, players):
+    """The first night's 8 units went to the second, which carried them and 8 of its own on to the third;
+    then the second is reopened (an admin may delete an open night). Returns the three nights."""
     first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, played_on=date(2026, 11, 13))
     record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
     close_night(db=db, night_id=first.id)
@@ -337,9 +328,48 @@ def test_deleting_a_reopened_night_that_passed_a_pot_on_names_no_correction_of_t
     third = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 27))
     assert third.pot_start == 16
     reopen_night(db=db, night_id=second.id, reason="started by mistake")
-    delete_night(db=db, night_id=second.id, reason="started by mistake", export=night_json(db=db, night_id=second.id))
+    return first, second, third
+
+
+def test_a_night_whose_pot_a_later_night_took_is_not_deleted_and_names_that_night(db, players):
+    """Deleting the second night would leave the third holding a pot from nowhere, and the first named as
+    corrected (the pot's source is found from the nights' times: before, both said the first was corrected,
+    0.80 EUR to settle by hand). It is refused, naming the night that holds its pot; nothing changes."""
+    from scorekeeper.core.errors import Conflict
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import delete_night
+    from tests.support import snapshot
+
+    first, second, third = _pot_passed_on(db, players)
+    before = snapshot(db)
+    with pytest.raises(Conflict, match="this night's pot went to the night of 2026-11-27"):
+        delete_night(
+            db=db, night_id=second.id, reason="started by mistake", export=night_json(db=db, night_id=second.id)
+        )
+    db.rollback()
+    assert snapshot(db) == before
     assert pot_moved(db=db, night=get_night(db=db, night_id=first.id)) == ()
     assert pot_moved(db=db, night=third) == ()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "This night's pot went to the night of 2026-11-27, which holds it: delete that night first"),
+        ("de", "Der Stock dieses Abends ging in den Abend am 27.11.2026, der ihn hält: lösche zuerst jenen Abend"),
+    ],
+)
+def test_the_delete_page_refuses_a_night_whose_pot_a_later_night_took_in_the_users_words(
+    client, db, players, lang, said
+):
+    from tests.support import answer_text, snapshot
+
+    _, second, _ = _pot_passed_on(db, players)
+    before = snapshot(db)
+    answer = client.post(f"/nights/{second.id}/delete?lang={lang}", data={"reason": "Versehen", "confirm": "y"})
+    assert answer.status_code in (400, 409)
+    assert said in answer_text(answer)
+    assert snapshot(db) == before
 
 
 @pytest.mark.parametrize(("stake_cents", "currency"), [(50, "EUR"), (30, "EUR"), (10, "CHF")])

@@ -23,10 +23,10 @@ from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.context import found, get_db
 from scorekeeper.web.forms import choices
+from scorekeeper.web.i18n import day
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 from scorekeeper.web.messages import message
 from scorekeeper.web.players.forms import MergeForm, PlayerForm, RetireForm
-from scorekeeper.web.view import day
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
