@@ -332,19 +332,21 @@ def _pot_source(db: Session, night: Night) -> Night | None:
 
 @dataclass(frozen=True)
 class PotMoved:
-    """A carried pot whose money changed after the next night took it: the night it came from was
-    reopened and corrected since. Neither night's figures change; the difference is settled by hand
-    (docs/rules.md, "The pot carried to the next night")."""
+    """A carried pot that changed after the next night took it: the night it came from was reopened and
+    corrected since. Neither night's figures change; the difference is settled by hand (docs/rules.md,
+    "The pot carried to the next night"). In cents; in units where the pot is of units alone (the night
+    it came from played at a stake of 0, and so does the night that took it: ``_carried_pot``)."""
 
-    taken: bool  # True: said of the night the pot came from (the other took it); False: of the night that took it
+    gave: bool  # True: said of the night the pot came from (the other took it); False: of the night that took it
     other_id: int  # the other night of the two
     other_played_on: date
-    taken_cents: int  # what the later night took in
-    now_cents: int  # what the earlier night carries out now
+    took: int  # what the later night took in
+    now: int  # what the earlier night carries out now
+    in_units: bool = False
 
     @property
-    def difference_cents(self) -> int:
-        return abs(self.now_cents - self.taken_cents)
+    def difference(self) -> int:
+        return abs(self.now - self.took)
 
 
 def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
@@ -360,12 +362,15 @@ def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
     if carries and not night.is_open and (taker := _pot_taker(db, night)) is not None:
         pairs.append((night, taker, True))
     moved = []
-    for earlier, later, taken in pairs:  # the earlier night carries its pot (its rules at the start, as now)
+    for earlier, later, gave in pairs:  # the earlier night carries its pot (its rules at the start, as now)
         units = read_table(db=db, night=earlier, newest=1).settlement.pot or 0
-        now_cents, taken_cents = units * earlier.stake_cents, later.pot_start * later.stake_cents
-        if now_cents != taken_cents:
-            other = later if taken else earlier
-            moved.append(PotMoved(taken, other.id, other.played_on, taken_cents, now_cents))
+        in_units = earlier.stake_cents == 0  # a pot of units alone (only a night at a stake of 0 takes it)
+        now, took = (
+            (units, later.pot_start) if in_units else (units * earlier.stake_cents, later.pot_start * later.stake_cents)
+        )
+        if now != took:
+            other = later if gave else earlier
+            moved.append(PotMoved(gave, other.id, other.played_on, took, now, in_units))
     return tuple(moved)
 
 

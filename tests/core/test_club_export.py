@@ -530,10 +530,7 @@ def test_a_carried_pot_corrected_after_the_next_night_took_it_is_named_the_same_
 
     def said(session):
         nights = session.exec(select(Night).order_by(Night.played_on)).all()
-        return [
-            [(m.taken, m.other_played_on, m.taken_cents, m.now_cents) for m in pot_moved(db=session, night=n)]
-            for n in nights
-        ]
+        return [[(m.gave, m.other_played_on, m.took, m.now) for m in pot_moved(db=session, night=n)] for n in nights]
 
     here = said(db)
     assert here == [[(True, date(2026, 11, 20), 80, 160)], [(False, date(2026, 11, 13), 80, 160)]]
