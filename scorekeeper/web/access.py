@@ -261,10 +261,14 @@ class SessionInterface(SecureCookieSessionInterface):
         polling, a preview, the outbox) whose session did not change. A poll that left before
         another account signed in on another tab of the phone and answered after it used to put the
         cookie from before back: the phone was the other account again, without a word.
+        A script's request that came without a session starts none: the outbox of a phone whose session
+        ended, trying its hand form in the background, followed the redirect to the sign-in page and got
+        a session there (its form's token), whose cookie replaced the one of the sign-in page the member
+        was filling in ("the form was too old" at the first try).
         (A browser that does not say how it fetches, no ``Sec-Fetch-Mode``, is treated as opening a page.)"""
-        if session.modified:
-            return True
         navigation = request.headers.get("Sec-Fetch-Mode", "navigate") == "navigate"
+        if session.modified:
+            return navigation or app.config["SESSION_COOKIE_NAME"] in request.cookies
         return navigation and super().should_set_cookie(app, session)
 
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.support import PASSWORD
+from tests.support import PASSWORD, form_values, make_user
 
 ACCOUNT_HEADER = "Scorekeeper-Account"  # what the worker reads (web/offline/routes.py)
 
@@ -201,3 +201,24 @@ def test_a_late_poll_of_the_account_before_leaves_the_phone_to_the_account_signe
             client.set_cookie(name, cookie.split(";", 1)[0].split("=", 1)[1])
     resi = accounts.find_user(db=db, name="Resi")
     assert whose(client.get("/nights/")) == f"user:{resi.id}"
+
+
+def test_a_scripts_request_without_a_session_starts_none_and_the_sign_in_form_opened_meanwhile_holds(app):
+    """A phone whose session ended keeps a hand waiting; opening the sign-in page, its outbox tries the hand
+    form in the background, is sent to the sign-in page (a script's fetch follows the redirect) and got a
+    session of its own there, its cookie overwriting the one of the sign-in page the member was filling in:
+    "the form was too old" at the first try (a browser test failed so about one run in four). A script's
+    request that came without a session starts none: only a page the browser opens does."""
+    app.config["WTF_CSRF_ENABLED"] = True  # the form's token is what goes wrong
+    name = app.config["SESSION_COOKIE_NAME"]
+    member = make_user(app, "Resi", "scorer")
+    phone = app.test_client()
+    form = phone.get("/login", headers={"Sec-Fetch-Mode": "navigate"})  # the page the member fills in
+    assert any(c.startswith(f"{name}=") for c in form.headers.getlist("Set-Cookie"))
+    token = form_values(form.get_data(as_text=True))["csrf_token"]
+    behind = app.test_client()  # the outbox's fetch, which left before the page's cookie came
+    tried = behind.get("/nights/1/hands/new", headers={"Sec-Fetch-Mode": "cors"}, follow_redirects=True)
+    assert tried.request.path == "/login"  # the sign-in page, its form and token made for nobody
+    assert not any(c.startswith(f"{name}=") for c in tried.headers.getlist("Set-Cookie"))
+    signed_in = phone.post("/login", data={"name": member.name, "password": PASSWORD, "csrf_token": token})
+    assert signed_in.status_code == 302 and whose(phone.get("/nights/")) == f"user:{member.id}"
