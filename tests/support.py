@@ -472,6 +472,11 @@ def submit(client, night_id: int, fields: dict[str, Any], action="save", lang="e
     return client.post(f"{path}?lang={lang}", data=data)
 
 
+#: Money in euros as the pages write it ("0,10 EUR", "Geld (EUR)"): the word, not three letters of a join code
+#: such as VEURSS (an open night's page shows its code: "EUR" not in page failed a CI run on one)
+EURO = re.compile(r"\bEUR\b")
+
+
 def page_text(markup: str) -> str:
     """The words of a page, or of a part of one, as a browser shows them: each tag a space, entities
     read, every run of white space (a no-break space too) one space, trimmed."""

@@ -12,7 +12,7 @@ from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import ledger, settle_json
-from tests.support import DURCH, ROOT
+from tests.support import DURCH, EURO, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -258,7 +258,7 @@ def test_a_konter_a_matt_night_shows_the_strokes_and_matches_the_engine(page, li
     assert "A 10 · B 10" in " ".join(page.locator("#balance .state").inner_text().split())
     # played without a stake (issue 26.3): no unit changes hands, and the page shows no money
     assert set(engine_balance(app, night).values()) == {0}
-    assert "EUR" not in page.locator("#balance").inner_text()
+    assert not EURO.search(page.locator("#balance").inner_text())
     print(f"\nTAPS typical Konter a Matt partie: {t.count - before}")
     # the strokes line wraps between its parts, never inside one: at 390 px in English "games won A 0 : B 0"
     # left its last "0" on a line by itself
@@ -291,7 +291,7 @@ def test_a_matt_match_shows_the_match_score_and_matches_the_engine(page, live, r
     # Anna 7 x 11 = 77, Bernd 4 x 4 = 16
     assert "Anna 77 : 16 Bernd" in " ".join(page.locator("#balance .state").first.inner_text().split())
     assert set(engine_balance(app, night).values()) == {0}  # no stake per point (issue 26.3): no money
-    assert "EUR" not in page.locator("#balance").inner_text()
+    assert not EURO.search(page.locator("#balance").inner_text())
     print(f"\nTAPS typical Matt Durchgang: {t.count - before}")
     # at 360 px in German "gewonnene Partien: Anna 0 : 0 Bernd" left "Bernd" on a line by itself: the second
     # name now starts on the line of the score before it

@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from scorekeeper.core.hands import add_hands
-from tests.support import answer_text, page_text, start_night
+from tests.support import EURO, answer_text, page_text, start_night
 
 KONTER = [{"trump_team": "A", "points_a": 30}, {"trump_team": "B", "points_a": 10}]
 MATT = [{"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"}]
@@ -107,11 +107,11 @@ def test_the_settlement_of_a_night_without_a_stake_shows_what_it_was_played_for(
     konter = night_with(db, players, "konter_a_matt", KONTER)
     page = answer_text(client.get(f"/nights/{konter.id}/summary?lang=de"))
     assert "Ergebnis Gewonnene Spiele: A (Anna + Clara) 0 : 0 B (Bernd + Dieter)" in page
-    assert "EUR" not in page and "Wer zahlt wem" not in page
+    assert not EURO.search(page) and "Wer zahlt wem" not in page
     assert "Striche" in page  # the strokes of the game under way
     matt = night_with(db, players, "matt", MATT, 2)
     page = answer_text(client.get(f"/nights/{matt.id}/summary?lang=de"))
-    assert "EUR" not in page and "Gewonnene Partien" in page
+    assert not EURO.search(page) and "Gewonnene Partien" in page
 
 
 def csv_rows(answer) -> list[list[str]]:
@@ -181,13 +181,13 @@ def test_the_leaderboard_of_konter_a_matt_without_a_stake_shows_no_money(client,
     answer = client.get("/leaderboard?lang=en&game=konter_a_matt&season=2026")
     page = answer_text(answer)
     assert "Konter a Matt · Season 2026" in page
-    assert "EUR" not in page  # no money column of 0.00 EUR for a game the club plays for honour
+    assert not EURO.search(page)  # no money column of 0.00 EUR for a game the club plays for honour
     assert "per hand" not in page.lower() and "0.00" not in page  # nor sorted by money or units per hand
     assert "Played for honour, not money." in page and "wins % ▾" in page
     asked = answer_text(client.get("/leaderboard?lang=en&game=konter_a_matt&season=2026&sort=money"))
-    assert "wins % ▾" in asked and "EUR" not in asked and "per hand" not in asked.lower()
+    assert "wins % ▾" in asked and not EURO.search(asked) and "per hand" not in asked.lower()
     german = answer_text(client.get("/leaderboard?lang=de&game=konter_a_matt&season=2026"))
-    assert "Um die Ehre gespielt, nicht um Geld." in german and "EUR" not in german
+    assert "Um die Ehre gespielt, nicht um Geld." in german and not EURO.search(german)
 
 
 def test_the_leaderboard_of_a_season_with_a_staked_night_shows_its_money(client, db, players):
@@ -201,7 +201,7 @@ def test_a_player_page_shows_no_money_for_nights_played_without_a_stake(client, 
     night_with(db, players, "matt", MATT, 2, played_on=date(2026, 3, 2))
     page = answer_text(client.get(f"/players/{players[0].id}?lang=en"))
     assert "Matt" in page
-    assert "EUR" not in page  # "0.00 EUR net", a "Money (EUR)" column of 0.00: money that was never played for
+    assert not EURO.search(page)  # "0.00 EUR net", a "Money (EUR)" column of 0.00: money that was never played for
     assert "Balance over the nights" not in page and "<svg" not in client.get(f"/players/{players[0].id}").text
 
 
@@ -244,7 +244,7 @@ def test_the_pdf_log_of_a_night_without_a_stake_has_no_columns_of_zeros(app, db,
         html = summary_html(load_table(db=db, night_id=night.id))
     log = html[html.index('<section class="log">') :]
     head, body = log.split("<tbody>", 1)
-    assert "Dieter" not in head and "EUR" not in html
+    assert "Dieter" not in head and not EURO.search(html)
     assert [cell.split() for cell in re.findall(r'<td class="figures">([^<]*)</td>', body)] == [["1"], ["1"]]
 
 
@@ -269,19 +269,19 @@ def test_a_night_at_a_stake_of_0_shows_its_units_and_no_money(client, db, player
     for lang, headers in (("en", ["Player", "Units"]), ("de", ["Spieler", "Einheiten"])):
         page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
         assert balance_headers(page) == headers, lang
-        assert "EUR" not in page, lang
+        assert not EURO.search(page), lang
     assert [row[1] for row in balance_rows(page)] == [str(u) for u in load_table(db=db, night_id=night.id).balance]
     close_night(db=db, night_id=night.id)
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
-    assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
+    assert balance_headers(page) == ["Player", "Units"] and not EURO.search(page)
     for lang, units, payments in (("en", "Units", "Who pays whom"), ("de", "Einheiten", "Wer zahlt wem")):
         answer = client.get(f"/nights/{night.id}/summary?lang={lang}")
         summary = answer.get_data(as_text=True)
-        assert "EUR" not in summary and payments not in answer_text(answer)
+        assert not EURO.search(summary) and payments not in answer_text(answer)
         assert balance_headers(summary) == [{"en": "Player", "de": "Spieler"}[lang], units], lang
         assert [row[1] for row in balance_rows(summary)] == [row[1] for row in balance_rows(page)]  # as the table's
     with client.application.test_request_context("/?lang=en"):
-        assert "EUR" not in summary_html(load_table(db=db, night_id=night.id))
+        assert not EURO.search(summary_html(load_table(db=db, night_id=night.id)))
     assert "Each player's units after each hand" in answer_text(client.get(f"/nights/{night.id}/summary?lang=en"))
     if game == "schafkopf":  # the Rundpass left 8 units in the pot, shared out at the close: units, no money
         assert "Pot: 8 units. Shared out at the close." in answer_text(client.get(f"/nights/{night.id}?lang=en"))
@@ -289,7 +289,7 @@ def test_a_night_at_a_stake_of_0_shows_its_units_and_no_money(client, db, player
         assert "Stock: 8 Einheiten. Beim Abschluss aufgeteilt." in german
         assert "Einheiten jedes Spielers nach jedem Spiel" in german
     for path in ("/nights/", f"/players/{players[0].id}", f"/leaderboard?game={game}&season=2026"):
-        assert "EUR" not in answer_text(client.get(f"{path}{'&' if '?' in path else '?'}lang=en")), path
+        assert not EURO.search(answer_text(client.get(f"{path}{'&' if '?' in path else '?'}lang=en"))), path
 
 
 def test_a_matt_night_with_a_stake_per_point_at_a_stake_of_0_shows_its_units_and_no_money(client, db, players):
@@ -298,8 +298,8 @@ def test_a_matt_night_with_a_stake_per_point_at_a_stake_of_0_shows_its_units_and
     night = start_night(db, players, "matt", 2, {"stake_per_point": 1}, stake_cents=0)
     add_hands(db=db, night_id=night.id, hands=MATT)
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
-    assert balance_headers(page) == ["Player", "Units"] and "EUR" not in page
-    assert "EUR" not in client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True)
+    assert balance_headers(page) == ["Player", "Units"] and not EURO.search(page)
+    assert not EURO.search(client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True))
 
 
 def payment_rows(page: str, number: int) -> list[tuple[str, list[str]]]:
