@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func
 from sqlmodel import Session, select
 
-from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, TournamentTable
+from scorekeeper.core.models import CLUB_NIGHT, ContractResult, HandRecord, Night, NightResult, TournamentTable
 from scorekeeper.core.stored import stored_columns
 from scorekeeper.core.summary import ROW_COUNTS, PlayerStats, count_hand, money_lines, summarize
 from scorekeeper.core.table import HandRow, Table, build_table, get_night, load_table, read_table, seats
@@ -286,7 +286,7 @@ def refresh_missing(db: Session) -> int:
     Returns how many nights were written; commits every 50 nights.
     """
     missing = select(Night.id).where(
-        Night.tournament_id == None,  # noqa: E711 (a tournament's tables have no rows)
+        CLUB_NIGHT,  # a tournament's tables have no rows
         ~select(NightResult.night_id).where(NightResult.night_id == Night.id).exists(),
     )
     uncounted = select(TournamentTable.night_id).where(

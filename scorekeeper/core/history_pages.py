@@ -16,7 +16,16 @@ from fractions import Fraction
 from sqlalchemy import distinct, func
 from sqlmodel import Session, col, select
 
-from scorekeeper.core.models import ContractResult, HandRecord, Night, NightResult, Player, Seat, takes_money
+from scorekeeper.core.models import (
+    CLUB_NIGHT,
+    ContractResult,
+    HandRecord,
+    Night,
+    NightResult,
+    Player,
+    Seat,
+    takes_money,
+)
 from scorekeeper.core.players import get_player
 from scorekeeper.core.summary import SEAT_COUNTS
 from scorekeeper.core.text import name_key
@@ -84,10 +93,6 @@ class Season:
         return f"{self.year}/{(self.year + 1) % 100:02d}"
 
 
-#: The club's nights: a tournament's tables are not in its history (docs/tournaments.md), nor in its seasons.
-CLUB_NIGHT = Night.tournament_id == None  # noqa: E711 (SQL's IS NULL)
-
-
 SEASONS_SPAN = 100  # beyond this many seasons between the first night and the newest, only those with nights
 
 
@@ -149,7 +154,7 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
     """One page of the nights that match, newest first; a page past the end shows the last one."""
     if per_page < 1:
         raise ValueError("a page holds at least one night")
-    query = select(Night).where(Night.tournament_id == None)  # noqa: E711 (tournaments are listed apart)
+    query = select(Night).where(CLUB_NIGHT)  # tournaments are listed apart
     if filters.game:
         query = query.where(col(Night.game) == filters.game)
     if filters.player_id is not None:

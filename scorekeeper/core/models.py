@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field, SQLModel, col
 
 from scorekeeper.engine import GAMES
 
@@ -114,6 +114,11 @@ class Night(SQLModel, table=True):
     def for_money(self) -> bool:
         """Whether the night is played for money (:func:`takes_money`)."""
         return takes_money(self.game, self.rules, self.stake_cents, self.tournament_id)
+
+
+#: The club's nights in a query (SQL's IS NULL): a tournament's tables are not in the club's history, seasons,
+#: files of nights or carried pots (docs/tournaments.md).
+CLUB_NIGHT = col(Night.tournament_id).is_(None)
 
 
 class DeletedNight(SQLModel, table=True):

@@ -21,6 +21,7 @@ from scorekeeper.core import history, lifecycle
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.models import (
     CLOSED,
+    CLUB_NIGHT,
     OPEN,
     AuditEntry,
     ContractResult,
@@ -224,8 +225,9 @@ def new_join_code(db: Session) -> str:
 
 
 def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency: str) -> int:
-    """The units a new night's pot starts with (Schafkopf): what the club's last closed night of
-    the game left in its pot when its rules carry it, unless a later night has taken it already.
+    """The units a new night's pot starts with (Schafkopf): what the club's night of the game first closed
+    last (:func:`_last_closed`, closed now or reopened since) leaves in its pot when its rules carry it,
+    unless a later night has taken it already (:func:`_pot_taker`).
 
     The pot is money paid in at that night's stake: a night of another stake takes it as the same
     money in whole, even units (80 cents carried at 10 cents a unit are 8 units, at 20 cents 4).
@@ -272,7 +274,7 @@ def _first_close(db: Session, night: Night) -> Any:
 def _last_closed(db: Session, game: str, *, before: Any = None) -> Night | None:
     """The club night of ``game`` first closed last (:func:`_first_close`), of those first closed before
     ``before`` when given (closed now, or reopened since): the night whose pot a night started then takes."""
-    club_nights = select(Night.id).where(col(Night.game) == game, col(Night.tournament_id).is_(None))
+    club_nights = select(Night.id).where(col(Night.game) == game, CLUB_NIGHT)
     closes = (  # the first close of each (read through the audit trail's index on its night)
         select(AuditEntry.night_id, func.min(AuditEntry.at).label("at"))
         .where(AuditEntry.action == "close", AuditEntry.night_id.in_(club_nights))
@@ -285,7 +287,7 @@ def _last_closed(db: Session, game: str, *, before: Any = None) -> Night | None:
         .outerjoin(closes, closes.c.night_id == Night.id)
         .where(
             col(Night.game) == game,
-            Night.tournament_id == None,  # noqa: E711 (a tournament's pot stays in the tournament)
+            CLUB_NIGHT,  # a tournament's pot stays in the tournament
             first_closed.is_not(None),
         )
         .order_by(first_closed.desc(), Night.id.desc())
@@ -310,7 +312,7 @@ def _pot_taker(db: Session, night: Night) -> Night | None:
             col(Night.game) == night.game,
             Night.created_at > first_closed,
             Night.pot_start > 0,
-            Night.tournament_id == None,  # noqa: E711 (a tournament's table starts with no pot)
+            CLUB_NIGHT,  # a tournament's table starts with no pot
         )
         .order_by(Night.created_at, Night.id)
     ).first()

@@ -147,10 +147,11 @@ class Table:
         return self.night.for_money
 
     @property
-    def pays_units(self) -> bool:
-        """Whether the night's hands pay units (``Game.uses_stake``): its balance in units is shown, with money
-        or without (a stake of 0); not where the game's money option is 0 (Konter a Matt, Matt without a stake)."""
-        return GAMES[self.night.game].uses_stake(self.night.rules)
+    def shows_score(self) -> bool:
+        """Whether the balance is shown as each player's score: a tournament's table's points, or the units of
+        a night whose hands pay them (``Game.uses_stake``), with money or without (a stake of 0); not where the
+        game's money option is 0 (Konter a Matt, Matt without a stake: their strokes or matches instead)."""
+        return self.at_tournament or GAMES[self.night.game].uses_stake(self.night.rules)
 
     def deal(self, number: int) -> Deal:
         """The deal of hand ``number`` (1-based): a recorded hand's as stored, the next hand's as worked

@@ -26,7 +26,7 @@ from scorekeeper.core.exchange.tournament_file import (
     tournament_json,
     write_tournament,
 )
-from scorekeeper.core.models import Night, RosterChange, Tournament
+from scorekeeper.core.models import CLUB_NIGHT, Night, RosterChange, Tournament
 from scorekeeper.core.players import add_imported_roster_change, list_players, roster_changes
 from scorekeeper.core.text import name_key
 
@@ -66,7 +66,7 @@ def club_json(db: Session) -> dict[str, Any]:
     No database ids: uids and names say what is what. A tournament's guests are not on the
     roster (``players``): they come with their tournament.
     """
-    loose = select(Night.id).where(Night.tournament_id == None).order_by(Night.id)  # noqa: E711
+    loose = select(Night.id).where(CLUB_NIGHT).order_by(Night.id)
     nights = [night_json(db=db, night_id=night_id) for night_id in db.exec(loose)]
     tournaments = [tournament_json(db, t_id) for t_id in db.exec(select(Tournament.id).order_by(Tournament.id))]
     # The roster after the nights: a player seated at a night exported above is on it (guests are not).

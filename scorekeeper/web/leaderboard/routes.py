@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from sqlmodel import select
 
 from scorekeeper.core import history_pages
-from scorekeeper.core.models import Night, takes_money
+from scorekeeper.core.models import CLUB_NIGHT, Night, takes_money
 from scorekeeper.engine import GAMES
 from scorekeeper.web.access import VIEWER, access
 from scorekeeper.web.context import get_db
@@ -31,7 +31,7 @@ def _opening_game(db) -> str:
     tables are not the club's nights (docs/tournaments.md)."""
     played: Counter[str] = Counter()
     paid: Counter[str] = Counter()
-    query = select(Night.game, Night.rules, Night.stake_cents).where(history_pages.CLUB_NIGHT)
+    query = select(Night.game, Night.rules, Night.stake_cents).where(CLUB_NIGHT)
     for game, rules, stake in db.exec(query.order_by(Night.played_on)):
         played[game] += 1
         if takes_money(game, rules, stake):
