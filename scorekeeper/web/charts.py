@@ -11,15 +11,31 @@ from scorekeeper.web.view import decimal_mark
 
 COLOURS = ("#0b5d3b", "#a4161a", "#1d4e89", "#b06a00", "#6b2d8c")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black and white too
-#: A legend's name at most this long shares its row with another (half the chart's width at 15px);
-#: a longer one has a row to itself, wrapped at its spaces into lines of at most ``LEGEND_FULL``
-#: characters (Konter a Matt's teams: "Team A: " and two players' names). A word longer than a line
-#: is cut short with an ellipsis, and the name's title says it whole.
-LEGEND_HALF = 24
-LEGEND_FULL = 50
-#: The legend's rows (a name's first line) and a wrapped name's next lines, apart in the chart's units.
-LEGEND_ROW = 24
-LEGEND_LINE = 18
+#: A page's chart: drawn this wide and high (in its units) with text this big, so that a phone's card
+#: (310 px wide at 360 px, 340 at 390) shows it at about its own size, the legend and the axis at 16 px
+#: and more, no smaller than the page's small text (``.hint``, 15.6 px). Drawn 480 wide, the text came
+#: out at 11 px. A wider screen shows it at most ``.chart-box svg``'s ``max-width`` (static/style.css).
+WIDTH, HEIGHT, FONT = 330, 200, 17
+#: The PDF's chart: 125 mm wide on A4 (templates/nights/summary_pdf.html), its text at about 11 pt.
+PDF_WIDTH, PDF_HEIGHT, PDF_FONT = 480, 240, 15
+#: A character of a legend's name is at most this wide on average, in ems (DejaVu Sans).
+LEGEND_EM = 0.56
+#: The legend's rows (a name's first line) and a wrapped name's next lines, apart in ems.
+LEGEND_ROW_EM, LEGEND_LINE_EM = 1.6, 1.2
+
+
+def legend_chars(width: int = WIDTH, font: int = FONT) -> tuple[int, int]:
+    """How many characters a legend's name may have to share its row with another (half the chart's
+    width, after the sample of its line), and how many a line of a row to itself (the chart's width)."""
+    per = font * LEGEND_EM
+    return int((width / 2 - 38) / per), int((width - 60) / per)
+
+
+#: A page's legend: a name at most ``LEGEND_HALF`` characters long shares its row with another; a longer
+#: one has a row to itself, wrapped at its spaces into lines of at most ``LEGEND_FULL`` characters
+#: (Konter a Matt's teams: "Team A: " and two players' names). A word longer than a line is cut short
+#: with an ellipsis, and the name's title says it whole. (The PDF's chart: 24 and 50.)
+LEGEND_HALF, LEGEND_FULL = legend_chars()
 
 
 def legend_lines(name: str, full: int = LEGEND_FULL) -> list[str]:
@@ -44,62 +60,89 @@ def money_tick(cents: int) -> str:
     return ledger.format_money(cents, "", decimal_mark()).strip()
 
 
-def _label(x: float, y: float, text: str) -> str:
-    return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="15">{escape(text)}</text>'
+def _label(x: float, y: float, text: str, font: int) -> str:
+    return f'<text x="{x}" y="{y:.1f}" text-anchor="end" font-size="{font}">{escape(text)}</text>'
 
 
-#: How wide a character of the axis's values is at most (font size 15, in the chart's units).
-AXIS_FIGURE = 10
+#: How wide a character of the axis's values is at most, at the page's font size (in the chart's units).
+AXIS_FIGURE = 12
 
 
 def chart_svg(
     series: list[list[int]],
     names: list[str],
-    width: int = 480,
-    height: int = 240,
+    width: int = WIDTH,
+    height: int = HEIGHT,
     ends: tuple[str, str] | None = None,
     label: str = "running balance",
     tick: Callable[[int], str] = money_tick,
+    font: int = FONT,
+    coda: str | None = None,
 ) -> Markup:
     """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
     night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
     (the hand numbers if not given); ``tick`` writes the axis's values (``str`` for counts such as
     strokes or points). The legend puts two names a row, or one when a name is too long for half,
-    wrapping a name too long for the row (:func:`legend_lines`)."""
-    pad_r, pad_t, pad_b = 10, 12, 30
+    wrapping a name too long for the row (:func:`legend_lines`). ``font``: the text's size in the
+    chart's units (:data:`FONT` on a page, :data:`PDF_FONT` in the PDF, with their widths).
+
+    ``coda`` names a last step that is no hand: each series' last point is what the close adds (a
+    pot shared out), drawn past a dotted line at the last hand, in a strip of its own at the right,
+    and labelled ``coda`` under it; the x axis's end label stands at the last hand."""
+    pad_r, pad_t, pad_b = 10, 12, 2 * font
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
     lo, hi = min(0, *values), max(0, *values)
     if lo == hi:
         hi = lo + 100
-    # room left of the axis for its longest value, whole (a figure at font size 15 is under 10 units wide)
-    pad_l = max(62, 12 + AXIS_FIGURE * max(len(tick(hi)), len(tick(lo))))
+    # room left of the axis for its longest value, whole
+    figure = AXIS_FIGURE * font / FONT
+    pad_l = round(max(62, 12 + figure * max(len(tick(hi)), len(tick(lo)))))
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
+    steps = points - 1 - (coda is not None)  # the hands' steps
+    strip = round(font * (0.62 * len(coda) + 1)) if coda is not None else 0
+    hands_w = plot_w - strip
 
     def x(i: int) -> float:
-        return pad_l + (plot_w * i / (points - 1) if points > 1 else 0)
+        if i > steps:  # the coda's point
+            return width - pad_r
+        return pad_l + (hands_w * i / steps if steps > 0 else 0)
 
     def y(v: int) -> float:
         return pad_t + plot_h * (hi - v) / (hi - lo)
 
-    first, last = ends or ("0", str(points - 1))
-    per_row = 2 if all(len(name) <= LEGEND_HALF for name in names) else 1
-    full = LEGEND_FULL * width // 480  # a line of the legend as wide as the chart
+    first, last = ends or ("0", str(max(steps, 0)))
+    half, full = legend_chars(width, font)
+    per_row = 2 if all(len(name) <= half for name in names) else 1
     written = [legend_lines(name, full) for name in names]
-    tops, top = [], height + 12  # each name's first line; a row as deep as its most lines
+    row_h, line_h = LEGEND_ROW_EM * font, LEGEND_LINE_EM * font
+    tops, top = [], height + round(0.8 * font)  # each name's first line; a row as deep as its most lines
     for row in range(0, len(names), per_row):
         tops += [top] * len(written[row : row + per_row])
-        top += LEGEND_ROW + LEGEND_LINE * (max(len(lines) for lines in written[row : row + per_row]) - 1)
+        top += row_h + line_h * (max(len(lines) for lines in written[row : row + per_row]) - 1)
+    below = height - 8  # the x axis's labels' baseline
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {top - 4}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {round(top - 4)}" '
         f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
-        f'<text x="{pad_l - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="15">0</text>',
+        _label(pad_l - 6, y(0) + 4, "0", font),
         # the top and the bottom value, unless the 0 is written right there
-        *(_label(pad_l - 6, y(v) + 4, tick(v)) for v in (hi, lo) if abs(y(v) - y(0)) >= 16),
-        f'<text x="{pad_l}" y="{height - 8}" font-size="15">{escape(first)}</text>',
-        f'<text x="{width - pad_r}" y="{height - 8}" text-anchor="end" font-size="15">{escape(last)}</text>',
+        *(_label(pad_l - 6, y(v) + 4, tick(v), font) for v in (hi, lo) if abs(y(v) - y(0)) >= font + 1),
+        f'<text x="{pad_l}" y="{below}" font-size="{font}">{escape(first)}</text>',
     ]
+    if coda is None:
+        parts.append(
+            f'<text x="{width - pad_r}" y="{below}" text-anchor="end" font-size="{font}">{escape(last)}</text>'
+        )
+    else:
+        end = x(steps)
+        parts.append(
+            f'<line x1="{end:.1f}" y1="{pad_t}" x2="{end:.1f}" y2="{pad_t + plot_h}" stroke="#888" '
+            f'stroke-width="1" stroke-dasharray="2 3"/>'
+        )
+        if steps > 0:  # the last hand's number, left of the line
+            parts.append(_label(round(end - 4, 1), below, last, font))
+        parts.append(_label(width - pad_r, below, coda, font))
     for k, s in enumerate(series):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s))
@@ -112,7 +155,7 @@ def chart_svg(
         cut = "…" in "".join(lines) and "…" not in name
         text = (
             "".join(
-                f'<tspan x="{lx + 30}" y="{ly + 5 + LEGEND_LINE * i}">{escape(line)}</tspan>'
+                f'<tspan x="{lx + 30}" y="{ly + 5 + line_h * i:.1f}">{escape(line)}</tspan>'
                 for i, line in enumerate(lines)
             )
             if len(lines) > 1
@@ -121,8 +164,9 @@ def chart_svg(
         if cut:
             text = f"<title>{escape(name)}</title>{text}"
         parts.append(
-            f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" stroke="{colour}" stroke-width="2"{dash_attr}/>'
-            f'<text x="{lx + 30}" y="{ly + 5}" font-size="15">{text}</text>'
+            f'<line x1="{lx}" y1="{ly:.1f}" x2="{lx + 24}" y2="{ly:.1f}" '
+            f'stroke="{colour}" stroke-width="2"{dash_attr}/>'
+            f'<text x="{lx + 30}" y="{ly + 5:.1f}" font-size="{font}">{text}</text>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

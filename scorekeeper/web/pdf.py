@@ -20,7 +20,7 @@ from scorekeeper.core.summary import Summary, summarize
 from scorekeeper.core.table import Table
 from scorekeeper.core.tournaments import table_of
 from scorekeeper.engine import GAMES
-from scorekeeper.web.charts import chart_svg
+from scorekeeper.web.charts import FONT, HEIGHT, PDF_FONT, PDF_HEIGHT, PDF_WIDTH, WIDTH, chart_svg
 from scorekeeper.web.context import get_db
 from scorekeeper.web.hands.forms import CONTRACT_LABELS
 from scorekeeper.web.labels import GAME_LABELS
@@ -55,17 +55,28 @@ def team_names(table: Table) -> list[tuple[str, str]]:
     return [(team, " + ".join(table.players[seat].name for seat in seats)) for team, seats in teams.items()]
 
 
-def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
-    """The night's chart and its caption: what the table counted over the night.
+def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[Markup, str]:
+    """The night's chart and its caption: what the table counted over the night, drawn for a phone's
+    page or (``in_pdf``) for the PDF's A4 (:mod:`scorekeeper.web.charts`).
 
     A game of fixed teams (Konter a Matt): both teams' strokes after each hand, from the start;
     its money moves only when a game ends, and not at all without a stake. A night not played for money
     (``Table.for_money``): each player's points after each hand at a tournament's table and in Matt
     (whose hands score points), else each player's units. The other games, and Matt at a stake: each
     player's running balance in money (Matt's: each hand's share of the final balance,
-    ``Table.hand_money``). A hand in the game's word."""
+    ``Table.hand_money``), and after the last hand each one's share of a pot shared out at the
+    close (``Line.pot_share``), so that the lines end at the settlement's money. A hand in the game's word."""
     from scorekeeper.web.view import hand_word
 
+    size = (
+        {"width": PDF_WIDTH, "height": PDF_HEIGHT, "font": PDF_FONT}
+        if in_pdf
+        else {
+            "width": WIDTH,
+            "height": HEIGHT,
+            "font": FONT,
+        }
+    )
     s = table.settlement
     game = GAMES[table.night.game]
     hand = hand_word(game.name, lower=True)
@@ -74,7 +85,8 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
         series = [[start] + [r.extra["strokes"][team] for r in s.results] for team in game.teams]
         names = [_("Team %(team)s: %(names)s", team=team, names=players) for team, players in team_names(table)]
         caption = _("Strokes of both teams after each %(hand)s", hand=hand)
-        return chart_svg(series, names, label=caption, tick=str), caption
+        return chart_svg(series, names, label=caption, tick=str, **size), caption
+    names = [line.name for line in summary.lines]
     if not table.for_money:
         series = [[0] for _line in summary.lines]
         for row in table.rows:
@@ -84,18 +96,22 @@ def night_chart(table: Table, summary: Summary) -> tuple[Markup, str]:
             caption = _("Each player's points after each %(hand)s", hand=hand)
         else:  # a night at a stake of 0: its units, the money's running balance would be a line at 0
             caption = _("Each player's units after each %(hand)s", hand=hand)
-        return chart_svg(series, [line.name for line in summary.lines], label=caption, tick=str), caption
+        return chart_svg(series, names, label=caption, tick=str, **size), caption
+    if summary.pot and summary.pot.mode == "split":  # the settlement's money has each one's share in it
+        series = [[*s, s[-1] + line.pot_share] for s, line in zip(summary.series, summary.lines, strict=True)]
+        caption = _("Running balance over the night, then each one's share of the pot")
+        return chart_svg(series, names, label=caption, coda=_("Pot"), **size), caption
     caption = _("Running balance over the night")
-    return chart_svg(summary.series, [line.name for line in summary.lines], label=caption), caption
+    return chart_svg(summary.series, names, label=caption, **size), caption
 
 
-def context(table: Table) -> dict:
-    """What the summary page and the PDF both show."""
+def context(table: Table, in_pdf: bool = False) -> dict:
+    """What the summary page and (``in_pdf``) the PDF both show."""
     from scorekeeper.web.view import hand_views
 
     summary = summarize(table)
     contracts = sorted({c for ps in summary.players for c in ps.declared})
-    chart, caption = night_chart(table, summary)
+    chart, caption = night_chart(table, summary, in_pdf)
     return {
         "s": summary,
         "contracts": contracts,
@@ -109,7 +125,7 @@ def context(table: Table) -> dict:
         "contract_label": CONTRACT_LABELS,
         "teams": team_names(table),
         "pot_moved": pot_moved(db=get_db(), night=table.night),  # a carried pot corrected after it was taken
-        "in_pdf": False,
+        "in_pdf": in_pdf,
     }
 
 
@@ -225,7 +241,7 @@ def summary_html(table: Table) -> str:
     """The summary with the full hand log as the HTML WeasyPrint lays out; needs an app and
     request context for the language (and the database: a tournament's table's PDF names the
     tournament, the round and the table in its head, as the table page does)."""
-    data = context(table) | {"in_pdf": True}
+    data = context(table, in_pdf=True)
     paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
     log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
     at_table = table_of(db=get_db(), night_id=table.night.id) if table.at_tournament else None

@@ -135,7 +135,7 @@ def show(player_id: int):
             running += night.cents
             series.append(running)
         ends = (day(paid[0].played_on), day(paid[-1].played_on))
-        chart = chart_svg([series], [record.player.name], 360, 200, ends, _("balance over the nights"))
+        chart = chart_svg([series], [record.player.name], ends=ends, label=_("balance over the nights"))
     return render_template(
         "players/show.html",
         h=record,

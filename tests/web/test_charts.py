@@ -1,0 +1,74 @@
+"""The night's chart on the settlement page and in its PDF: where it ends, how it is drawn."""
+
+from __future__ import annotations
+
+import re
+
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.nights import close_night
+from scorekeeper.core.table import load_table
+from scorekeeper.web.pdf import summary_html
+from tests.support import page_text, start_night
+
+SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
+
+
+def closed_split_night(db, players):
+    """A closed Schafkopf night whose pot (8 units, 0.80 EUR) was shared out at the close, 0.20 EUR each."""
+    night = start_night(db, players, game="schafkopf", seats=4, stake_cents=10)  # pot_at_close: split
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8
+    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)  # Clara + Dieter +2 and 4 each from the pot
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8 again
+    close_night(db=db, night_id=night.id)
+    return night
+
+
+def cents(tick: str) -> int:
+    """An axis's amount back in cents: ``-0.60`` / ``-0,60`` -> -60."""
+    return round(float(tick.replace(",", ".")) * 100)
+
+
+def drawn(svg: str) -> list[list[int]]:
+    """Each line of a chart of money as the values it draws (cents), read back from its y coordinates by the
+    axis: the zero line's y and the y of the highest value written beside the axis."""
+    zero = float(re.search(r'<line x1="[\d.]+" y1="([\d.]+)"', svg)[1])
+    labels = re.findall(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="end"[^>]*>([^<]+)</text>', svg)
+    written = {cents(text): float(y) for y, text in labels if re.fullmatch(r"-?\d+[.,]\d\d", text)}
+    top = max(written)
+    # a label's baseline is as far under its value's y as the 0's is under the zero line
+    offset = float(re.search(r'y="([\d.]+)" text-anchor="end"[^>]*>0</text>', svg)[1]) - zero
+    per_cent = (zero - (written[top] - offset)) / top
+    lines = re.findall(r'<polyline [^>]*points="([^"]+)"', svg)
+    return [[round((zero - float(p.split(",")[1])) / per_cent) for p in points.split()] for points in lines]
+
+
+def balance_money(page: str) -> list[int]:
+    """The money column of the settlement's balance table, in cents."""
+    body = re.search(r'<table class="balance"[^>]*>.*?<tbody>(.*?)</tbody>', page, re.S)[1]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    return [cents(page_text(re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[-1]).split()[0]) for row in rows]
+
+
+def test_a_split_pots_chart_ends_at_what_the_settlement_pays(app, client, db, players):
+    """The pot shared out at the close is part of each one's money: the chart's lines ended at the last hand's
+    running balance (Anna -0.60 EUR) while the settlement pays -0.40 EUR, her share of the pot (0.20 EUR) left out.
+    The share is the chart's last step, after the last hand, labelled as the pot's."""
+    night = closed_split_night(db, players)
+    captions = {
+        "en": "Running balance over the night, then each one's share of the pot",
+        "de": "Stand im Lauf des Abends, danach der Anteil jedes Spielers am Stock",
+    }
+    for lang, pot in (("en", "Pot"), ("de", "Stock")):
+        page = client.get(f"/nights/{night.id}/summary?lang={lang}").get_data(as_text=True)
+        paid = balance_money(page)
+        assert paid == [-40, -40, 40, 40]
+        svg = re.search(r"<svg.*?</svg>", page, re.S)[0]
+        lines = drawn(svg)
+        assert [line[-1] for line in lines] == paid
+        assert lines == [[0, -20, -40, -60, -40], [0, -20, -40, -60, -40], [0, -20, 40, 20, 40], [0, -20, 40, 20, 40]]
+        assert f">{pot}</text>" in svg and ">3</text>" in svg  # the hands end at the 3rd, then the pot
+        assert f"<figcaption>{captions[lang]}</figcaption>" in page.replace("&#39;", "'")
+        with app.test_request_context(f"/?lang={lang}"):
+            html = summary_html(load_table(db=db, night_id=night.id))
+        pdf_svg = re.search(r"<svg.*?</svg>", html, re.S)[0]
+        assert [line[-1] for line in drawn(pdf_svg)] == paid
