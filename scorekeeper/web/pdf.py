@@ -20,7 +20,7 @@ from scorekeeper.core.summary import Summary, summarize
 from scorekeeper.core.table import Table
 from scorekeeper.core.tournaments import table_of
 from scorekeeper.engine import GAMES
-from scorekeeper.web.charts import FONT, HEIGHT, PDF_FONT, PDF_HEIGHT, PDF_WIDTH, WIDTH, chart_svg
+from scorekeeper.web.charts import FONT, HEIGHT, PDF_FONT, PDF_HEIGHT, PDF_WIDTH, WIDTH, chart_svg, money_tick
 from scorekeeper.web.context import get_db
 from scorekeeper.web.hands.forms import CONTRACT_LABELS
 from scorekeeper.web.labels import GAME_LABELS
@@ -209,16 +209,24 @@ def _played(players: str, marks: Sequence[str], steps: str) -> str:
     return f"{players}: {steps}" if players and steps else players or steps
 
 
-def hand_log(log: Sequence, names: Sequence[str]) -> HandLog:
+def signed_money(cents: int) -> str:
+    """A hand's money in the log, as its units are written: ``+6.60``, ``-1.60``, ``0`` (the page's notation)."""
+    return f"+{money_tick(cents)}" if cents > 0 else money_tick(cents) if cents else "0"
+
+
+def hand_log(log: Sequence, names: Sequence[str], money: bool = False) -> HandLog:
     """The log's rows (``log``: the hands as ``view.hand_views`` gives them, first hand first;
     ``names``: the players in the order of each hand's payments, as the header shows them). A
     hand's text ends with what it leaves for the next (``HandView.after``: Konter a Matt's strokes,
-    Matt's match), as its row on the table page does."""
+    Matt's match), as its row on the table page does. Under the names each hand's units, or with
+    ``money`` what it pays in money (Matt at a stake: its deltas are points, its money its share of
+    the balance, ``Table.hand_money``, as its row on the table page shows it)."""
     players = bool(names)  # no names: the night pays no unit (no stake), so no columns of zeros
-    figures = [
-        [str(h.result.value)] + ([f"{p.units:+d}" if p.units else "0" for p in h.payments] if players else [])
-        for h in log
-    ]
+
+    def paid(p) -> str:
+        return signed_money(p.cents) if money else f"{p.units:+d}" if p.units else "0"
+
+    figures = [[str(h.result.value)] + ([paid(p) for p in h.payments] if players else []) for h in log]
     least = [VALUE_CHARS] + [PLAYER_CHARS for _name in names]
     for row in figures:  # two spaces at least before each figure
         least = [max(n, len(x) + 2) for n, x in zip(least, row, strict=True)]
@@ -242,11 +250,21 @@ def summary_html(table: Table) -> str:
     request context for the language (and the database: a tournament's table's PDF names the
     tournament, the round and the table in its head, as the table page does)."""
     data = context(table, in_pdf=True)
-    paid = GAMES[table.night.game].scores_hands(table.settlement.rules)
-    log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [])
+    game = GAMES[table.night.game]
+    paid = game.scores_hands(table.settlement.rules)
+    # Matt at a stake: its hands score points, its balance is units of the final difference; the log shows
+    # what each hand pays, which adds up to the balance's money (its points are in its text)
+    money = game.money_from_balance and table.for_money
+    log = hand_log(data["log"], [line.name for line in data["s"].lines] if paid else [], money=money)
     at_table = table_of(db=get_db(), night_id=table.night.id) if table.at_tournament else None
     return render_template(
-        "nights/summary_pdf.html", **data, hand_log=log, log_names=paid, at_table=at_table, name_gap=NAME_GAP
+        "nights/summary_pdf.html",
+        **data,
+        hand_log=log,
+        log_names=paid,
+        log_money=money,
+        at_table=at_table,
+        name_gap=NAME_GAP,
     )
 
 

@@ -320,3 +320,58 @@ def test_the_footer_shows_names_as_they_are_written(app, client, db, tmp_path):
     assert sheets.status_code == 200
     text = pdf_text(sheets.get_data(), tmp_path)
     assert f"{name} · " in text.split("\f")[-2].splitlines()[-1], text.split("\f")[-2].splitlines()[-3:]
+
+
+#: Matt: mate on move 3 with the ace (33 points), on move 2 with the king (8), a draw (nobody scores).
+MATT_HANDS = (
+    {"mated_by": 1, "move": 3, "card": "A"},
+    {"mated_by": 2, "move": 2, "card": "K"},
+    {"mated_by": None},
+    {"mated_by": 1, "move": 3, "card": "A"},
+    {"mated_by": 2, "move": 2, "card": "K"},
+)
+
+
+@pytest.mark.parametrize(
+    "lang, heading, note, money",
+    [
+        (
+            "en",
+            "All Durchgänge",
+            "Under the names: what each Durchgang pays in EUR, its share of the balance; its points are in its text.",
+            ["+6.60 -6.60", "-1.60 +1.60", "0 0", "+6.60 -6.60", "-1.60 +1.60"],
+        ),
+        (
+            "de",
+            "Alle Durchgänge",
+            "Unter den Namen: was jeder Durchgang in EUR zahlt, sein Anteil am Stand; seine Punkte stehen in seinem "
+            "Text.",
+            ["+6,60 -6,60", "-1,60 +1,60", "0 0", "+6,60 -6,60", "-1,60 +1,60"],
+        ),
+    ],
+)
+def test_a_matt_logs_figures_add_up_to_its_balance_as_the_table_pages_rows_do(
+    app, db, players, tmp_path, lang, heading, note, money
+):
+    """Matt scores points a Durchgang and settles in units of the final difference (docs/rules.md, Matt): at a
+    stake, the log showed each Durchgang's points under the names (Anna +33, +33: 66) beside a balance of 100 units,
+    10.00 EUR. Under the names it shows what the Durchgang pays, as the table page's hand rows do (Anna 6.60 EUR:
+    her share of the balance, ``Table.hand_money``), adding up to the balance's money; the points stay in the
+    hand's text ("Anna 33 : 0 Bernd") and under the value, and a line says which is which."""
+    from scorekeeper.core.hands import record_hand
+
+    night = start_night(db, players, game="matt", seats=2, rules={"stake_per_point": 2}, stake_cents=10)
+    for hand in MATT_HANDS:
+        record_hand(db=db, night_id=night.id, hand=hand)
+    table = load_table(db=db, night_id=night.id)
+    with app.test_request_context(f"/?lang={lang}"):
+        text = pdf_text(summary_pdf(table), tmp_path)
+        views = hand_views(table, newest_first=False)
+    assert [sum(p.cents for p in h.payments) for h in views] == [0] * 5
+    assert [sum(h.payments[k].cents for h in views) for k in (0, 1)] == [1000, -1000]  # the balance's money
+    log = text[text.index(heading) :]
+    assert " ".join(note.split()) in " ".join(log.split())
+    rows = [re.search(rf"^\s*{n}\s.*?(\S+)\s+(\S+)\s+(\S+)\s*$", log, re.M) for n in range(1, 6)]
+    assert [row[1] for row in rows] == ["33", "8", "0", "33", "8"]  # the value: the Durchgang's points
+    assert [f"{row[2]} {row[3]}" for row in rows] == money
+    assert "Anna 33 : 0 Bernd" in log  # the points in the hand's text
