@@ -193,6 +193,7 @@
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       return show().then(function (hands) {
         if (sent.landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
+        if (sent.landed && !hands.length) caughtUp();  // the hand form: counts them, keeps what was entered
         clearTimeout(timer);
         // no connection yet (or signed out), or hands still to send: again in a while; a night that takes no
         // hands (closed) is asked again on the next load, or online
@@ -364,6 +365,7 @@
     var seats = parseInt(d.seats, 10);
     var people = JSON.parse(d.people), words = JSON.parse(d.dealWords);
     var next = dealBehind(d, made, hands);
+    named = next;
     var dealer = next.dealer, forehand = next.forehand, number = next.number, positions = next.positions;
     function name(p) { return people[p - 1]; }
     function say(key, who) { return words[key].replace("{name}", who); }
@@ -412,6 +414,20 @@
     return hands;
   }
   var madeFor = form ? parseInt((form.querySelector('input[name="expected_hands"]') || {}).value, 10) : NaN;
+  var named = null;  // the deal the form names (deal()): of the hand behind those waiting
+
+  // The hands that waited here all landed while the form stayed open (sent in the background once the connection
+  // was back). The form was made for the hand after the server's last one as it was then (expected_hands): its Save,
+  // posted to the server now that nothing waits, was refused as a form made before those hands ("another phone
+  // recorded a hand meanwhile", the player's own hands). It is the hand behind them, the deal it names: it counts
+  // them now, and reckons the deal from there. Not loaded again, as the table page is: what the player entered
+  // meanwhile stays.
+  function caughtUp() {
+    if (!form || form.dataset.outbox === undefined || !named) return;
+    madeFor = named.number - 1;
+    form.dataset.dealer = String(named.dealer);
+    form.querySelector('input[name="expected_hands"]').value = String(madeFor);
+  }
 
   // whether the service worker has a copy of the table page to show without a connection
   function keptTable() {

@@ -175,6 +175,21 @@ def account_key() -> str:
     return "-"
 
 
+def way_back(leaving: int | None = None) -> tuple[str, str]:
+    """Where a page's way out leads the asker, and what it says (an error page's button, the table page's when its
+    night is gone): a member to the nights; a guest back to the table of a night it is still at (an open one
+    first, else the one it closed and reads on), other than ``leaving`` (the night the page is about to lose), or,
+    with none left (its night deleted, its tournament's round drawn again), to joining one with its code: never
+    the sign-in page, which a guest at the pub table has no use for; nobody to the nights (that is the sign-in)."""
+    who = identity()
+    if who.user is None and (who.guest_nights or who.read_nights or who.gone_nights):
+        others = (who.guest_nights - {leaving}) or (who.read_nights - {leaving})
+        if others:
+            return url_for("nights.show", night_id=max(others)), _("Back to the table")
+        return url_for("signin.join_night"), _("Join a night with its code")
+    return url_for("nights.index"), _("Back to the nights")
+
+
 def join(night: Night) -> None:
     """Make this browser a guest of the night (its current code)."""
     joined = dict(session.get(GUESTS) or {})
@@ -309,6 +324,7 @@ def init_app(app: Flask) -> None:
         can=can,
         identity=identity,
         account_key=account_key,
+        way_back=way_back,
         role_label=lambda role: ROLE_NAMES.get(role, role),
     )
 

@@ -186,6 +186,7 @@ def test_starting_a_session_answers_201_with_the_whole_night(client, db, players
         "hands": [],
         "totals": [{"seat": i, "name": p.name, "units": 0, "cents": 0} for i, p in enumerate(players[:4], start=1)],
         "next_dealer": 1,
+        "pot_moved": [],
     }
 
 

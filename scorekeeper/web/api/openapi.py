@@ -261,6 +261,15 @@ def _schemas() -> dict[str, Any]:
                 "next_dealer": {"type": "integer", "minimum": 1, "maximum": seats},
                 "pot": {"type": "integer", "description": "units in the pot (Schafkopf with a pot)"},
                 "pot_cents": INTEGER,
+                "pot_moved": {
+                    "type": "array",
+                    "items": _ref("PotMoved"),
+                    "maxItems": 2,
+                    "description": "the carried pots of the night corrected after the next night took them: the "
+                    "pot it took in (its night corrected since), then the pot it carried out (this night "
+                    "corrected since); neither night's figures change, the difference is settled by hand "
+                    "(docs/rules.md, The pot); empty where none was",
+                },
                 **state,
             },
             [
@@ -279,7 +288,27 @@ def _schemas() -> dict[str, Any]:
                 "hands",
                 "totals",
                 "next_dealer",
+                "pot_moved",
             ],
+        ),
+        "PotMoved": _object(
+            {
+                "gave": {
+                    "type": "boolean",
+                    "description": "true: this night carried the pot out, and night_id took it; false: this night "
+                    "took it in from night_id",
+                },
+                "night_id": {**ID, "description": "the other night of the two"},
+                "date": {"type": "string", "format": "date", "description": "the other night's date"},
+                "took": {**INTEGER, "description": "what the later night took in"},
+                "now": {**INTEGER, "description": "what the earlier night carries out now"},
+                "difference": {"type": "integer", "minimum": 1, "description": "between took and now"},
+                "in_units": {
+                    "type": "boolean",
+                    "description": "took, now and difference are units (both nights at a stake of 0); else cents",
+                },
+            },
+            ["gave", "night_id", "date", "took", "now", "difference", "in_units"],
         ),
         "HandAnswer": _object(
             {"hand": _ref("PlayedHand"), "totals": _ref("Totals"), "version": {"type": "integer", "minimum": 0}},

@@ -17,7 +17,7 @@ from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.exchange.tournament_file import tournament_json
 from scorekeeper.core.hands import StaleVersion, edit_hand, record_hand, undo_last
 from scorekeeper.core.models import Player
-from scorekeeper.core.nights import check_date, start_night
+from scorekeeper.core.nights import PotMoved, check_date, pot_moved, start_night
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.summary import night_money
@@ -204,6 +204,19 @@ def _totals_json(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+def _pot_moved_json(moved: PotMoved) -> dict[str, Any]:
+    """A carried pot corrected after the next night took it, as the table page says it (templates/_macros/pot.html)."""
+    return {
+        "gave": moved.gave,
+        "night_id": moved.other_id,
+        "date": moved.other_played_on.isoformat(),
+        "took": moved.took,
+        "now": moved.now,
+        "difference": moved.difference,
+        "in_units": moved.in_units,
+    }
+
+
 def _session_json(night_id: int) -> dict[str, Any]:
     table = load_table(db=get_db(), night_id=night_id)
     e = table.night
@@ -224,6 +237,8 @@ def _session_json(night_id: int) -> dict[str, Any]:
         "hands": [_hand_json(table, v) for v in views],
         "totals": _totals_json(table),
         "next_dealer": table.next_dealer,
+        # the carried pots of the night corrected after the next night took them (the difference settled by hand)
+        "pot_moved": [_pot_moved_json(m) for m in pot_moved(db=get_db(), night=e)],
     }
     if table.settlement.pot is not None:
         out["pot"] = table.settlement.pot

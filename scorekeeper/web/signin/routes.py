@@ -11,7 +11,7 @@ from scorekeeper import config
 from scorekeeper.core import accounts
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.tournaments import table_of
-from scorekeeper.web.access import PUBLIC, VIEWER, access, identity, join, leave_nights, safe_next, sign_in
+from scorekeeper.web.access import GUESTS, PUBLIC, VIEWER, access, identity, join, leave_nights, safe_next, sign_in
 from scorekeeper.web.context import get_db, read_db
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.messages import field_error
@@ -74,19 +74,22 @@ def login():
 def logout():
     """Sign out, everywhere: the account's sessions end (also a copy of this cookie), and so do the
     guest sessions of the nights this browser joined (they get new codes). A guest (no account) leaves
-    the table: back to joining a night. The page's script has asked first what to do with the hands
-    waiting on the phone and forgotten the pages kept offline (static/app.js); without it, the answers
-    that follow say nobody is signed in, and the service worker forgets the pages then."""
+    the table, in a guest's words: back to joining a night (also a guest whose night is gone, or who
+    closed it and read it on). The page's script has asked first what to do with the hands waiting on
+    the phone and forgotten the pages kept offline (static/app.js); without it, the answers that follow
+    say nobody is signed in, and the service worker forgets the pages then."""
     if not ConfirmForm().validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
     who = identity()
+    # a guest: also one whose night is gone, or who closed it, or whose code changed since (another guest left)
+    guest = who.user_id is None and bool(session.get(GUESTS))
     if who.user_id is not None:
         accounts.end_sessions(db=get_db(), user_id=who.user_id)  # also a copy of this cookie stops working
     leave_nights()
     logout_user()
     session.clear()
     g.pop("identity", None)  # nobody now: this answer says so to the service worker
-    if who.user_id is None and who.guest_nights:
+    if guest:
         flash(_("You have left the table."))
         return redirect(url_for(".join_night"))
     flash(_("You are signed out."))

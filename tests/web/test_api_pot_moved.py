@@ -1,0 +1,56 @@
+"""The API says what the table page says of a carried pot corrected after the next night took it
+(core/nights.py pot_moved, templates/_macros/pot.html ``moved``): both nights name it, with the figures."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.nights import close_night
+from tests.support import start_night
+from tests.web.test_reports import _pot_taken_then_corrected
+
+
+def test_a_nights_answer_names_its_carried_pot_corrected_after_the_next_night_took_it(client, db, players):
+    first, second = _pot_taken_then_corrected(db, players)  # 80 cents taken, 160 carried out now
+    out = client.get(f"/api/v1/sessions/{first.id}").get_json()["pot_moved"]
+    assert out == [
+        {
+            "gave": True,
+            "night_id": second.id,
+            "date": "2026-11-20",
+            "took": 80,
+            "now": 160,
+            "difference": 80,
+            "in_units": False,
+        }
+    ]
+    into = client.get(f"/api/v1/sessions/{second.id}").get_json()["pot_moved"]
+    assert into == [
+        {
+            "gave": False,
+            "night_id": first.id,
+            "date": "2026-11-13",
+            "took": 80,
+            "now": 160,
+            "difference": 80,
+            "in_units": False,
+        }
+    ]
+    document = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    assert "pot_moved" in document["Session"]["required"]
+    assert set(document["PotMoved"]["required"]) == set(out[0])
+
+
+def test_a_pot_of_units_is_said_in_units_and_a_night_without_a_correction_names_none(client, db, players):
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=0)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", stake_cents=0, played_on=date(2026, 11, 20))
+    assert client.get(f"/api/v1/sessions/{first.id}").get_json()["pot_moved"] == []
+    assert client.get(f"/api/v1/sessions/{second.id}").get_json()["pot_moved"] == []
+    assert client.post(f"/nights/{first.id}/reopen", data={"reason": "a Rundpass more"}).status_code == 302
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    (moved,) = client.get(f"/api/v1/sessions/{second.id}").get_json()["pot_moved"]
+    assert (moved["took"], moved["now"], moved["difference"], moved["in_units"]) == (8, 16, 8, True)
