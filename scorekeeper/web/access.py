@@ -242,6 +242,8 @@ def _enforce():
             )
         return {"error": {"field": "", "message": f"the role {who.role} may not do this"}}, 403
     if who.user is None and request.method in SAFE_METHODS:
+        if request.endpoint == "nights.index" and (who.guest_nights or who.read_nights or who.gone_nights):
+            return redirect(way_back()[0])  # a guest's home (the app's name, "the nights"): its table, or joining one
         return redirect(url_for("signin.login", next=request.full_path.rstrip("?")))
     if who.user is None:
         abort(401, _("Sign in first (or join the night with its code)."))

@@ -126,3 +126,15 @@ def test_hands_not_sent_are_asked_about_before_a_guest_leaves_the_table(app, db,
     page = phone.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
     ask = re.search(r'<dialog id="signout-ask"[^>]*data-say="([^"]+)"', page).group(1)
     assert leave in ask and sign_out not in ask
+
+
+def test_the_nights_list_leads_a_guest_to_its_table_or_to_joining_never_to_the_sign_in(app, db, players, night):
+    """The app's name at the top of every page links to the nights; for a guest that was the sign-in page.
+    A guest goes to the table it is at; with its night gone, to joining one; nobody at all still signs in."""
+    phone = _join(app, night.join_code)
+    answer = phone.get("/nights/")
+    assert answer.status_code == 302 and answer.location == f"/nights/{night.id}"
+    _delete(db, night.id)
+    answer = phone.get("/nights/")
+    assert answer.status_code == 302 and answer.location == "/join"
+    assert app.test_client().get("/nights/").location.startswith("/login")
