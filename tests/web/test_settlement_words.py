@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
 from datetime import date
 
 from scorekeeper.core.hands import record_hand
@@ -90,3 +91,29 @@ def test_a_payment_between_players_keeps_its_names_marked_and_escaped(client, db
     assert "<b>x</b>" not in page
     share = _share_text(page).splitlines()
     assert all(line in share for line in lines), share
+
+
+def test_the_german_pdf_dates_the_night_as_german_does(client, db, players, tmp_path):
+    """Before: "Kartenrunde · Schafkopf · 2026-11-27" in the footer and the title of a German PDF."""
+    night = start_night(db, players, game="schafkopf", played_on=PLAYED_ON)
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})
+    for lang, said, other in (("de", "27.11.2026", "2026-11-27"), ("en", "2026-11-27", "27.11.2026")):
+        pdf = client.get(f"/nights/{night.id}/summary.pdf?lang={lang}")
+        text = pdf_text(pdf.data, tmp_path)
+        assert other not in text, lang
+        footer = [line for line in text.splitlines() if "Schafkopf ·" in line]
+        assert footer and all(said in line for line in footer), (lang, footer)
+        path = tmp_path / "title.pdf"
+        path.write_bytes(pdf.data)
+        info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+        title = next(line for line in info.splitlines() if line.startswith("Title:"))
+        assert title.endswith(f"· {said}") and other not in title, (lang, title)
+
+
+def test_the_table_pages_title_dates_the_night_as_the_page_does(client, db, players):
+    """Before: the browser's tab said "Schafkopf · 2026-11-27" on a German page."""
+    night = start_night(db, players, game="schafkopf", played_on=PLAYED_ON)
+    for lang, said in (("de", "27.11.2026"), ("en", "2026-11-27")):
+        page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
+        title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S)[1])
+        assert said in title and ("2026-11-27" if lang == "de" else "27.11.2026") not in title, (lang, title)
