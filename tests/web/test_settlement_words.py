@@ -117,3 +117,25 @@ def test_the_table_pages_title_dates_the_night_as_the_page_does(client, db, play
         page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
         title = html.unescape(re.search(r"<title>(.*?)</title>", page, re.S)[1])
         assert said in title and ("2026-11-27" if lang == "de" else "27.11.2026") not in title, (lang, title)
+
+
+def test_the_rules_line_says_a_changed_option_in_running_text(client, db, players, tmp_path):
+    """Before: "Regeln: nach der Regelschrift, Der Stock am Ende des Abends: …", the option's heading with its
+    capital in the middle of the line (English: "rules: by the rule text, The pot at the end of the night: …")."""
+    rules = {"pot_at_close": "carry", "all_pass": "none", "tariff_solo": 6}
+    night = start_night(db, players, game="schafkopf", rules=rules, played_on=PLAYED_ON)
+    said = {
+        "de": "Regeln: nach der Regelschrift, Tarif Solo: 6, wenn alle passen: niemand zahlt, "
+        "der Stock am Ende des Abends: geht in den nächsten Abend des Vereins",
+        "en": "rules: by the rule text, Solo tariff: 6, when everybody passes: nothing is paid, "
+        "the pot at the end of the night: carried to the club's next night",
+    }
+    for lang, words in said.items():
+        page = client.get(f"/nights/{night.id}/summary?lang={lang}").get_data(as_text=True)
+        meta = page_text(re.search(r'<p class="meta">(.*?)</p>', page, re.S)[1])
+        assert meta.endswith(words), (lang, meta)
+        pdf = " ".join(pdf_text(client.get(f"/nights/{night.id}/summary.pdf?lang={lang}").data, tmp_path).split())
+        assert words in pdf, lang
+    # the start form still shows the options as headings
+    form = client.get("/nights/new?lang=de").get_data(as_text=True)
+    assert "Der Stock am Ende des Abends" in form and "Wenn alle passen" in form
