@@ -23,48 +23,84 @@ from scorekeeper.engine import GAMES
 
 @dataclass(frozen=True)
 class Option:
-    """An option as the start form shows it: its label, a hint under it, and its choices' labels."""
+    """An option as the start form shows it: its label, a hint under it, and its choices' labels; and its
+    label as it reads in running text (a night's rules line: "rules: by the rule text, the pot at the end of
+    the night: …"), where the label, a heading, starts with a word written small in a sentence (None: the
+    label, which starts with a game term, Sauspiel, or a German noun)."""
 
     label: Any
     hint: Any = ""
     choices: Mapping[str, Any] = field(default_factory=dict)
+    in_text: Any = None
+
+    @property
+    def label_in_text(self) -> str:
+        """The label as it reads in the middle of a sentence: ``in_text`` if given, else the label."""
+        return str(self.in_text if self.in_text is not None else self.label)
 
 
 #: Each game's options, in the engine's order.
 OPTIONS: dict[str, dict[str, Option]] = {
     "matzlfangen": {
-        "win_threshold": Option(_l("Points to win"), _l("Card points the declaring side needs to win.")),
-        "no_water_below": Option(
-            _l("No water below"), _l("A losing side with fewer card points has no water (kein Wasser).")
+        "win_threshold": Option(
+            _l("Points to win"), _l("Card points the declaring side needs to win."), in_text=_l("points to win")
         ),
-        "no_trick_value": Option(_l("Value without a trick"), _l("Units when the losing side took no trick.")),
-        "no_water_value": Option(_l("Value without water"), _l("Units when the losing side has no water.")),
-        "durch_value": Option(_l("Value of a Durch"), _l("Units of a Durch or Trumpf-Durch.")),
-        "max_raises": Option(_l("Raises at most"), _l("How often a hand may be raised.")),
+        "no_water_below": Option(
+            _l("No water below"),
+            _l("A losing side with fewer card points has no water (kein Wasser)."),
+            in_text=_l("no water below"),
+        ),
+        "no_trick_value": Option(
+            _l("Value without a trick"),
+            _l("Units when the losing side took no trick."),
+            in_text=_l("value without a trick"),
+        ),
+        "no_water_value": Option(
+            _l("Value without water"), _l("Units when the losing side has no water."), in_text=_l("value without water")
+        ),
+        "durch_value": Option(
+            _l("Value of a Durch"), _l("Units of a Durch or Trumpf-Durch."), in_text=_l("value of a Durch")
+        ),
+        "max_raises": Option(_l("Raises at most"), _l("How often a hand may be raised."), in_text=_l("raises at most")),
         "matzl_bonus": Option(_l("Matzl bonus"), _l("Units the winners add for a Matzl they caught and claimed.")),
         "matzl_annuls_loss": Option(
-            _l("A caught Matzl cancels the loss"), _l("A side that caught the Matzl and lost pays nothing.")
+            _l("A caught Matzl cancels the loss"),
+            _l("A side that caught the Matzl and lost pays nothing."),
+            in_text=_l("a caught Matzl cancels the loss"),
         ),
     },
     "schafkopf": {
         "tariff_sauspiel": Option(_l("Sauspiel tariff"), _l("Units of a Sauspiel.")),
         "tariff_solo": Option(_l("Solo tariff"), _l("Units of a Wenz or Solo.")),
         "extra": Option(
-            _l("Schneider, schwarz, runners"), _l("Units for schneider, for schwarz and for each paid runner.")
+            _l("Schneider, schwarz, runners"),
+            _l("Units for schneider, for schwarz and for each paid runner."),
+            in_text=_l("schneider, schwarz, runners"),
         ),
-        "laufende_min": Option(_l("Runners from"), _l("Runners are paid from this many on.")),
-        "laufende_min_wenz": Option(_l("Runners in a Wenz from"), _l("The same in a Wenz.")),
+        "laufende_min": Option(
+            _l("Runners from"), _l("Runners are paid from this many on."), in_text=_l("runners from")
+        ),
+        "laufende_min_wenz": Option(
+            _l("Runners in a Wenz from"), _l("The same in a Wenz."), in_text=_l("runners in a Wenz from")
+        ),
         "laufende_max": Option(
-            _l("Runners at most"), _l("Runners beyond this many are not paid; empty: no limit; 0: no runners are paid.")
+            _l("Runners at most"),
+            _l("Runners beyond this many are not paid; empty: no limit; 0: no runners are paid."),
+            in_text=_l("runners at most"),
         ),
         "kontra_shifts_threshold": Option(
-            _l("60 win after Kontra"), _l("After Kontra (without Re) the declaring side wins with 60.")
+            _l("60 win after Kontra"),
+            _l("After Kontra (without Re) the declaring side wins with 60."),
+            in_text=_l("after Kontra, 60 win"),
         ),
         "declarers_schneider_at": Option(
             _l("Declaring side schneider up to"),
             _l("A losing declaring side with this many card points or fewer is schneider."),
+            in_text=_l("declaring side schneider up to"),
         ),
-        "klopfen_played": Option(_l("Knocking allowed"), _l("Players may knock; each knock doubles.")),
+        "klopfen_played": Option(
+            _l("Knocking allowed"), _l("Players may knock; each knock doubles."), in_text=_l("knocking allowed")
+        ),
         "all_pass": Option(
             _l("When everybody passes"),
             choices={
@@ -73,11 +109,15 @@ OPTIONS: dict[str, dict[str, Option]] = {
                 "none": _l("nothing is paid"),
                 "redeal": _l("dealt again"),
             },
+            in_text=_l("when everybody passes"),
         ),
-        "pot_stake": Option(_l("Into the pot"), _l("Units each player pays into the pot on a Rundpass.")),
+        "pot_stake": Option(
+            _l("Into the pot"), _l("Units each player pays into the pot on a Rundpass."), in_text=_l("into the pot")
+        ),
         "pot_at_close": Option(
             _l("The pot at the end of the night"),
             choices={"split": _l("shared among the players"), "carry": _l("carried to the club's next night")},
+            in_text=_l("the pot at the end of the night"),
         ),
         "tariff_ramsch": Option(_l("Ramsch tariff"), _l("Units the loser of a Ramsch pays each other player.")),
         "jungfrau": Option(
@@ -87,31 +127,40 @@ OPTIONS: dict[str, dict[str, Option]] = {
                 "double_own": _l("doubles what she receives"),
                 "none": _l("changes nothing"),
             },
+            in_text=_l("a Jungfrau"),
         ),
         "durchmarsch_tariff": Option(
-            _l("A Durchmarsch is paid as"), choices={"solo": _l("a Solo"), "ramsch": _l("a Ramsch")}
+            _l("A Durchmarsch is paid as"),
+            choices={"solo": _l("a Solo"), "ramsch": _l("a Ramsch")},
+            in_text=_l("a Durchmarsch is paid as"),
         ),
         "ramsch_tie": Option(
             _l("A tie in a Ramsch"),
             _l("Who loses when players tie for most points."),
             choices={"all_lose": _l("all of them lose"), "named": _l("the table names the loser")},
+            in_text=_l("a tie in a Ramsch"),
         ),
     },
     "konter_a_matt": {
-        "strokes": Option(_l("Strokes"), _l("Strokes each team starts a game with.")),
-        "win_points": Option(_l("Points to win"), _l("Card points that win a partie.")),
+        "strokes": Option(_l("Strokes"), _l("Strokes each team starts a game with."), in_text=_l("strokes")),
+        "win_points": Option(_l("Points to win"), _l("Card points that win a partie."), in_text=_l("points to win")),
         "trump_team_penalty": Option(
-            _l("Strokes added to a losing trump team"), _l("A trump team that loses gets the strokes added.")
+            _l("Strokes added to a losing trump team"),
+            _l("A trump team that loses gets the strokes added."),
+            in_text=_l("strokes added to a losing trump team"),
         ),
         "tie_penalty": Option(_l("Stänner penalty"), _l("Strokes the trump team gets added on a Stänner.")),
         "stake_per_game": Option(
             _l("Units per game"),
             _l("Units each player of the losing team pays a player of the winning team when a game ends; 0: no money."),
+            in_text=_l("units per game"),
         ),
     },
     "matt": {
         "stake_per_point": Option(
-            _l("Units per point"), _l("Units per point of the difference at the end; 0: played for honour.")
+            _l("Units per point"),
+            _l("Units per point of the difference at the end; 0: played for honour."),
+            in_text=_l("units per point"),
         ),
     },
 }
@@ -152,11 +201,12 @@ def value_text(game: str, name: str, value: Any) -> str:
 
 
 def rule_changes(game: str, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The options of a night's rule set that differ from its preset, as (label, value) in the page's words."""
+    """The options of a night's rule set that differ from its preset, as (label, value) in the page's words,
+    each label as it reads in running text (they follow "rules: …" in one line)."""
     g = GAMES[game]
     preset = g.presets.get(rules.get("preset", "seed"), {})
     return [
-        (str(option(game, f.name).label), value_text(game, f.name, rules.get(f.name)))
+        (option(game, f.name).label_in_text, value_text(game, f.name, rules.get(f.name)))
         for f in g.options()
         if f.name in rules and rules[f.name] != preset.get(f.name, f.default)
     ]

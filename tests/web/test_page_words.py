@@ -138,9 +138,28 @@ def test_the_rule_changes_are_said_against_the_preset_in_the_pages_words(app):
         assert options.rule_changes("schafkopf", rules) == [
             ("Tarif Sauspiel", "3"),
             ("Laufende höchstens", "4"),
-            ("Wenn alle passen", "niemand zahlt"),
+            ("wenn alle passen", "niemand zahlt"),  # in running text: "Regeln: bayerisch, …, wenn alle passen: …"
         ]
         assert options.value_text("matzlfangen", "matzl_annuls_loss", False) == "nein"
+
+
+def test_every_option_reads_small_in_running_text_unless_it_starts_with_a_game_term(app):
+    """The rules line joins the changed options after "rules: …": each label as it reads mid-sentence, never a
+    heading's capital ("rules: by the rule text, The pot at the end of the night: …"); the headings stay."""
+    game_terms = {"Matzl", "Sauspiel", "Solo", "Ramsch", "Stänner"}
+    with app.test_request_context("/?lang=en"):
+        for game, words in options.OPTIONS.items():
+            for name, option in words.items():
+                said = option.label_in_text
+                assert said[0].islower() or said[0].isdigit() or said.split()[0] in game_terms, (game, name, said)
+                assert str(option.label)[0].isupper() or str(option.label)[0].isdigit(), (game, name)
+                if option.in_text is not None:  # the same words but where the heading's capital is rephrased
+                    assert said.lower() == str(option.label).lower() or name == "kontra_shifts_threshold", said
+    with app.test_request_context("/?lang=de"):
+        assert options.option("schafkopf", "pot_at_close").label_in_text == "der Stock am Ende des Abends"
+        assert options.option("schafkopf", "kontra_shifts_threshold").label_in_text == "nach Kontra gewinnen 60"
+        assert options.option("schafkopf", "laufende_max").label_in_text == "Laufende höchstens"  # a noun
+        assert str(options.option("schafkopf", "pot_at_close").label) == "Der Stock am Ende des Abends"
 
 
 def test_the_tournament_options_have_german_words_knocking_redeal_and_runners_never_paid(app):
@@ -150,7 +169,7 @@ def test_the_tournament_options_have_german_words_knocking_redeal_and_runners_ne
         assert options.rule_changes("schafkopf", rules) == [
             ("Laufende höchstens", "0"),
             ("Klopfen erlaubt", "nein"),
-            ("Wenn alle passen", "es wird neu gegeben"),
+            ("wenn alle passen", "es wird neu gegeben"),
         ]
         assert options.preset_name("schafkopf", "turnier") == "Turnier"
         assert str(options.option("schafkopf", "laufende_max").hint).endswith("0: Laufende zählen nie.")
