@@ -375,8 +375,6 @@ def touch(
     """A change of the night: its version moves on (phones poll it) and the audit trail keeps it; ``key``:
     an undone hand's idempotency key, kept so the hand sent again with it is not recorded again."""
     bump(db=db, night=night)
-    if night.pot_to and (taker := _pot_taker(db, night)) is not None:
-        bump(db=db, night=taker)  # it names this night's pot when corrected (pot_moved): its phones see it at once
     db.add(
         AuditEntry(
             night_id=night.id, hand_number=number, action=action, before=before, after=after, idempotency_key=key

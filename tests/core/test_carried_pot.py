@@ -119,17 +119,6 @@ def test_an_empty_pot_corrected_after_the_next_night_took_it_is_named_on_both(db
     assert (took.gave, took.other_id, took.took, took.now) == (False, first.id, 0, 80)
 
 
-def test_a_correction_moves_the_version_of_the_night_that_took_the_pot(db, players):
-    """A phone open on the night that took the pot polls its version: a correction of the pot's night
-    moves it, so the phone names the correction at once (before, only on reload)."""
-    first = carry_night(db, players, rundpasses=1)
-    second = carry_night(db, players, close=False)
-    reopen_night(db=db, night_id=first.id, reason="one more Rundpass")
-    before = get_night(db=db, night_id=second.id).version
-    record_hand(db=db, night_id=first.id, hand=RUNDPASS)
-    assert get_night(db=db, night_id=second.id).version > before
-
-
 def test_a_pot_waits_for_a_night_of_its_kind(db, players):
     """A pot of units (a stake of 0) goes to a night at a stake of 0; a pot of money to a night with a stake
     in its currency. A night of the other kind starts without it, and it waits (before, units were lost
