@@ -20,6 +20,7 @@ def new_uid() -> str:
 #: columns that point at a night are ``evening_id`` (a storage name, like the API's ``sessions``;
 #: renaming them would break backups and the SQL a club may have written against them).
 NIGHT_TABLE = "evening"
+POT_GONE = ""  # Night.pot_to of a pot given before where it went was recorded (migration 0016)
 
 #: A night's status: open (hands are recorded) or closed (locked until an admin reopens it).
 OPEN = "open"
@@ -97,7 +98,12 @@ class Night(SQLModel, table=True):
     version: int = Field(default=0)  # bumped by every change: phones poll it
     created_at: datetime = Field(default_factory=utcnow)
     closed_at: datetime | None = None
-    pot_start: int = Field(default=0)  # Schafkopf: units carried into the pot from the club's last night
+    pot_start: int = Field(default=0)  # Schafkopf: units carried into the pot from the club's nights before
+    # Schafkopf, a club night whose rules carry its pot (0016): the uid of the club night that took the pot and the
+    # units it gave then. None while the pot waits: the club's next night that plays a pot takes every pot waiting
+    # (core/nights.py). POT_GONE: it went before where a pot went was recorded.
+    pot_to: str | None = Field(default=None, max_length=32, index=True)
+    pot_given: int | None = None
     join_code: str | None = Field(default=None, max_length=8, unique=True)  # another phone joins the open night
     uid: str = Field(default_factory=new_uid, max_length=32, unique=True, index=True)  # stable across export and import
     # A table of a tournament (0009): its tournament and how many deals it plays (then it closes

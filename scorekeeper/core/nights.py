@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -184,11 +184,14 @@ def add_night(
         raise InvalidInput("players", "there is no player {id}", id=missing[0])
     if type(first_dealer) is not int or not 1 <= first_dealer <= len(player_ids):
         raise InvalidInput("first_dealer", "the first dealer must be a seat from 1 to {n}", n=len(player_ids))
+    pot_start, pots = (
+        (0, [])
+        if tournament_id is not None
+        else _carried_pot(db, g.name, g.parse_rules(complete), stake_cents, currency)
+    )
     night = Night(
         game=g.name,
-        pot_start=0
-        if tournament_id is not None
-        else _carried_pot(db, g.name, g.parse_rules(complete), stake_cents, currency),
+        pot_start=pot_start,
         rules=complete,
         stake_cents=stake_cents,
         currency=currency.upper(),
@@ -202,6 +205,9 @@ def add_night(
         uid=uid or new_uid(),
     )
     db.add(night)
+    for source, units in pots:  # the pots it takes are taken: they wait no longer
+        source.pot_to, source.pot_given = night.uid, units
+        db.add(source)
     db.flush()
     for position, player_id in enumerate(player_ids, start=1):
         db.add(Seat(night_id=night.id, position=position, player_id=player_id))
@@ -224,112 +230,76 @@ def new_join_code(db: Session) -> str:
             return code
 
 
-def _carried_pot(db: Session, game: str, rules: Any, stake_cents: int, currency: str) -> int:
-    """The units a new night's pot starts with (Schafkopf): what the club's night of the game first closed
-    last (:func:`_last_closed`, closed now or reopened since) leaves in its pot when its rules carry it,
-    unless a later night has taken it already (:func:`_pot_taker`).
+def _waiting_pots(db: Session, game: str) -> list[Night]:
+    """The pots of ``game`` waiting for the club's next night that plays a pot: those of the club nights
+    closed at least once (closed now, or reopened since: one reopened gives its pot as it stands) whose
+    rules carry their pot and which no night took yet, oldest first. Their rows are locked to the end of
+    the transaction, so that of two nights started at the same moment one takes them, the other none
+    (on SQLite the write session's ``BEGIN IMMEDIATE`` holds the whole database)."""
+    closed_once = or_(
+        col(Night.closed_at).is_not(None),
+        select(AuditEntry.id).where(AuditEntry.night_id == Night.id, AuditEntry.action == "close").exists(),
+    )
+    nights = db.exec(
+        select(Night)
+        .where(col(Night.game) == game, CLUB_NIGHT, col(Night.pot_to).is_(None), closed_once)
+        .order_by(Night.created_at, Night.id)
+        .with_for_update()
+    ).all()
+    g = get_game(game)
+    return [n for n in nights if g.carries_pot(g.parse_rules(n.rules))]
 
-    The pot is money paid in at that night's stake: a night of another stake takes it as the same
-    money in whole, even units (80 cents carried at 10 cents a unit are 8 units, at 20 cents 4).
 
-    :raises InvalidInput: for a stake (or currency) at which the pot's money is no whole, even
-        number of units: the night is started at the pot's stake, or at one that fits.
+def _carried_pot(
+    db: Session, game: str, rules: Any, stake_cents: int, currency: str
+) -> tuple[int, list[tuple[Night, int]]]:
+    """The units a new club night's pot starts with (Schafkopf), and the nights whose pots it takes with
+    the units each gives: every pot waiting (:func:`_waiting_pots`) of its kind, when its rules play a pot.
+
+    A pot is money paid in at its night's stake: a night with a stake takes the pots of money in its
+    currency, as the same money in whole, even units (80 cents carried at 10 cents a unit are 8 units,
+    at 20 cents 4); a night at a stake of 0 takes the pots of units alone. A pot of the other kind waits
+    for a night of its kind. A pot of 0 is taken too: corrected later, both nights name it (:func:`pot_moved`).
+
+    :raises InvalidInput: for a stake at which the pots' money is no whole, even number of units: the night
+        is started at the pots' stake, or at one that fits.
     """
     g = get_game(game)
     if not g.takes_pot(rules):
-        return 0
-    # the night first closed last (not closed last: a night reopened to correct it and closed again after the
-    # night that took its pot closed is no newer; its pot was taken, and that night's own pot is next); one
-    # reopened now gives its pot as it stands (a change after is named on both nights: pot_moved)
-    last = _last_closed(db, game)
-    if last is None or not g.carries_pot(g.parse_rules(last.rules)) or _pot_taker(db, last) is not None:
-        return 0
-    units = read_table(db=db, night=last, newest=1).settlement.pot or 0  # from the stored state after its last hand
-    if not units or (stake_cents, currency.upper()) == (last.stake_cents, last.currency):
-        return units
-    cents = units * last.stake_cents
-    if currency.upper() == last.currency and stake_cents and cents % stake_cents == 0 and cents // stake_cents % 2 == 0:
-        return cents // stake_cents
+        return 0, []
+    currency = currency.upper()
+    pots = [
+        (n, read_table(db=db, night=n, newest=1).settlement.pot or 0)  # from the stored state after its last hand
+        for n in _waiting_pots(db, game)
+        if (n.stake_cents == 0) == (stake_cents == 0) and (stake_cents == 0 or n.currency == currency)
+    ]
+    if stake_cents == 0:
+        return sum(units for _, units in pots), pots
+    cents = sum(units * n.stake_cents for n, units in pots)
+    if cents % stake_cents == 0 and cents // stake_cents % 2 == 0:
+        return cents // stake_cents, pots
+    stakes = {n.stake_cents for n, _ in pots}
+    if len(stakes) == 1:
+        raise InvalidInput(
+            "stake_cents",
+            "the pot carried in holds {cents} cents ({units} units at {stake}): choose {stake} cents, or a stake "
+            "that makes {cents} cents an even number of units",
+            units=sum(units for _, units in pots),
+            stake=stakes.pop(),
+            cents=cents,
+        )
     raise InvalidInput(
         "stake_cents",
-        "the pot carried in holds {cents} cents ({units} units at {stake}): choose {stake} cents, or a stake "
-        "that makes {cents} cents an even number of units",
-        units=units,
-        stake=last.stake_cents,
+        "the pots carried in hold {cents} cents: choose a stake that makes {cents} cents an even number of units",
         cents=cents,
     )
 
 
-def _first_close(db: Session, night: Night) -> Any:
-    """When ``night`` was first closed: its audit trail's first close (a night reopened to correct it
-    and closed again keeps it; an imported older night's trail keeps it too), else its ``closed_at``."""
-    return (
-        db.exec(
-            select(func.min(AuditEntry.at)).where(AuditEntry.night_id == night.id, AuditEntry.action == "close")
-        ).one()
-        or night.closed_at
-    )
-
-
-def _last_closed(db: Session, game: str, *, before: Any = None) -> Night | None:
-    """The club night of ``game`` first closed last (:func:`_first_close`), of those first closed before
-    ``before`` when given (closed now, or reopened since): the night whose pot a night started then takes."""
-    club_nights = select(Night.id).where(col(Night.game) == game, CLUB_NIGHT)
-    closes = (  # the first close of each (read through the audit trail's index on its night)
-        select(AuditEntry.night_id, func.min(AuditEntry.at).label("at"))
-        .where(AuditEntry.action == "close", AuditEntry.night_id.in_(club_nights))
-        .group_by(AuditEntry.night_id)
-        .subquery()
-    )
-    first_closed = func.coalesce(closes.c.at, Night.closed_at)
-    query = (
-        select(Night)
-        .outerjoin(closes, closes.c.night_id == Night.id)
-        .where(
-            col(Night.game) == game,
-            CLUB_NIGHT,  # a tournament's pot stays in the tournament
-            first_closed.is_not(None),
-        )
-        .order_by(first_closed.desc(), Night.id.desc())
-    )
-    if before is not None:
-        query = query.where(first_closed < before)
-    return db.exec(query).first()
-
-
 def _pot_taker(db: Session, night: Night) -> Night | None:
-    """The club night that took ``night``'s carried pot: the first of its game started with a pot after
-    ``night`` first closed (times, not ids: an imported older night gets a new id), when ``night`` was the
-    night first closed last before it started (another night first closed since gave it its pot, and a
-    later night takes a later night's). A night reopened to correct it and closed again does not give
-    its pot out a second time (:func:`_carried_pot`)."""
-    first_closed = _first_close(db, night)
-    if first_closed is None:
+    """The night that took ``night``'s carried pot (``Night.pot_to``), when it is here."""
+    if not night.pot_to:
         return None
-    taker = db.exec(
-        select(Night)
-        .where(
-            col(Night.game) == night.game,
-            Night.created_at > first_closed,
-            Night.pot_start > 0,
-            CLUB_NIGHT,  # a tournament's table starts with no pot
-        )
-        .order_by(Night.created_at, Night.id)
-    ).first()
-    if taker is None:
-        return None
-    source = _last_closed(db, night.game, before=taker.created_at)
-    return taker if source is not None and source.id == night.id else None
-
-
-def _pot_source(db: Session, night: Night) -> Night | None:
-    """The club night whose carried pot ``night`` started with: of its game, the last first closed before
-    ``night`` started, when that night's pot went to ``night`` (:func:`_pot_taker`)."""
-    if not night.pot_start or night.tournament_id is not None:
-        return None
-    source = _last_closed(db, night.game, before=night.created_at)
-    taker = None if source is None or source.id == night.id else _pot_taker(db, source)
-    return source if taker is not None and taker.id == night.id else None
+    return db.exec(select(Night).where(Night.uid == night.pot_to)).first()
 
 
 @dataclass(frozen=True)
@@ -352,24 +322,22 @@ class PotMoved:
 
 
 def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
-    """The carried pots of ``night`` that changed after the next night took them: the pot it carried in
-    (its night corrected since), then the pot it carried out (``night`` corrected since); none where they
+    """The carried pots of ``night`` that changed after the next night took them: the pots it carried in
+    (their nights corrected since), then the pot it carried out (``night`` corrected since); none where they
     did not, or ``night`` neither took a pot nor carried one to a later night."""
-    game = get_game(night.game)
     pairs = []
-    if night.pot_start and (source := _pot_source(db, night)) is not None:
-        pairs.append((source, night, False))
-    # a club night's rules stay as it started: one whose rules carry no pot never gave one to a later night
-    carries = night.tournament_id is None and game.carries_pot(game.parse_rules(night.rules))
-    if carries and not night.is_open and (taker := _pot_taker(db, night)) is not None:
-        pairs.append((night, taker, True))
+    if night.tournament_id is None:  # a tournament's table takes no pot and gives none
+        sources = db.exec(select(Night).where(Night.pot_to == night.uid).order_by(Night.created_at, Night.id))
+        pairs += [(source, night, False) for source in sources]
+        if not night.is_open and (taker := _pot_taker(db, night)) is not None:
+            pairs.append((night, taker, True))
     moved = []
-    for earlier, later, gave in pairs:  # the earlier night carries its pot (its rules at the start, as now)
+    for earlier, later, gave in pairs:  # the earlier night's pot, now and as it gave it
         units = read_table(db=db, night=earlier, newest=1).settlement.pot or 0
         in_units = earlier.stake_cents == 0  # a pot of units alone (only a night at a stake of 0 takes it)
-        now, took = (
-            (units, later.pot_start) if in_units else (units * earlier.stake_cents, later.pot_start * later.stake_cents)
-        )
+        now, took = units, earlier.pot_given or 0
+        if not in_units:
+            now, took = now * earlier.stake_cents, took * earlier.stake_cents
         if now != took:
             other = later if gave else earlier
             moved.append(PotMoved(gave, other.id, other.played_on, took, now, in_units))
@@ -520,18 +488,20 @@ def delete_night(
     :func:`scorekeeper.core.exchange.night_file.night_json`), so importing that brings the night back.
 
     :raises InvalidInput: without a reason (1-200 characters, no control characters).
+    The pots it took, if any, wait again for the club's next night that plays a pot.
+
     :raises Conflict: for a night whose carried pot a later night took: that night would hold a pot from
-        nowhere (a pot's source is found from the nights' times, :func:`pot_moved`).
+        nowhere.
     """
     night = lock_night(db=db, night_id=night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.DELETE, who)
     reason = _clean_reason(reason)
-    game = get_game(night.game)
-    if game.carries_pot(game.parse_rules(night.rules)) and (taker := _pot_taker(db, night)) is not None:
+    if (taker := _pot_taker(db, night)) is not None:
         raise Conflict(
             "this night's pot went to the night of {date}, which holds it: delete that night first",
             date=taker.played_on,
         )
+    db.exec(update(Night).where(col(Night.pot_to) == night.uid).values(pot_to=None, pot_given=None))
     record = DeletedNight(
         uid=night.uid, game=night.game, played_on=night.played_on, reason=reason, export=export, version=night.version
     )

@@ -33,7 +33,7 @@ class Line:
 class PotClose:
     """What happens to the Schafkopf pot at the end of the night (all in cents but ``units``)."""
 
-    mode: str  # split or carry
+    mode: str  # split, carry, or kept (a tournament's table: its pot goes to no night)
     start_units: int
     units: int  # in the pot at the end
     cents: int
@@ -113,7 +113,8 @@ def _pot_close(table: Table) -> PotClose | None:
     if s.rules.pot_at_close == "split":
         share, remainder = divmod(cents, len(table.players))
         return PotClose("split", s.pot_start, s.pot, cents, share, remainder)
-    return PotClose("carry", s.pot_start, s.pot, cents, 0, cents)
+    mode = "carry" if table.night.tournament_id is None else "kept"  # a tournament's pot stays in the tournament
+    return PotClose(mode, s.pot_start, s.pot, cents, 0, cents)
 
 
 def money_lines(table: Table) -> tuple[PotClose | None, list[Line]]:

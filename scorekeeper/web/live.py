@@ -7,14 +7,18 @@ for. The ETag says all four, so a poll that has seen this version costs one smal
 rendering. (A change of the rules or the players bumps the version too: every change to a night
 goes through a use case that does.) A player renamed or merged changes the names it shows but none of
 its hands, so not its version (undo, edit and the API's If-Match compare that): the tag carries the
-roster's stamp beside it (core/players.py ``ROSTER_STAMP``).
+roster's stamp beside it (core/players.py ``ROSTER_STAMP``). The same goes for the nights whose carried
+pots it took (``Night.pot_to``): corrected since, a pot is named on this night's page too (core/nights.py
+``pot_moved``), so the tag carries the sum of their versions (which only grow); a correction there is no
+change of this night's hands and does not move its version.
 """
 
 from __future__ import annotations
 
 from flask import Response, request
 from flask_babel import get_locale
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, func
+from sqlalchemy.orm import aliased
 from sqlmodel import select
 
 from scorekeeper.core.models import Night
@@ -24,7 +28,14 @@ from scorekeeper.web.context import get_db
 
 #: The one query of a poll, as a Core statement run on the session's connection (no ORM round: a
 #: poll that finds nothing changed costs about a millisecond of server time, docs/performance.md).
-_VERSION = select(Night.version, ROSTER_STAMP).where(Night.id == bindparam("night_id"))
+_SOURCE = aliased(Night)  # a night whose carried pot this night took
+_POT_STAMP = (
+    select(func.coalesce(func.sum(_SOURCE.version), 0))
+    .where(_SOURCE.pot_to == Night.uid)
+    .correlate(Night)
+    .scalar_subquery()
+)
+_VERSION = select(Night.version, ROSTER_STAMP, _POT_STAMP).where(Night.id == bindparam("night_id"))
 
 
 def live_etag(night_id: int) -> str | None:
@@ -32,10 +43,10 @@ def live_etag(night_id: int) -> str | None:
     row = get_db().connection().execute(_VERSION, {"night_id": night_id}).first()
     if row is None:
         return None
-    version, roster = row
+    version, roster, pots = row
     writes = "w" if identity().may(NIGHT_WRITE, night_id) else "r"
     every = "a" if request.args.get("all") else "n"
-    return f"{night_id}-{version}.{roster}-{get_locale() or 'de'}-{writes}{every}"
+    return f"{night_id}-{version}.{roster}.{pots}-{get_locale() or 'de'}-{writes}{every}"
 
 
 def as_header(tag: str | None) -> str:

@@ -22,7 +22,7 @@ from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.exchange.night_file import import_night, night_json
 from scorekeeper.core.exchange.spreadsheet import night_csv
 from scorekeeper.core.hands import edit_hand, record_hand, undo_last
-from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, Seat
+from scorekeeper.core.models import POT_GONE, AuditEntry, HandRecord, Night, NightResult, Player, Seat
 from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
@@ -571,6 +571,21 @@ BAD_FILES = {
         "audit[3].idempotency_key",
         "hand 2 has the same key: a hand taken back is never recorded again with its key",
     ),
+    "a pot's night that is no uid": (
+        set_at(["evening", "pot_to"], "the next night"),
+        "evening.pot_to",
+        "must be 32 lowercase hexadecimal digits",
+    ),
+    "a pot given to no night": (
+        set_at(["evening", "pot_given"], 8),
+        "evening.pot_given",
+        "is given exactly when evening.pot_to names the night that took it",
+    ),
+    "a pot given without what it gave": (
+        set_at(["evening", "pot_to"], "0" * 32),
+        "evening.pot_given",
+        "is given exactly when evening.pot_to names the night that took it",
+    ),
     "the same key on two undos": (
         lambda data: data["audit"].append(copy.deepcopy(data["audit"][3])),
         "audit[4].idempotency_key",
@@ -672,3 +687,31 @@ def test_an_undo_without_a_key_may_say_so_with_null(other_db, good_file):
     """A hand recorded without a key, or undone before the undos kept them (0014)."""
     good_file["audit"][3]["idempotency_key"] = None
     assert import_night(db=other_db, data=good_file)[1] is True
+
+
+def test_where_a_carried_pot_went_goes_with_the_night_file(db, other_db, players):
+    """Rule: the pot carried to the next night: the night that took it (its uid) and the units it gave are
+    the night's own facts, exported and imported with it."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    data = night_json(db=db, night_id=first.id)
+    assert (data["evening"]["pot_to"], data["evening"]["pot_given"]) == (second.uid, 8)
+    new_id, _ = import_night(db=other_db, data=as_file(data))
+    assert night_json(db=other_db, night_id=new_id) == data
+
+
+@pytest.mark.parametrize(("status", "pot_to"), [("closed", POT_GONE), ("open", None)])
+def test_a_night_file_written_before_pots_were_followed_imports_a_closed_nights_pot_as_gone(
+    other_db, good_file, status, pot_to
+):
+    """A file written before (no ``pot_to``): its closed night's pot went where the rule of then sent it, and
+    does not wait for a night here; an open night's waits once it is closed."""
+    evening = good_file["evening"]
+    del evening["pot_to"], evening["pot_given"]
+    evening["status"], evening["closed_at"] = status, "2026-03-15T00:30:00+00:00" if status == "closed" else None
+    new_id, created = import_night(db=other_db, data=good_file)
+    assert created
+    night = other_db.get(Night, new_id)
+    assert (night.pot_to, night.pot_given) == (pot_to, None)

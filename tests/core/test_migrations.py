@@ -97,3 +97,55 @@ def test_an_upgrade_of_sqlite_runs_the_whole_chain_in_one_transaction_read_revis
     upgrade_to(f"sqlite:///{tmp_path / 'new.db'}", "head")
     assert statements[0] == "BEGIN"  # BEGIN IMMEDIATE, before alembic reads the revision
     assert statements.count("COMMIT") == 1 and statements[-1] == "COMMIT"
+
+
+def test_the_upgrade_records_where_each_carried_pot_went_by_the_rule_of_then(tmp_path):
+    """Migration 0016 (docs/rules.md, "The pot at the end of the night"): a pot the old rule gave a night
+    is recorded as given to it (its units, at the giving night's stake); the pot the old rule would give
+    next waits; every other closed night's pot is gone, so that no old pot comes back at the next night;
+    an open night's waits once it is closed."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'pots.db'}")
+    upgrade_to(str(engine.url), "0015")
+    carry = '{"all_pass": "pot", "pot_at_close": "carry"}'
+    nights = [  # id, rules, stake, pot_start, created, closed (None: open); all Schafkopf club nights
+        (1, carry, 10, 0, "2026-01-01 19:00:00", "2026-01-01 23:00:00"),  # its pot went to 2
+        (2, carry, 20, 4, "2026-01-08 19:00:00", "2026-01-08 23:00:00"),  # took 8 units at 10 as 4 at 20
+        (3, carry, 10, 0, "2026-01-09 19:00:00", "2026-01-09 23:00:00"),  # took nothing: 2's pot went nowhere
+        (4, '{"all_pass": "ramsch"}', 10, 0, "2026-01-10 19:00:00", "2026-01-10 23:00:00"),  # the last closed
+        (5, carry, 10, 0, "2026-01-11 19:00:00", None),  # open
+    ]
+    with engine.begin() as conn:
+        for i, rules, stake, pot, created, closed in nights:
+            conn.exec_driver_sql(
+                "INSERT INTO evening (id, game, rules, stake_cents, currency, played_on, place, seat_count,"
+                " first_dealer, status, version, created_at, closed_at, pot_start, uid) VALUES (?, 'schafkopf', ?,"
+                " ?, 'EUR', '2026-01-01', '', 4, 1, ?, 0, ?, ?, ?, ?)",
+                (i, rules, stake, "open" if closed is None else "closed", created, closed, pot, f"{i:032x}"),
+            )
+    upgrade_to(str(engine.url), "head")
+    with engine.connect() as conn:
+        rows = conn.exec_driver_sql("SELECT id, pot_to, pot_given FROM evening ORDER BY id").all()
+    assert [tuple(r) for r in rows] == [
+        (1, f"{2:032x}", 8),
+        (2, "", None),
+        (3, "", None),
+        (4, "", None),
+        (5, None, None),
+    ]
+    engine.dispose()
+
+
+def test_the_upgrade_leaves_the_pot_the_old_rule_would_give_next_waiting(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'pots.db'}")
+    upgrade_to(str(engine.url), "0015")
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO evening (id, game, rules, stake_cents, currency, played_on, place, seat_count, first_dealer,"
+            " status, version, created_at, closed_at, pot_start, uid) VALUES (1, 'schafkopf',"
+            " '{\"all_pass\": \"pot\", \"pot_at_close\": \"carry\"}', 10, 'EUR', '2026-01-01', '', 4, 1, 'closed', 0,"
+            " '2026-01-01 19:00:00', '2026-01-01 23:00:00', 0, 'a')"
+        )
+    upgrade_to(str(engine.url), "head")
+    with engine.connect() as conn:
+        assert tuple(conn.exec_driver_sql("SELECT pot_to, pot_given FROM evening").one()) == (None, None)
+    engine.dispose()

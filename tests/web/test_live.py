@@ -96,3 +96,39 @@ def test_a_phone_polling_across_a_restore_is_not_told_an_other_hand_is_the_one_i
     assert db.get(Night, night.id).version > seen  # the API's and the hand form's version too
     answer = poll(client, night, phone.headers["ETag"])
     assert answer.status_code == 200, "the phone is told nothing changed and keeps the hand that is gone"
+
+
+def test_a_phone_on_the_night_that_took_a_pot_sees_its_correction_without_reloading(client, db, players):
+    """The second night took the first's 8 units; its phone polls. The first is reopened and a Rundpass added
+    (its pot 16 units), closed again, then the Rundpass taken back: each time the second night's poll gets
+    the live part anew, with the correction named and then gone (before: 304, the note only on reload, as the
+    tag went by the second night's own version). The second night's own version stays: a form or an API
+    client holding it may still edit or undo its hands."""
+    from scorekeeper.core.nights import close_night, reopen_night
+    from tests.support import start_night
+
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf")
+    assert second.pot_start == 8
+    version = second.version
+    said = "corrected since"
+    seen = poll(client, second, **{"Accept-Language": "en"})
+    assert seen.status_code == 200 and said not in seen.get_data(as_text=True)
+    tag = seen.headers["ETag"]
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    for change, named in (
+        (lambda: record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"}), True),
+        (lambda: close_night(db=db, night_id=first.id), True),
+        (lambda: reopen_night(db=db, night_id=first.id, reason="it was right"), True),
+        (lambda: undo_last(db=db, night_id=first.id), False),
+    ):
+        change()
+        answer = poll(client, second, tag, **{"Accept-Language": "en"})
+        assert answer.status_code == 200
+        assert (said in answer.get_data(as_text=True)) is named
+        tag = answer.headers["ETag"]
+        assert poll(client, second, tag, **{"Accept-Language": "en"}).status_code == 304
+    db.expire_all()
+    assert db.get(Night, second.id).version == version

@@ -505,3 +505,26 @@ def test_once_every_round_is_drawn_the_page_offers_no_entry_and_a_late_one_is_re
     assert refusal[0].upper() + refusal[1:] in html.unescape(answer.get_data(as_text=True))
     db.rollback()
     assert len(tm.read_tournament(db=db, tournament_id=t.id).entrants) == 8
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "A tournament's table carries its pot to no night."),
+        ("de", "Der Tisch eines Turniers gibt seinen Stock an keinen Abend weiter."),
+    ],
+)
+def test_a_tournament_tables_pot_is_carried_to_no_club_night(client, db, lang, said):
+    """A tournament played with the pot carried: its table's pot goes to no night (core/nights.py: a table takes
+    no pot and gives none), and its settlement says so (it said "Carried to the club's next night")."""
+    rules = {"preset": "turnier", "all_pass": "pot", "pot_at_close": "carry"}
+    t = tm.create_tournament(db=db, name="Stock", game="schafkopf", rules=rules, deals=2, seed="s")
+    for i in range(8):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    night_id = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0].night.id
+    record_hand(db=db, night_id=night_id, hand={"contract": "rundpass"})
+    page = answer_text(client.get(f"/nights/{night_id}/summary?lang={lang}"))
+    assert said in page
+    assert "Carried to the club's next night." not in page and "Geht in den nächsten Abend des Vereins." not in page

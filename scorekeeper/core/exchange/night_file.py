@@ -26,7 +26,18 @@ from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
 from scorekeeper.core.exchange.transaction import import_once
 from scorekeeper.core.hands import add_imported_hands, is_idempotency_key
-from scorekeeper.core.models import CLOSED, OPEN, STATUSES, HandRecord, Night, Player, Seat, Tournament, TournamentTable
+from scorekeeper.core.models import (
+    CLOSED,
+    OPEN,
+    POT_GONE,
+    STATUSES,
+    HandRecord,
+    Night,
+    Player,
+    Seat,
+    Tournament,
+    TournamentTable,
+)
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
 from scorekeeper.core.players import find_or_add_players
 from scorekeeper.core.table import audit_trail, get_night
@@ -85,6 +96,8 @@ def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
             "status": night.status,
             "closed_at": timestamp(night.closed_at),
             "pot_start": night.pot_start,
+            "pot_to": night.pot_to,
+            "pot_given": night.pot_given,
             "created_at": timestamp(night.created_at),
         },
         "players": [{"position": position, "name": name} for position, name in seats],
@@ -153,6 +166,7 @@ _NIGHT_KEYS = (
     "pot_start",
     "created_at",
 )
+_POT_KEYS = ("pot_to", "pot_given")  # where its carried pot went (files written before lack them: _read_pot_to)
 _PLAYER_KEYS = ("position", "name")
 _HAND_KEYS = ("number", "dealer", "data", "idempotency_key", "created_at", "updated_at")
 _AUDIT_KEYS = ("hand_number", "action", "before", "after", "at")
@@ -171,7 +185,7 @@ class CheckedNight:
 
 
 def _read_night(value: Any) -> dict[str, Any]:
-    e = checks.object_with(value, "evening", _NIGHT_KEYS, "evening")
+    e = checks.object_with(value, "evening", checks.keys_with(value, _NIGHT_KEYS, *_POT_KEYS), "evening")
     uid = checks.uid(e["uid"], "evening.uid")
     game = checks.text(e["game"], "evening.game")
     if game not in GAMES:
@@ -214,8 +228,25 @@ def _read_night(value: Any) -> dict[str, Any]:
         "status": status,
         "closed_at": closed_at,
         "pot_start": checks.integer(e["pot_start"], "evening.pot_start", 0, POT_MAX),
+        **_read_pot_to(e, status),
         "created_at": checks.moment(e["created_at"], "evening.created_at"),
     }
+
+
+def _read_pot_to(e: dict[str, Any], status: str) -> dict[str, Any]:
+    """Where the night's carried pot went: ``pot_to``, the uid of the night that took it (``""``: it went
+    before that was recorded; null: it waits, or the night carries none) and ``pot_given``, the units it gave
+    then (null while it waits). A file written before has neither: the pot of its night, if closed, is taken
+    as gone (it went where the rule of then sent it), so that no old pot waits again."""
+    if "pot_to" not in e:
+        return {"pot_to": POT_GONE if status == CLOSED else None, "pot_given": None}
+    to = e["pot_to"]
+    if to is not None and to != POT_GONE:
+        to = checks.uid(to, "evening.pot_to")
+    given = None if e["pot_given"] is None else checks.integer(e["pot_given"], "evening.pot_given", 0, POT_MAX)
+    if (given is None) != (not to):
+        raise InvalidExport("evening.pot_given", "is given exactly when evening.pot_to names the night that took it")
+    return {"pot_to": to, "pot_given": given}
 
 
 def _read_players(value: Any, seat_count: int) -> list[str]:
