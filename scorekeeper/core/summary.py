@@ -141,9 +141,15 @@ def night_money(table: Table) -> tuple[PotClose | None, dict[int, int]]:
     return pot, {line.position: line.total for line in lines}
 
 
-def count_hand(stats: dict[int, PlayerStats], positions: tuple[int, ...], facts: HandFacts) -> None:
-    """Add one hand's counts (``facts``, played by the table ``positions`` of its seats) to ``stats``."""
-    for position in positions:
+def count_hand(
+    stats: dict[int, PlayerStats], positions: tuple[int, ...], facts: HandFacts, *, redeal: bool = False
+) -> None:
+    """Add one hand's counts (``facts``, played by the table ``positions`` of its seats) to ``stats``.
+
+    A ``redeal`` (:meth:`Table.dealt_again`: everybody passed under ``all_pass: "redeal"``, and the same
+    dealer deals again) is no hand played: it counts among nobody's hands, as it counts among no
+    tournament's deals (docs/rules.md, "The club's history")."""
+    for position in positions if not redeal else ():
         stats[position].hands += 1
     for seat in facts.declarers:
         player = stats[positions[seat - 1]]
@@ -173,7 +179,7 @@ def summarize(table: Table) -> Summary:
     biggest = None
     for i, (record, result) in enumerate(zip(table.hands, table.settlement.results, strict=True)):
         facts = game.facts(table.settlement.hands[i], result)
-        count_hand(stats, table.positions[i], facts)
+        count_hand(stats, table.positions[i], facts, redeal=table.dealt_again(record.number))
         counts.update(facts.events)
         if biggest is None or result.value > biggest[1]:
             biggest = (record.number, result.value)
