@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from fractions import Fraction
+from typing import Any
 
 from sqlalchemy import distinct, func
 from sqlmodel import Session, col, select
@@ -120,6 +121,20 @@ def places(db: Session) -> list[str]:
     return sorted(db.exec(select(Night.place).where(Night.place != "").distinct()))
 
 
+# --- what a night is played for -------------------------------------------------
+
+
+def pays_units(game: str, rules: Any) -> bool:
+    """Whether a club night of ``game`` under ``rules`` scores units, for money or not (a stake of 0): its
+    units are each hand's score, and count on the history pages whatever the stake (docs/rules.md, "The
+    club's history"); not Konter a Matt nor Matt without a stake (``Game.uses_stake``), whose units are none.
+
+    >>> pays_units("schafkopf", {}), pays_units("matt", {}), pays_units("matt", {"stake_per_point": 1})
+    (True, False, True)
+    """
+    return game in GAMES and GAMES[game].uses_stake(rules or {})
+
+
 # --- the nights list -----------------------------------------------------------
 
 
@@ -139,7 +154,7 @@ class NightItem:
     night: Night
     names: list[str]
     hands: int
-    leader: tuple[str, int] | None  # the night's biggest winner and their money
+    leader: tuple[str, int] | None  # the night's biggest winner and their money (a night not for money: units)
 
 
 @dataclass(frozen=True)
@@ -185,14 +200,19 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
             select(HandRecord.night_id, func.count()).where(HandRecord.night_id.in_(ids)).group_by(HandRecord.night_id)
         ).all()
     )
+    # the biggest winner: by money where the night is played for money, else by units where its hands score
+    # them (a stake of 0); a night of neither (Konter a Matt, Matt without a stake) names none
+    measure = {e.id: "cents" if e.for_money else "units" if pays_units(e.game, e.rules) else None for e in nights}
     leaders: dict[int, tuple[str, int]] = {}
-    for night_id, name, cents in db.exec(
-        select(NightResult.night_id, Player.name, NightResult.cents)
+    for night_id, name, units, cents in db.exec(
+        select(NightResult.night_id, Player.name, NightResult.units, NightResult.cents)
         .join(Player, Player.id == NightResult.player_id)
-        .where(NightResult.night_id.in_(ids), NightResult.cents > 0)
-        .order_by(NightResult.night_id, NightResult.cents.desc(), NightResult.position)
+        .where(NightResult.night_id.in_(ids))
+        .order_by(NightResult.night_id, NightResult.position)
     ):
-        leaders.setdefault(night_id, (name, cents))
+        value = {"cents": cents, "units": units, None: 0}[measure[night_id]]
+        if value > 0 and (night_id not in leaders or value > leaders[night_id][1]):
+            leaders[night_id] = (name, value)
     items = [NightItem(e, names[e.id], hands.get(e.id, 0), leaders.get(e.id)) for e in nights]
     return NightsPage(items, total, page, pages)
 

@@ -57,6 +57,26 @@ def heads(page: str) -> list[str]:
     return [page_text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), re.S)]
 
 
+# --- 3. the nights list ------------------------------------------------------------------------------------
+
+
+def test_the_nights_list_names_the_top_player_of_a_night_at_a_stake_of_0_by_units(client, db, players):
+    night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
+    night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
+    page = history_pages.nights_page(db=db, filters=history_pages.NightFilter())
+    assert [i.leader for i in page.items] == [("Bernd", 10), ("Anna", 17)]  # by money, by units
+    text = answer_text(client.get("/nights/?lang=en"))
+    assert "top: Bernd 0.10 EUR" in text and "top: Anna 17 units" in text
+    assert "vorne: Anna 17 Einheiten" in answer_text(client.get("/nights/?lang=de"))
+
+
+def test_a_night_for_honour_names_no_top_player(db, players):
+    konter = [{"trump_team": "A", "points_a": 30}, {"trump_team": "B", "points_a": 10}]
+    night_of(db, players, konter, date(2026, 3, 1), 10, game="konter_a_matt")
+    page = history_pages.nights_page(db=db, filters=history_pages.NightFilter())
+    assert [i.leader for i in page.items] == [None]
+
+
 # --- 4. a redeal is no hand played ------------------------------------------------------------------------
 
 #: Schafkopf under all_pass "redeal", 10 cents a unit: everybody passes (Anna deals again), then Bernd's Sauspiel
