@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import distinct, func
+from sqlalchemy import case, distinct, func
 from sqlmodel import Session, col, select
 
 from scorekeeper.core.models import (
@@ -243,10 +243,14 @@ class Tally:
     declared: int = 0
     won: int = 0
     paid: int = field(default=0, compare=False)  # of the nights, those played for money (``takes_money``)
+    scored: int = field(default=0, compare=False)  # of the nights, those whose hands score units (``pays_units``)
+    scored_hands: int = field(default=0, compare=False)  # the hands of those
 
-    def add(self, row: NightResult, paid: bool = True) -> None:
+    def add(self, row: NightResult, paid: bool = True, scored: bool = True) -> None:
         self.nights += 1
         self.paid += paid
+        self.scored += scored
+        self.scored_hands += row.hands if scored else 0
         self.hands += row.hands
         self.units += row.units
         self.cents += row.cents
@@ -255,13 +259,19 @@ class Tally:
 
     @property
     def for_money(self) -> bool:
-        """Whether any of the nights was played for money: else its money and units are no figures at all."""
+        """Whether any of the nights was played for money: else its money is no figure at all."""
         return self.paid > 0
 
     @property
+    def shows_units(self) -> bool:
+        """Whether any of the nights scored units (for money or at a stake of 0): else its units are no figure."""
+        return self.scored > 0
+
+    @property
     def units_per_hand(self) -> int | None:
-        """Hundredths of a unit per hand."""
-        return ratio(part=self.units, whole=self.hands)
+        """Hundredths of a unit per hand, of the hands of the nights that score units (a hand of Konter a
+        Matt without a stake scores none, and counts for none)."""
+        return ratio(part=self.units, whole=self.scored_hands)
 
     @property
     def win_rate(self) -> int | None:
@@ -278,6 +288,12 @@ class NightLine:
     game: str
     cents: int
     paid: bool = field(default=True, compare=False)  # played for money (``takes_money``)
+    units: int = field(default=0, compare=False)
+    scored: bool = field(default=True, compare=False)  # its hands score units (``pays_units``)
+
+    def value(self, in_units: bool) -> int:
+        """The night's result in money (cents) or in units."""
+        return self.units if in_units else self.cents
 
 
 @dataclass(frozen=True)
@@ -304,6 +320,13 @@ class PlayerHistory:
     worst: NightLine | None = None
     streak: list[NightLine] = field(default_factory=list)  # the longest run of nights won
     nights: list[NightLine] = field(default_factory=list)  # oldest first
+    in_units: bool = False  # the records (best, worst, streak) count units: the player never played for money
+
+    @property
+    def record_nights(self) -> list[NightLine]:
+        """The nights the records and the chart count: those played for money, or, for a player who never
+        played for money, those that scored units (a stake of 0); oldest first."""
+        return [n for n in self.nights if (n.scored if self.in_units else n.paid)]
 
 
 #: The counts on a player's page, added up over their nights.
@@ -319,7 +342,10 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
     won in a row, by date, of the nights played for money (a night played without a
     stake neither extends nor ends it). Each tally and night says whether it was
     played for money (``Tally.for_money``, ``NightLine.paid``): the page shows money
-    for those only.
+    for those only; and whether its hands scored units, with money or without
+    (``Tally.shows_units``, ``NightLine.scored``): the units add up over all of those.
+    A player who never played for money has records in units (``in_units``): the best
+    and worst night and the streak of the nights that scored units, by their units.
 
     :raises errors.NotFound: for an unknown player.
     """
@@ -329,38 +355,42 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
         .where(NightResult.player_id == player_id)
         .order_by(NightResult.played_on, NightResult.night_id)
     ).all()
-    paid = {
-        night_id
-        for night_id, game, rules, stake in db.exec(
-            select(Night.id, Night.game, Night.rules, Night.stake_cents).where(
-                Night.id.in_(select(NightResult.night_id).where(NightResult.player_id == player_id))
-            )
+    paid, scored = set(), set()
+    for night_id, game, rules, stake in db.exec(
+        select(Night.id, Night.game, Night.rules, Night.stake_cents).where(
+            Night.id.in_(select(NightResult.night_id).where(NightResult.player_id == player_id))
         )
-        if takes_money(game, rules, stake)
-    }
+    ):
+        if takes_money(game, rules, stake):
+            paid.add(night_id)
+        if pays_units(game, rules):
+            scored.add(night_id)
     counts = dict.fromkeys(COUNTS, 0)
     by_season: dict[int, dict[str, Tally]] = defaultdict(dict)
-    run: list[NightLine] = []
     for row in rows:
         if not row.hands and not row.cents:
             continue  # a night without a hand for this player: not a night played (nor attended)
-        money = row.night_id in paid
-        history.total.add(row, money)
-        history.games.setdefault(row.game, Tally()).add(row, money)
+        money, units = row.night_id in paid, row.night_id in scored
+        history.total.add(row, money, units)
+        history.games.setdefault(row.game, Tally()).add(row, money, units)
         season = Season.of(row.played_on, season_start)
-        by_season[season.year].setdefault(row.game, Tally()).add(row, money)
+        by_season[season.year].setdefault(row.game, Tally()).add(row, money, units)
         for name in COUNTS:
             counts[name] += getattr(row, name)
-        night = NightLine(row.night_id, row.played_on, row.game, row.cents, money)
-        history.nights.append(night)
-        if not money:
-            continue  # played for honour: no best or worst night, and the streak goes on
-        # the best night brought money, the worst cost some: a night without (a Matt without a stake) is neither
-        if night.cents > 0 and (history.best is None or night.cents > history.best.cents):
+        history.nights.append(NightLine(row.night_id, row.played_on, row.game, row.cents, money, row.units, units))
+    # the records: of the nights played for money, by money; a player who never played for money, of the nights
+    # that scored units (a stake of 0), by units. Any other night (a Matt without a stake) is neither best nor
+    # worst, and the streak goes on across it.
+    history.in_units = not history.total.for_money and history.total.shows_units
+    run: list[NightLine] = []
+    for night in history.record_nights:
+        value = night.value(history.in_units)
+        # the best night brought money (units), the worst cost some: a night at ±0 is neither
+        if value > 0 and (history.best is None or value > history.best.value(history.in_units)):
             history.best = night
-        if night.cents < 0 and (history.worst is None or night.cents < history.worst.cents):
+        if value < 0 and (history.worst is None or value < history.worst.value(history.in_units)):
             history.worst = night
-        run = [*run, night] if night.cents > 0 else []
+        run = [*run, night] if value > 0 else []
         if len(run) > len(history.streak):
             history.streak = run
     history.seasons = [
@@ -399,7 +429,9 @@ class Standing:
     attendance: int | None  # per cent of the season's nights of the game
 
 
-SORTS = ("money", "per_hand", "win_rate", "attendance")
+#: The leaderboard's orders: "units" is the balance of a season played for units alone (a stake of 0), as
+#: "money" is a season's played for money.
+SORTS = ("money", "units", "per_hand", "win_rate", "attendance")
 
 
 def _in_season(game: str, season: Season) -> tuple:
@@ -413,26 +445,58 @@ def _in_season(game: str, season: Season) -> tuple:
     )
 
 
+@dataclass(frozen=True)
+class SeasonKind:
+    """What a season's nights of one game on the leaderboard were played for."""
+
+    for_money: bool  # any of them for money (``takes_money``): the leaderboard shows money
+    scored: frozenset[int]  # those whose hands score units (``pays_units``), with money or at a stake of 0
+
+    @property
+    def shows_units(self) -> bool:
+        """Whether the leaderboard has units to show (their balance, per hand): else it is played for honour."""
+        return bool(self.scored)
+
+
+def season_kind(*, db: Session, game: str, season: Season) -> SeasonKind:
+    """What the season's nights of ``game`` on the leaderboard were played for."""
+    counted = select(NightResult.night_id).where(*_in_season(game, season))
+    nights = db.exec(select(Night.id, Night.game, Night.rules, Night.stake_cents).where(Night.id.in_(counted))).all()
+    return SeasonKind(
+        any(takes_money(g, r, stake) for _id, g, r, stake in nights),
+        frozenset(night_id for night_id, g, r, _stake in nights if pays_units(g, r)),
+    )
+
+
 def season_for_money(*, db: Session, game: str, season: Season) -> bool:
     """Whether any of the season's nights of ``game`` on the leaderboard was played for money
-    (``takes_money``): else the leaderboard has no money or units to show."""
-    counted = select(NightResult.night_id).where(*_in_season(game, season))
-    rules = db.exec(select(Night.game, Night.rules, Night.stake_cents).where(Night.id.in_(counted)))
-    return any(takes_money(g, r, stake) for g, r, stake in rules)
+    (``takes_money``): else the leaderboard has no money to show."""
+    return season_kind(db=db, game=game, season=season).for_money
 
 
 def leaderboard(
-    *, db: Session, game: str, season: Season, min_declared: int = 20, sort: str = "money"
+    *,
+    db: Session,
+    game: str,
+    season: Season,
+    min_declared: int = 20,
+    sort: str = "money",
+    kind: SeasonKind | None = None,
 ) -> tuple[list[Standing], int]:
     """The season's standings in one game, and how many nights of it were played.
 
     A win rate counts only with at least ``min_declared`` hands declared; below
-    that it is None and sorts last.
+    that it is None and sorts last. ``kind``: the season's :func:`season_kind`, where the caller has it.
     """
     if sort not in SORTS:
         raise ValueError(f"sort by one of {', '.join(SORTS)}, not {sort!r}")
     in_season = _in_season(game, season)
     nights = db.exec(select(func.count(distinct(NightResult.night_id))).where(*in_season)).one()
+    scored = (kind or season_kind(db=db, game=game, season=season)).scored
+    # units per hand: of the hands of the nights that score units (a Konter a Matt without a stake scores none)
+    is_scored = NightResult.night_id.in_(scored)
+    scored_hands = func.sum(case((is_scored, NightResult.hands), else_=0))
+    scored_nights = func.sum(case((is_scored, 1), else_=0))
     rows = db.exec(
         select(
             NightResult.player_id,
@@ -443,14 +507,16 @@ def leaderboard(
             func.sum(NightResult.cents),
             func.sum(NightResult.declared),
             func.sum(NightResult.won),
+            scored_nights,
+            scored_hands,
         )
         .join(Player, Player.id == NightResult.player_id)
         .where(*in_season)
         .group_by(NightResult.player_id, Player.name)
     ).all()
     standings = []
-    for player_id, name, count, hands, units, cents, declared, won in rows:
-        tally = Tally(count, hands, units, cents, declared, won)
+    for player_id, name, count, hands, units, cents, declared, won, scored_count, scored_hands_count in rows:
+        tally = Tally(count, hands, units, cents, declared, won, scored=scored_count, scored_hands=scored_hands_count)
         standings.append(Standing(player_id, name, tally, ratio(part=count, whole=nights)))
 
     def rate(s: Standing) -> int | None:
@@ -459,11 +525,12 @@ def leaderboard(
     def key(s: Standing) -> tuple:
         value = {
             "money": s.tally.cents,
+            "units": s.tally.units,
             "per_hand": s.tally.units_per_hand,
             "win_rate": rate(s),
             "attendance": s.attendance,
         }[sort]
-        return (value is None, -(value or 0), -s.tally.cents, name_key(s.name))
+        return (value is None, -(value or 0), -s.tally.cents, -s.tally.units, name_key(s.name))
 
     standings.sort(key=key)
     return standings, nights

@@ -196,7 +196,7 @@ def test_the_leaderboard_shows_the_newest_seasons_standings_by_money(client, db,
     # Bernd and Clara won 2 hands of 1 unit (10 cents): +0.20 each; Anna and Dieter -0.20
     order = [page.index(name) for name in ("Bernd", "Clara", "Anna", "Dieter")]
     assert order == sorted(order)
-    assert "0.20 EUR +1.00" in page and "-0.20 EUR -1.00" in page
+    assert "0.20 EUR 2 units +1.00" in page and "-0.20 EUR -2 units -1.00" in page  # money, its units under it
 
 
 @pytest.mark.parametrize("query", ["sort=luck", "season=abc", "season=1999", "game=poker"])

@@ -24,7 +24,7 @@ from scorekeeper.core import history_pages
 from scorekeeper.core.hands import add_hands
 from scorekeeper.core.history import refresh_redealt, verify_night
 from scorekeeper.core.models import NightResult
-from tests.support import answer_text, page_text, start_night
+from tests.support import EURO, answer_text, page_text, start_night
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}  # Bernd (forehand) and Clara win: 1 unit each
 DURCH_WON = {"contract": "durch", "declarer": 1, "won": True}  # Anna: 6 units from each defender
@@ -55,6 +55,101 @@ def cells(page: str) -> list[list[str]]:
 def heads(page: str) -> list[str]:
     head = re.search(r'<table class="stats standings">\s*<thead><tr>(.*?)</tr>', page, re.S)
     return [page_text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), re.S)]
+
+
+# --- 1. a season of nights at a stake of 0 ----------------------------------------------------------------
+
+
+def test_the_leaderboard_of_a_season_at_a_stake_of_0_shows_its_units(client, db, players):
+    """No money, but each player's units and units per hand, ordered by the units: Anna +17 (8.50 a hand),
+    Bernd and Clara -5 (-2.50), Dieter -7 (-3.50)."""
+    night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
+    answer = client.get("/leaderboard?lang=en&game=matzlfangen&season=2026")
+    page = answer.get_data(as_text=True)
+    assert heads(page) == ["Player", "Units ▾", "per hand", "wins %"]
+    assert [row[1:3] for row in standings(page)] == [["17", "+8.50"], ["-5", "-2.50"], ["-5", "-2.50"], ["-7", "-3.50"]]
+    assert [row[0].split()[0] for row in standings(page)] == ["Anna", "Bernd", "Clara", "Dieter"]
+    text = answer_text(answer)
+    assert not EURO.search(text) and "Played for units, not money (a stake of 0)" in text
+    assert "Played for honour" not in text
+    # asked by money (a link from a season played for money), the same season is ordered by its units
+    asked = client.get("/leaderboard?lang=en&game=matzlfangen&season=2026&sort=money").get_data(as_text=True)
+    assert heads(asked) == ["Player", "Units ▾", "per hand", "wins %"]
+    assert re.search(r'<option (?=[^>]*value="units")[^>]*selected', asked) and 'value="money"' not in asked
+    by_hand = client.get("/leaderboard?lang=en&game=matzlfangen&season=2026&sort=per_hand").get_data(as_text=True)
+    assert heads(by_hand) == ["Player", "Units", "per hand ▾", "wins %"]
+    german = client.get("/leaderboard?lang=de&game=matzlfangen&season=2026")
+    assert heads(german.get_data(as_text=True)) == ["Spieler", "Einheiten ▾", "pro Spiel", "Siege %"]
+    assert "Um Einheiten gespielt, nicht um Geld (Einsatz 0)" in answer_text(german)
+    assert [row[2] for row in standings(german.get_data(as_text=True))] == ["+8,50", "-2,50", "-2,50", "-3,50"]
+
+
+def test_a_players_page_of_nights_at_a_stake_of_0_shows_the_units_and_records_in_units(client, db, players):
+    """Anna played at a stake of 0 only: her units (+17) instead of money, and her best night by units."""
+    night = night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
+    answer = client.get(f"/players/{players[0].id}?lang=en")
+    page, text = answer.get_data(as_text=True), answer_text(answer)
+    assert not EURO.search(text)
+    assert "17 units" in text  # the figure tile
+    assert "Units over the nights" in text and "<svg" in page
+    assert re.search(rf'Best night: <a href="/nights/{night.id}">.*?</a> <span class="gain">17\sunits</span>', page)
+    assert "Worst night" not in text and "Longest winning streak: 1 night" in text
+    assert ["Matzlfangen", "1", "2", "17"] in cells(page)  # the season's and the overall row: units, no money
+    assert "Played for units, not money (a stake of 0): the units won or lost." in text
+    german = answer_text(client.get(f"/players/{players[0].id}?lang=de"))
+    assert "17 Einheiten" in german and "Einheiten über die Abende" in german and "Bester Abend" in german
+    dieter = answer_text(client.get(f"/players/{players[3].id}?lang=en"))
+    assert "Worst night" in dieter and "-7 units" in dieter and "Best night" not in dieter
+
+
+# --- 2. a season of both --------------------------------------------------------------------------------
+
+
+def test_a_season_of_both_shows_the_money_of_the_nights_for_money_and_the_units_of_all(client, db, players):
+    """The units are each hand's score, whatever the stake: they add up over both nights (Anna 17 - 1 = +16 in
+    3 hands, 5.33 a hand; Bernd -5 + 1 = -4, -1.33; Dieter -7 - 1 = -8, -2.67); the money is the night for
+    money's (Anna and Dieter -0.10 EUR, Bernd and Clara +0.10 EUR)."""
+    night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
+    night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
+    answer = client.get("/leaderboard?lang=en&game=matzlfangen&season=2026")
+    page = answer.get_data(as_text=True)
+    assert heads(page) == ["Player", "Money ▾", "per hand", "wins %"]
+    rows = {row[0].split()[0]: row[1:3] for row in standings(page)}
+    assert rows == {
+        "Bernd": ["0.10 EUR -4 units", "-1.33"],
+        "Clara": ["0.10 EUR -4 units", "-1.33"],
+        "Anna": ["-0.10 EUR 16 units", "+5.33"],
+        "Dieter": ["-0.10 EUR -8 units", "-2.67"],
+    }
+    assert "Under the money: the units won or lost at all the season's nights, for money or at a stake of 0." in (
+        answer_text(answer)
+    )
+    units = answer_text(client.get("/leaderboard?lang=en&game=matzlfangen&season=2026&sort=units"))
+    assert "Money ▾" in units  # a season with money is ordered by its money
+    anna = client.get(f"/players/{players[0].id}?lang=en").get_data(as_text=True)
+    assert ["Matzlfangen", "2", "3", "-0.10 16"] in cells(anna)  # the money of one night, the units of both
+    assert "Under the money: the units won or lost at every night, for money or at a stake of 0." in page_text(anna)
+
+
+def test_units_per_hand_count_the_hands_of_the_nights_that_score_units(db, players):
+    """A Matt without a stake per point scores no units: its hands are no hands of the units per hand. Clara
+    and Anna play a Matt for 1 unit a point (10 cents a unit) and one without: the units per hand are those of
+    the first night's hands alone."""
+    matt = [{"mated_by": 1, "move": 7, "card": "A"}, {"mated_by": 2, "move": 3, "card": "K"}]
+    scored = start_night(db, players, "matt", 2, {"stake_per_point": 1}, played_on=date(2026, 3, 1))
+    add_hands(db=db, night_id=scored.id, hands=matt)
+    honour = start_night(db, players, "matt", 2, {"stake_per_point": 0}, played_on=date(2026, 3, 2))
+    add_hands(db=db, night_id=honour.id, hands=matt)
+    rows = {r.player_id: r for r in db.exec(select(NightResult).where(NightResult.night_id == scored.id))}
+    season = history_pages.Season.starting(2026)
+    table, nights = history_pages.leaderboard(db=db, game="matt", season=season)
+    assert nights == 2
+    for s in table:
+        row = rows[s.player_id]
+        assert (s.tally.hands, s.tally.units) == (2 * row.hands, row.units)
+        assert s.tally.units_per_hand == history_pages.ratio(part=row.units, whole=row.hands)
+    anna = history_pages.player_history(db=db, player_id=players[0].id)
+    assert anna.total.units_per_hand == history_pages.ratio(part=rows[players[0].id].units, whole=2)
 
 
 # --- 3. the nights list ------------------------------------------------------------------------------------

@@ -19,8 +19,11 @@ from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.leaderboard.forms import LeaderboardForm
 from scorekeeper.web.seasons import chosen_season, filter_form
 
-#: The orders of a season played for money only: by money, by units per hand.
-MONEY_SORTS = ("money", "per_hand")
+#: The orders of a season played for money only (by money), of one played for units alone (a stake of 0: by
+#: units), and of either (by units per hand).
+MONEY_SORTS = ("money",)
+UNITS_SORTS = ("units",)
+SCORE_SORTS = ("per_hand",)
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
@@ -48,6 +51,7 @@ def index():
     form = LeaderboardForm(request.args)
     orders = {
         "money": _("money"),
+        "units": _("units"),
         "per_hand": _("units per hand"),
         "win_rate": _("won as declarer"),
         "attendance": _("nights present"),
@@ -58,16 +62,25 @@ def index():
     season = chosen_season(form) if status == 200 else None
     if season is None:  # the season of the club's newest night
         season = history_pages.newest_season(db=db, start=current_app.config["SEASON_START"], today=date.today())
-    # a season of a game played without money (Konter a Matt, Matt without a stake, a stake of 0) has no money
-    # or units to show or sort by
-    for_money = history_pages.season_for_money(db=db, game=game, season=season)
+    # a season played for money shows money and units; one played for units alone (a stake of 0) its units,
+    # no money; one played for honour (Konter a Matt, Matt without a stake) neither (docs/rules.md)
+    kind = history_pages.season_kind(db=db, game=game, season=season)
+    for_money, units = kind.for_money, kind.shows_units
     sort = form.sort.data if status == 200 and form.sort.data else "money"
-    if not for_money:
-        form.sort.choices = [c for c in form.sort.choices if c.value not in MONEY_SORTS]
-        sort = "win_rate" if sort in MONEY_SORTS else sort
+    hidden = {
+        *(() if for_money else MONEY_SORTS),
+        *(() if units and not for_money else UNITS_SORTS),
+        *(() if units else SCORE_SORTS),
+    }
+    form.sort.choices = [c for c in form.sort.choices if c.value not in hidden]
+    if sort in hidden:  # the season's balance is its money, else its units; without either, the hands won
+        balance = sort in (*MONEY_SORTS, *UNITS_SORTS)
+        sort = "money" if balance and for_money else "units" if balance and units else "win_rate"
     form.game.data, form.season.data, form.sort.data = game, str(season.year), sort
     minimum = current_app.config["MIN_DECLARED"]
-    standings, nights = history_pages.leaderboard(db=db, game=game, season=season, min_declared=minimum, sort=sort)
+    standings, nights = history_pages.leaderboard(
+        db=db, game=game, season=season, min_declared=minimum, sort=sort, kind=kind
+    )
     return (
         render_template(
             "leaderboard/index.html",
@@ -78,6 +91,7 @@ def index():
             season=season,
             sort=sort,
             for_money=for_money,
+            units=units,
             minimum=minimum,
             labels=GAME_LABELS,
             currency=current_app.config["CURRENCY"],

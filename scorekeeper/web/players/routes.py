@@ -128,20 +128,29 @@ def show(player_id: int):
     except NotFound:
         abort(404, _("There is no such player."))
     chart = None
-    paid = [night for night in record.nights if night.paid]  # a night played without a stake moves no money
-    if paid:
+    # the nights played for money, by money; a player who never played for money: the nights at a stake of 0, by
+    # units (a night played for honour, a Matt without a stake, has neither)
+    counted = record.record_nights
+    if counted:
         running, series = 0, [0]
-        for night in paid:
-            running += night.cents
+        for night in counted:
+            running += night.value(record.in_units)
             series.append(running)
-        ends = (day(paid[0].played_on), day(paid[-1].played_on))
-        chart = chart_svg([series], [record.player.name], ends=ends, label=_("balance over the nights"))
+        ends = (day(counted[0].played_on), day(counted[-1].played_on))
+        label = _("units over the nights") if record.in_units else _("balance over the nights")
+        tick = {"tick": str} if record.in_units else {}
+        chart = chart_svg([series], [record.player.name], ends=ends, label=label, **tick)
     return render_template(
         "players/show.html",
         h=record,
         chart=chart,
-        # a season's game played for honour only: its money cell says "–" (explained under the table)
-        honour=any(not t.for_money for _season, games in record.seasons for t in games.values()),
+        # a season's game played without money (for honour, or at a stake of 0): its money cell says "–"; for a
+        # player who never played for money, its units cell where it scored none (explained under the table)
+        honour=any(
+            not (t.for_money if record.total.for_money else t.shows_units)
+            for _season, games in record.seasons
+            for t in games.values()
+        ),
         labels=GAME_LABELS,
         contract_label=CONTRACT_LABELS,
         currency=current_app.config["CURRENCY"],
