@@ -24,7 +24,6 @@ from scorekeeper.core.stored import stored_columns
 from scorekeeper.core.summary import ROW_COUNTS, PlayerStats, count_hand, money_lines, summarize
 from scorekeeper.core.table import HandRow, Table, build_table, get_night, load_table, read_table, seats
 from scorekeeper.engine import GAMES, Settlement
-from scorekeeper.engine.deal import deal_stays
 
 # --- writing: a night's rows ----------------------------------------------------
 
@@ -279,20 +278,6 @@ def verify_nights(*, db: Session) -> list[int]:
     return [
         night_id for night_id in db.exec(select(Night.id).order_by(Night.id)) if verify_night(db=db, night_id=night_id)
     ]
-
-
-def refresh_redealt(db: Session) -> int:
-    """Rewrite the result rows of every club night whose rules deal a hand again (Schafkopf under
-    ``all_pass: "redeal"``): rows written before a redeal stopped counting as a hand played count it
-    (docs/rules.md, "The club's history"). For the data migration that brings such rows up to date;
-    returns how many nights were written; commits."""
-    done = 0
-    for night_id, game, rules in db.exec(select(Night.id, Night.game, Night.rules).where(CLUB_NIGHT)):
-        if game in GAMES and deal_stays(GAMES[game], GAMES[game].parse_rules(rules or {})):
-            refresh_night(db=db, table=load_table(db=db, night_id=night_id))
-            done += 1
-    db.commit()
-    return done
 
 
 def refresh_missing(db: Session) -> int:
