@@ -14,7 +14,7 @@ from typing import Any
 from scorekeeper.core.table import Table
 from scorekeeper.engine import GAMES, HandFacts, ledger
 
-POT = "pot"  # the pot as a party of the payments (the club's cash box)
+POT = None  # the pot as a party of the payments (the club's cash box): no name, so no player's name is taken for it
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,8 @@ class PotClose:
 
 @dataclass(frozen=True)
 class Payment:
-    payer: str  # a player's name, or POT
-    payee: str
+    payer: str | None  # a player's name, or POT
+    payee: str | None
     cents: int
 
 
@@ -172,7 +172,7 @@ def summarize(table: Table) -> Summary:
         parties.append((POT, pot_balance))
     transfers = ledger.minimal_transfers([b for _, b in parties])
     payments = [Payment(parties[a][0], parties[b][0], c) for a, b, c in transfers]
-    bank = [Payment(name, POT, -b) if b < 0 else Payment(POT, name, b) for name, b in parties if b and name != POT]
+    bank = [Payment(name, POT, -b) if b < 0 else Payment(POT, name, b) for name, b in parties if b and name is not POT]
 
     stats = {p: PlayerStats(table.players[p].name) for p in table.players}
     counts: Counter = Counter()

@@ -139,3 +139,26 @@ def test_the_rules_line_says_a_changed_option_in_running_text(client, db, player
     # the start form still shows the options as headings
     form = client.get("/nights/new?lang=de").get_data(as_text=True)
     assert "Der Stock am Ende des Abends" in form and "Wenn alle passen" in form
+
+
+def test_a_player_named_pot_is_a_player_in_who_pays_whom_not_the_pot(client, db, players):
+    """The pot was the name "pot" among the payments' parties: a player of that name was said to be the pot
+    ("Bernd pays 0.20 EUR into the pot" for Bernd paying the player "pot"), also in the bank's list."""
+    pot = create_player(db=db, name="pot")
+    night = create_night(
+        db=db,
+        game="schafkopf",
+        rules=None,
+        stake_cents=10,
+        player_ids=[pot.id, *(p.id for p in players[1:4])],
+        first_dealer=1,
+        played_on=PLAYED_ON,
+    )
+    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)  # Clara and Dieter win from "pot" and Bernd
+    lines = _payments(client.get(f"/nights/{night.id}/summary?lang=en").get_data(as_text=True))
+    assert len(lines) == 2 and all(re.fullmatch(r"(pot|Bernd) pays (Clara|Dieter) 0\.\d\d EUR", x) for x in lines), (
+        lines
+    )
+    page = page_text(client.get(f"/nights/{night.id}/summary?lang=en&bank=1").get_data(as_text=True))
+    assert "into the pot" not in page and "from the pot" not in page
+    assert re.search(r"\bpot → the bank 0\.\d\d EUR", page), page
