@@ -28,8 +28,9 @@ from werkzeug.security import generate_password_hash
 
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
+from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import User
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import close_night, create_night
 from scorekeeper.web.access import client_for
 
 #: The repository's root folder (where manage.py is).
@@ -386,6 +387,20 @@ def start_night(db, players, game="matzlfangen", seats=4, rules=None, stake_cent
         first_dealer=first_dealer,
         played_on=played_on,
     )
+
+
+#: Schafkopf: Clara's Sauspiel with Dieter, won with 70 (2 units each, and the pot's content if it holds any).
+SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
+
+
+def closed_split_night(db, players):
+    """A closed Schafkopf night whose pot was shared out at the close: 8 units (0.80 EUR), 0.20 EUR each."""
+    night = start_night(db, players, game="schafkopf", seats=4, stake_cents=10)  # pot_at_close: split
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8
+    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)  # Clara + Dieter +2 and 4 each from the pot
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8 again
+    close_night(db=db, night_id=night.id)
+    return night
 
 
 #: Durch won: valid whoever deals, any number of times; 6 from each defender.

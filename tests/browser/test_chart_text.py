@@ -9,12 +9,11 @@ import pytest
 from scorekeeper.core import db as database
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import close_night
-from tests.support import start_night
+from tests.support import SAUSPIEL_CLARA, start_night
 
 pytestmark = pytest.mark.browser
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}
-SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
 
 #: Each text of the page's charts: its size as shown (its font size in the chart's units times the scale the
 #: SVG is drawn at), whether it lies inside the chart, and the page's small text's size (``.hint``).

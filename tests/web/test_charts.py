@@ -4,23 +4,9 @@ from __future__ import annotations
 
 import re
 
-from scorekeeper.core.hands import record_hand
-from scorekeeper.core.nights import close_night
 from scorekeeper.core.table import load_table
 from scorekeeper.web.pdf import summary_html
-from tests.support import page_text, start_night
-
-SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
-
-
-def closed_split_night(db, players):
-    """A closed Schafkopf night whose pot (8 units, 0.80 EUR) was shared out at the close, 0.20 EUR each."""
-    night = start_night(db, players, game="schafkopf", seats=4, stake_cents=10)  # pot_at_close: split
-    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8
-    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)  # Clara + Dieter +2 and 4 each from the pot
-    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8 again
-    close_night(db=db, night_id=night.id)
-    return night
+from tests.support import closed_split_night, page_text
 
 
 def cents(tick: str) -> int:

@@ -16,7 +16,7 @@ from scorekeeper.core.nights import close_night, create_night, reopen_night
 from scorekeeper.core.table import load_table
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from tests.support import field_errors, form_values, page_text, start_night
+from tests.support import closed_split_night, field_errors, form_values, page_text, start_night
 from tests.support_tournament import make_tournament
 
 # --- a small browser: read a form's fields as a browser would post them ---------
@@ -442,19 +442,6 @@ def test_the_table_page_shows_the_pot_of_a_schafkopf_night(client, db, players):
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert "Pot: <strong>8</strong> units (0.80 EUR)" in page
     assert [row[1] for row in balance_rows(page)] == ["-2", "-2", "-2", "-2"]
-
-
-SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
-
-
-def closed_split_night(db, players):
-    """A closed Schafkopf night whose pot was split at the close, with 8 units still in it."""
-    night = start_night(db, players, game="schafkopf", seats=4, stake_cents=10)  # pot_at_close: split
-    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8
-    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)  # Clara + Dieter +2 and 4 each from the pot
-    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # -2 each, the pot 8 again
-    close_night(db=db, night_id=night.id)
-    return night
 
 
 def money_column(page: str) -> list[str]:

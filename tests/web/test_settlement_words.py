@@ -11,10 +11,9 @@ from datetime import date
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.nights import close_night, create_night
 from scorekeeper.core.players import create_player
-from tests.support import page_text, pdf_text, start_night
+from tests.support import SAUSPIEL_CLARA, page_text, pdf_text, start_night
 
 PLAYED_ON = date(2026, 11, 27)
-SAUSPIEL_CLARA = {"contract": "sauspiel", "declarer": 3, "suit": "gras", "partner": 4, "points": 70}
 
 
 def _share_text(page: str) -> str:
