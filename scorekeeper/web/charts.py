@@ -41,7 +41,9 @@ LEGEND_HALF, LEGEND_FULL = legend_chars()
 def legend_lines(name: str, full: int = LEGEND_FULL) -> list[str]:
     """A legend's name as the lines it is written in, each at most ``full`` characters, broken at spaces.
 
-    >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber")
+    >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber")  # the page's
+    ['Team A: Maximilian', 'Obermeier-Schwarzenberger +', 'Bartholomäus Huber']
+    >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber", full=50)  # the PDF's
     ['Team A: Maximilian Obermeier-Schwarzenberger +', 'Bartholomäus Huber']
     """
     lines: list[str] = []

@@ -303,11 +303,11 @@ FIGURE_TILES = """
 """
 
 
-@pytest.mark.parametrize("honour, tiles", [("konter_a_matt", 2), ("stake_0", 2), (None, 3)])
+@pytest.mark.parametrize("honour, tiles", [("konter_a_matt", 2), ("stake_0", 3), (None, 3)])
 def test_a_player_pages_figure_tiles_fill_their_row(phone, live, roster, honour, tiles):
-    """A player who only played without money (Konter a Matt without a stake, a stake of 0) has two tiles
-    (nights, hands: no net money); they share the row's width, without the empty third of a grid of three
-    columns; with money, three tiles do."""
+    """A player who only played for honour (Konter a Matt without a stake) has two tiles (nights, hands: no net
+    money); they share the row's width, without the empty third of a grid of three columns; with money, three
+    tiles do, and so do a stake of 0's (nights, hands, units)."""
     base, app = live
     if honour == "konter_a_matt":
         with database.session(app.extensions["sk_engine"], write=True) as db:
