@@ -447,12 +447,22 @@ def _clean_place(place: Any) -> str:
     return place.strip()
 
 
-def add_imported_night(*, db: Session, columns: dict[str, Any], player_ids: list[int]) -> Night:
+def add_imported_night(
+    *, db: Session, columns: dict[str, Any], player_ids: list[int], pot_from: tuple[tuple[str, int], ...] = ()
+) -> Night:
     """Write a night read from an export file (checked and settled by the reader) with its seats,
     as it was; its hands follow through :func:`scorekeeper.core.hands.add_imported_hands` (not
-    committed: an import of a whole club is one transaction)."""
+    committed: an import of a whole club is one transaction). ``pot_from``: the pots it took (each
+    night's uid and the units it gave): those waiting here are its again (a night deleted gave them back);
+    one another night took meanwhile stays with that night."""
     night = Night(**columns)
     db.add(night)
+    for uid, units in pot_from:
+        db.exec(
+            update(Night)
+            .where(col(Night.uid) == uid, col(Night.pot_to).is_(None))
+            .values(pot_to=night.uid, pot_given=units)
+        )
     db.flush()
     db.add_all(Seat(night_id=night.id, position=i, player_id=p) for i, p in enumerate(player_ids, start=1))
     db.flush()

@@ -15,6 +15,7 @@ from sqlmodel import select
 
 from scorekeeper.core import db as database
 from scorekeeper.core.errors import Conflict
+from scorekeeper.core.exchange.night_file import import_night, night_json
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import POT_GONE, Night
 from scorekeeper.core.nights import add_night, close_night, delete_night, pot_moved, reopen_night
@@ -90,6 +91,24 @@ def test_a_night_deleted_gives_the_pots_it_took_back_to_the_next_night(db, playe
     assert get_night(db=db, night_id=last_week.id).pot_to is None
     close_night(db=db, night_id=right.id)
     assert carry_night(db, players, close=False).pot_start == 8
+
+
+def test_a_night_deleted_and_imported_again_takes_its_pots_again(db, players):
+    """A deleted night's export brings it back (docs/backup.md): its pots, given back at the deletion, are its
+    again, and the next night does not take them too (the money would have been counted twice)."""
+    last_week = carry_night(db, players, rundpasses=1)
+    tonight = carry_night(db, players, close=False)
+    export = night_json(db=db, night_id=tonight.id)
+    delete_night(db=db, night_id=tonight.id, reason="by mistake", export=export)
+    assert get_night(db=db, night_id=last_week.id).pot_to is None  # waiting again
+    again, created = import_night(db=db, data=export)
+    assert created and get_night(db=db, night_id=again).pot_start == 8
+    assert (get_night(db=db, night_id=last_week.id).pot_to, get_night(db=db, night_id=last_week.id).pot_given) == (
+        tonight.uid,
+        8,
+    )
+    close_night(db=db, night_id=again)
+    assert carry_night(db, players, close=False).pot_start == 8  # tonight's own pot, not last week's once more
 
 
 def test_a_night_whose_pot_a_later_night_took_is_not_deleted(db, players):

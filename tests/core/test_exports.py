@@ -586,6 +586,26 @@ BAD_FILES = {
         "evening.pot_given",
         "is given exactly when evening.pot_to names the night that took it",
     ),
+    "pots taken that are no list": (
+        set_at(["evening", "pot_from"], {"uid": "0" * 32}),
+        "evening.pot_from",
+        "must be a list",
+    ),
+    "a pot taken from a night that is no uid": (
+        set_at(["evening", "pot_from"], [{"uid": "yesterday", "units": 8}]),
+        "evening.pot_from[0].uid",
+        "must be 32 lowercase hexadecimal digits",
+    ),
+    "a pot taken of no units": (
+        set_at(["evening", "pot_from"], [{"uid": "0" * 32, "units": -8}]),
+        "evening.pot_from[0].units",
+        "must be",
+    ),
+    "the same pot taken twice": (
+        set_at(["evening", "pot_from"], [{"uid": "0" * 32, "units": 8}, {"uid": "0" * 32, "units": 8}]),
+        "evening.pot_from[1].uid",
+        "names the night itself or a night named before",
+    ),
     "the same key on two undos": (
         lambda data: data["audit"].append(copy.deepcopy(data["audit"][3])),
         "audit[4].idempotency_key",
@@ -698,8 +718,12 @@ def test_where_a_carried_pot_went_goes_with_the_night_file(db, other_db, players
     second = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
     data = night_json(db=db, night_id=first.id)
     assert (data["evening"]["pot_to"], data["evening"]["pot_given"]) == (second.uid, 8)
+    took = night_json(db=db, night_id=second.id)
+    assert took["evening"]["pot_from"] == [{"uid": first.uid, "units": 8}]
     new_id, _ = import_night(db=other_db, data=as_file(data))
     assert night_json(db=other_db, night_id=new_id) == data
+    taker_id, _ = import_night(db=other_db, data=as_file(took))
+    assert night_json(db=other_db, night_id=taker_id) == took
 
 
 @pytest.mark.parametrize(("status", "pot_to"), [("closed", POT_GONE), ("open", None)])
@@ -709,7 +733,7 @@ def test_a_night_file_written_before_pots_were_followed_imports_a_closed_nights_
     """A file written before (no ``pot_to``): its closed night's pot went where the rule of then sent it, and
     does not wait for a night here; an open night's waits once it is closed."""
     evening = good_file["evening"]
-    del evening["pot_to"], evening["pot_given"]
+    del evening["pot_to"], evening["pot_given"], evening["pot_from"]
     evening["status"], evening["closed_at"] = status, "2026-03-15T00:30:00+00:00" if status == "closed" else None
     new_id, created = import_night(db=other_db, data=good_file)
     assert created

@@ -98,6 +98,14 @@ def night_json(*, db: Session, night_id: int) -> dict[str, Any]:
             "pot_start": night.pot_start,
             "pot_to": night.pot_to,
             "pot_given": night.pot_given,
+            "pot_from": [
+                {"uid": uid, "units": units}
+                for uid, units in db.exec(
+                    select(Night.uid, Night.pot_given)
+                    .where(Night.pot_to == night.uid)
+                    .order_by(Night.created_at, Night.id)
+                )
+            ],
             "created_at": timestamp(night.created_at),
         },
         "players": [{"position": position, "name": name} for position, name in seats],
@@ -166,7 +174,8 @@ _NIGHT_KEYS = (
     "pot_start",
     "created_at",
 )
-_POT_KEYS = ("pot_to", "pot_given")  # where its carried pot went (files written before lack them: _read_pot_to)
+#: where its carried pot went, and the pots it took (files written before lack them: _read_pot_to, _read_pot_from)
+_POT_KEYS = ("pot_to", "pot_given", "pot_from")
 _PLAYER_KEYS = ("position", "name")
 _HAND_KEYS = ("number", "dealer", "data", "idempotency_key", "created_at", "updated_at")
 _AUDIT_KEYS = ("hand_number", "action", "before", "after", "at")
@@ -182,6 +191,7 @@ class CheckedNight:
     names: list[str]  # clean names in seat order
     hands: list[dict[str, Any]]  # HandRecord's columns (without night_id)
     audit: list[dict[str, Any]]  # AuditEntry's columns (without night_id)
+    pot_from: tuple[tuple[str, int], ...] = ()  # the pots it took: each night's uid and the units it gave
 
 
 def _read_night(value: Any) -> dict[str, Any]:
@@ -247,6 +257,21 @@ def _read_pot_to(e: dict[str, Any], status: str) -> dict[str, Any]:
     if (given is None) != (not to):
         raise InvalidExport("evening.pot_given", "is given exactly when evening.pot_to names the night that took it")
     return {"pot_to": to, "pot_given": given}
+
+
+def _read_pot_from(e: dict[str, Any], night: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """The pots the night took (``pot_from``: each night's ``uid`` and the ``units`` it gave), so that a night
+    imported again where those nights wait (deleted, its pots given back) takes them again, not the next night
+    too. Optional: a file written before has none."""
+    found = []
+    for _i, path, item in checks.objects_with(
+        checks.a_list(e.get("pot_from", []), "evening.pot_from"), "evening.pot_from", ("uid", "units"), "a pot taken"
+    ):
+        uid = checks.uid(item["uid"], f"{path}.uid")
+        if uid == night["uid"] or uid in {u for u, _ in found}:
+            raise InvalidExport(f"{path}.uid", "names the night itself or a night named before")
+        found.append((uid, checks.integer(item["units"], f"{path}.units", 0, POT_MAX)))
+    return tuple(found)
 
 
 def _read_players(value: Any, seat_count: int) -> list[str]:
@@ -395,7 +420,7 @@ def read_night(data: Any) -> CheckedNight:
     hands = _read_hands(top["hands"], night)
     audit = _read_audit(top["audit"], hands)
     _settle(night, hands)
-    return CheckedNight(night, names, hands, audit)
+    return CheckedNight(night, names, hands, audit, _read_pot_from(top["evening"], night))
 
 
 # --- writing it: one transaction ----------------------------------------------
@@ -430,7 +455,7 @@ def _write(db: Session, night: CheckedNight) -> int:
     is a tournament's guest here is refused, as the start form refuses a guest at a club night."""
     people = [(f"players[{i}].name", {"name": name}) for i, name in enumerate(night.names)]
     seated = [player for player, _ in find_people(db, people)]
-    added = add_imported_night(db=db, columns=night.columns, player_ids=[p.id for p in seated])
+    added = add_imported_night(db=db, columns=night.columns, player_ids=[p.id for p in seated], pot_from=night.pot_from)
     add_imported_hands(db=db, night=added, hands=copy.deepcopy(night.hands), audit=copy.deepcopy(night.audit))
     return added.id
 
