@@ -147,6 +147,12 @@ class Table:
         return self.night.for_money
 
     @property
+    def hands_in_points(self) -> bool:
+        """Whether a hand's figures are points, not the balance's units (Matt: the balance is units of the final
+        difference, ``Game.money_from_balance``): a hand's row names them so beside its money."""
+        return GAMES[self.night.game].money_from_balance
+
+    @property
     def shows_score(self) -> bool:
         """Whether the balance is shown as each player's score: a tournament's table's points, or the units of
         a night whose hands pay them (``Game.uses_stake``), with money or without (a stake of 0); not where the

@@ -481,8 +481,27 @@ def test_the_hands_of_a_staked_matt_night_pay_what_its_balance_pays(client, db, 
     record_hand(db=db, night_id=night.id, hand={"mated_by": 1, "move": 7, "card": "A"})
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     hand = re.search(r'<table class="payments">(.*?)</table>', page, re.S).group(1)
-    assert page_text(hand) == "Anna +77 15.40 EUR Bernd +0 -15.40 EUR"
+    assert page_text(hand) == "Points Money Anna +77 15.40 EUR Bernd +0 -15.40 EUR"  # points, not units: named
     assert money_column(page) == ["15.40 EUR", "-15.40 EUR"]
+
+
+@pytest.mark.parametrize(("lang", "head"), [("en", "Points Money"), ("de", "Punkte Geld")])
+def test_a_matt_hands_row_names_its_points_beside_its_money_and_other_games_rows_name_nothing(
+    client, db, players, lang, head
+):
+    """A Matt hand's figures are its points (77 for Anna), beside the money its share of the balance pays: the
+    row's head says so (it showed "+77" where the other games show units, with nothing to tell them apart). A
+    Matzlfangen hand's figures are the units the balance adds up: no head."""
+    matt = start_night(db, players, "matt", 2, {"stake_per_point": 2}, stake_cents=10)
+    record_hand(db=db, night_id=matt.id, hand={"mated_by": 1, "move": 7, "card": "A"})
+    other = start_night(db, players)
+    record_hand(db=db, night_id=other.id, hand={"contract": "rufen", "partner": 3, "points": 70})
+    for night, said in ((matt, head), (other, None)):
+        page = client.get(f"/nights/{night.id}?lang={lang}").get_data(as_text=True)
+        row = re.search(r'<table class="payments">(.*?)</table>', page, re.S).group(1)
+        assert ("<thead>" in row) is (said is not None)
+        if said:
+            assert page_text(row).startswith(said + " Anna +77")
 
 
 def test_the_table_page_shows_the_strokes_of_a_konter_a_matt_night(client, db, players):
