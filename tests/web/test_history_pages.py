@@ -174,6 +174,22 @@ def test_a_players_page_shows_totals_records_contracts_and_a_chart(client, db, p
     assert "2026-03-01" in svg and "2026-03-08" in svg and "Bernd" in svg
 
 
+def test_a_players_chart_of_nights_on_one_day_writes_that_day_once(client, db, players):
+    """A player of a single night (or of nights all on one day): the chart's x axis says that day once, not at
+    both ends, in both languages; nights on two days keep a day at each end."""
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
+    for lang, written in (("en", "2026-03-01"), ("de", "01.03.2026")):
+        page = client.get(f"/players/{players[1].id}?lang={lang}").get_data(as_text=True)
+        svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+        assert svg.count(written) == 1, svg
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))  # a second night on the same day
+    svg = re.search(r"<svg.*?</svg>", client.get(f"/players/{players[1].id}?lang=en").get_data(as_text=True), re.S)
+    assert svg.group(0).count("2026-03-01") == 1
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 8))
+    svg = re.search(r"<svg.*?</svg>", client.get(f"/players/{players[1].id}?lang=en").get_data(as_text=True), re.S)
+    assert svg.group(0).count("2026-03-01") == 1 and svg.group(0).count("2026-03-08") == 1
+
+
 @pytest.mark.parametrize("path", ["/players/999", "/players/0", f"/players/{2**31}", "/players/-1"])
 def test_the_page_of_an_unknown_player_is_not_found(client, path):
     assert client.get(path).status_code == 404
