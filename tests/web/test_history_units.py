@@ -230,3 +230,17 @@ def _migration_0017():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_the_nights_list_counts_the_hands_played_and_the_redeals_apart_as_the_summary_does(client, db, players):
+    """The nights list says what the night's summary says: one hand played, one dealt again ("Hands played: 1 +
+    1 dealt again"), not "2 hands"; a night without redeals says its hands alone."""
+    night_of(db, players, REDEALT, date(2026, 3, 1), 10, game="schafkopf", rules={"all_pass": "redeal"})
+    night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
+    page = history_pages.nights_page(db=db, filters=history_pages.NightFilter())
+    assert [(i.hands, i.redeals) for i in page.items] == [(1, 0), (1, 1)]
+    text = answer_text(client.get("/nights/?lang=en"))
+    assert "Clara, Dieter · 1 hand · top" in text and "Clara, Dieter · 1 hand + 1 dealt again · top" in text
+    assert "2 hands" not in text
+    german = answer_text(client.get("/nights/?lang=de"))
+    assert "Clara, Dieter · 1 Spiel + 1 neu gegeben · vorne" in german and "2 Spiele" not in german
