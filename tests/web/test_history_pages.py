@@ -190,6 +190,17 @@ def test_a_players_chart_of_nights_on_one_day_writes_that_day_once(client, db, p
     assert svg.group(0).count("2026-03-01") == 1 and svg.group(0).count("2026-03-08") == 1
 
 
+def test_a_players_records_keep_an_amount_and_its_currency_together(client, db, players):
+    """The records' "Best night: 2026-03-01, Matzlfangen 0.10 EUR" wraps on a phone, never between "0.10" and "EUR"."""
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
+    night_with(db, players, [{"contract": "rufen", "partner": 3, "points": 40}], date(2026, 3, 8))  # Bernd loses
+    english = client.get(f"/players/{players[1].id}?lang=en").get_data(as_text=True)
+    assert re.search(r'Best night: .*?<span class="gain">0\.10\xa0EUR</span>', english)
+    assert re.search(r'Worst night: .*?<span class="loss">-0\.10\xa0EUR</span>', english)
+    german = client.get(f"/players/{players[1].id}?lang=de").get_data(as_text=True)
+    assert re.search(r'Bester Abend: .*?<span class="gain">0,10\xa0EUR</span>', german)
+
+
 @pytest.mark.parametrize("path", ["/players/999", "/players/0", f"/players/{2**31}", "/players/-1"])
 def test_the_page_of_an_unknown_player_is_not_found(client, path):
     assert client.get(path).status_code == 404
