@@ -199,6 +199,8 @@ def test_a_players_records_keep_an_amount_and_its_currency_together(client, db, 
     assert re.search(r'Worst night: .*?<span class="loss">-0\.10\xa0EUR</span>', english)
     german = client.get(f"/players/{players[1].id}?lang=de").get_data(as_text=True)
     assert re.search(r'Bester Abend: .*?<span class="gain">0,10\xa0EUR</span>', german)
+    # the net figure's tile, narrower than a line: the currency may go under the amount (not "0.10 EU" and "R")
+    assert re.search(r'<div><strong><span class="">0\.00 EUR</span></strong><span>net</span></div>', english)
 
 
 @pytest.mark.parametrize("path", ["/players/999", "/players/0", f"/players/{2**31}", "/players/-1"])
