@@ -190,6 +190,18 @@ def test_a_players_chart_of_nights_on_one_day_writes_that_day_once(client, db, p
     assert svg.group(0).count("2026-03-01") == 1 and svg.group(0).count("2026-03-08") == 1
 
 
+def test_a_players_streak_of_nights_on_one_day_writes_that_day_once(client, db, players):
+    """A streak of one night says its day once, not "(2026-03-01 – 2026-03-01)"; of nights on two days, both."""
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
+    assert "Longest winning streak: 1 night (2026-03-01) " in answer_text(
+        client.get(f"/players/{players[1].id}?lang=en")
+    )
+    assert "Längste Gewinnserie: 1 Abend (01.03.2026) " in answer_text(client.get(f"/players/{players[1].id}?lang=de"))
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 8))
+    text = answer_text(client.get(f"/players/{players[1].id}?lang=en"))
+    assert "Longest winning streak: 2 nights (2026-03-01 – 2026-03-08) " in text
+
+
 def test_a_players_records_keep_an_amount_and_its_currency_together(client, db, players):
     """The records' "Best night: 2026-03-01, Matzlfangen 0.10 EUR" wraps on a phone, never between "0.10" and "EUR"."""
     night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
