@@ -223,26 +223,28 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
     return NightsPage(items, total, page, pages)
 
 
-def _deals_again(night: Night) -> bool:
-    """Whether the night's rules deal a hand again (engine/deal.py ``deal_stays``)."""
-    game = GAMES[night.game]
-    return bool(deal.deal_stays(game, game.parse_rules(night.rules)))
-
-
 def _redeals(db: Session, nights: list[Night]) -> dict[int, int]:
     """How many hands of each of these nights were dealt again (``Table.dealt_again``, as the night's summary
-    counts them): read only for the nights whose rules deal a hand again (Schafkopf under ``all_pass: "redeal"``)."""
-    redealing = {e.id: e for e in nights if e.game in GAMES and _deals_again(e)}
-    if not redealing:
+    counts them). Only the nights whose rules deal a hand again (Schafkopf under ``all_pass: "redeal"``) are
+    asked, and of their hands only those of a contract that may be dealt again (engine/deal.py ``deal_stays``,
+    found in SQL: not every hand of the page read and parsed)."""
+    stays: dict[int, tuple[Night, tuple[str, ...]]] = {}
+    for e in nights:
+        if e.game in GAMES:
+            game = GAMES[e.game]
+            if contracts := deal.deal_stays(game, game.parse_rules(e.rules)):
+                stays[e.id] = (e, contracts)
+    if not stays:
         return {}
+    contracts = {c for _, cs in stays.values() for c in cs}
     hands: dict[int, list[Any]] = defaultdict(list)
     for night_id, data in db.exec(
-        select(HandRecord.night_id, HandRecord.data)
-        .where(HandRecord.night_id.in_(list(redealing)))
-        .order_by(HandRecord.night_id, HandRecord.number)
+        select(HandRecord.night_id, HandRecord.data).where(
+            HandRecord.night_id.in_(list(stays)), HandRecord.data["contract"].as_string().in_(sorted(contracts))
+        )
     ):
         hands[night_id].append(data)
-    return {i: len(hands[i]) - deals_played(night=e, hands=hands[i]) for i, e in redealing.items()}
+    return {i: len(hands[i]) - deals_played(night=e, hands=hands[i]) for i, (e, _) in stays.items()}
 
 
 # --- a player's record -----------------------------------------------------------
