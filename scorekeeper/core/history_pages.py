@@ -28,9 +28,10 @@ from scorekeeper.core.models import (
     takes_money,
 )
 from scorekeeper.core.players import get_player
+from scorekeeper.core.stored import deals_played
 from scorekeeper.core.summary import SEAT_COUNTS
 from scorekeeper.core.text import name_key
-from scorekeeper.engine import GAMES
+from scorekeeper.engine import GAMES, deal
 
 # --- seasons ------------------------------------------------------------------
 
@@ -153,8 +154,9 @@ class NightFilter:
 class NightItem:
     night: Night
     names: list[str]
-    hands: int
+    hands: int  # the hands played: a redeal is none (docs/rules.md, "The club's history")
     leader: tuple[str, int] | None  # the night's biggest winner and their money (a night not for money: units)
+    redeals: int = 0  # the hands dealt again (still in the night's log), as the night's summary counts them
 
 
 @dataclass(frozen=True)
@@ -213,8 +215,36 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
         value = {"cents": cents, "units": units, None: 0}[measure[night_id]]
         if value > 0 and (night_id not in leaders or value > leaders[night_id][1]):
             leaders[night_id] = (name, value)
-    items = [NightItem(e, names[e.id], hands.get(e.id, 0), leaders.get(e.id)) for e in nights]
+    redeals = _redeals(db, nights)
+    items = [
+        NightItem(e, names[e.id], hands.get(e.id, 0) - redeals.get(e.id, 0), leaders.get(e.id), redeals.get(e.id, 0))
+        for e in nights
+    ]
     return NightsPage(items, total, page, pages)
+
+
+def _redeals(db: Session, nights: list[Night]) -> dict[int, int]:
+    """How many hands of each of these nights were dealt again (``Table.dealt_again``, as the night's summary
+    counts them). Only the nights whose rules deal a hand again (Schafkopf under ``all_pass: "redeal"``) are
+    asked, and of their hands only those of a contract that may be dealt again (engine/deal.py ``deal_stays``,
+    found in SQL: not every hand of the page read and parsed)."""
+    stays: dict[int, tuple[Night, tuple[str, ...]]] = {}
+    for e in nights:
+        if e.game in GAMES:
+            game = GAMES[e.game]
+            if contracts := deal.deal_stays(game, game.parse_rules(e.rules)):
+                stays[e.id] = (e, contracts)
+    if not stays:
+        return {}
+    contracts = {c for _, cs in stays.values() for c in cs}
+    hands: dict[int, list[Any]] = defaultdict(list)
+    for night_id, data in db.exec(
+        select(HandRecord.night_id, HandRecord.data).where(
+            HandRecord.night_id.in_(list(stays)), HandRecord.data["contract"].as_string().in_(sorted(contracts))
+        )
+    ):
+        hands[night_id].append(data)
+    return {i: len(hands[i]) - deals_played(night=e, hands=hands[i]) for i, (e, _) in stays.items()}
 
 
 # --- a player's record -----------------------------------------------------------

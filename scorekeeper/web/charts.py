@@ -83,7 +83,8 @@ def chart_svg(
 ) -> Markup:
     """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
     night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
-    (the hand numbers if not given); ``tick`` writes the axis's values (``str`` for counts such as
+    (the hand numbers if not given; ends alike, such as the one day of a player's nights, are written once,
+    in the middle); ``tick`` writes the axis's values (``str`` for counts such as
     strokes or points). The legend puts two names a row, or one when a name is too long for half,
     wrapping a name too long for the row (:func:`legend_lines`). ``font``: the text's size in the
     chart's units (:data:`FONT` on a page, :data:`PDF_FONT` in the PDF, with their widths).
@@ -130,13 +131,20 @@ def chart_svg(
         _label(pad_l - 6, y(0) + 4, "0", font),
         # the top and the bottom value, unless the 0 is written right there
         *(_label(pad_l - 6, y(v) + 4, tick(v), font) for v in (hi, lo) if abs(y(v) - y(0)) >= font + 1),
-        f'<text x="{pad_l}" y="{below}" font-size="{font}">{escape(first)}</text>',
     ]
-    if coda is None:
+    if coda is None and first == last:
+        # the ends alike (a player's nights all on one day, a single night): the day once, in the middle
+        parts.append(
+            f'<text x="{pad_l + plot_w / 2:.1f}" y="{below}" text-anchor="middle" font-size="{font}">'
+            f"{escape(first)}</text>"
+        )
+    elif coda is None:
+        parts.append(f'<text x="{pad_l}" y="{below}" font-size="{font}">{escape(first)}</text>')
         parts.append(
             f'<text x="{width - pad_r}" y="{below}" text-anchor="end" font-size="{font}">{escape(last)}</text>'
         )
     else:
+        parts.append(f'<text x="{pad_l}" y="{below}" font-size="{font}">{escape(first)}</text>')
         end = x(steps)
         parts.append(
             f'<line x1="{end:.1f}" y1="{pad_t}" x2="{end:.1f}" y2="{pad_t + plot_h}" stroke="#888" '

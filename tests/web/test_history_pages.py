@@ -174,6 +174,47 @@ def test_a_players_page_shows_totals_records_contracts_and_a_chart(client, db, p
     assert "2026-03-01" in svg and "2026-03-08" in svg and "Bernd" in svg
 
 
+def test_a_players_chart_of_nights_on_one_day_writes_that_day_once(client, db, players):
+    """A player of a single night (or of nights all on one day): the chart's x axis says that day once, not at
+    both ends, in both languages; nights on two days keep a day at each end."""
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
+    for lang, written in (("en", "2026-03-01"), ("de", "01.03.2026")):
+        page = client.get(f"/players/{players[1].id}?lang={lang}").get_data(as_text=True)
+        svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+        assert svg.count(written) == 1, svg
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))  # a second night on the same day
+    svg = re.search(r"<svg.*?</svg>", client.get(f"/players/{players[1].id}?lang=en").get_data(as_text=True), re.S)
+    assert svg.group(0).count("2026-03-01") == 1
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 8))
+    svg = re.search(r"<svg.*?</svg>", client.get(f"/players/{players[1].id}?lang=en").get_data(as_text=True), re.S)
+    assert svg.group(0).count("2026-03-01") == 1 and svg.group(0).count("2026-03-08") == 1
+
+
+def test_a_players_streak_of_nights_on_one_day_writes_that_day_once(client, db, players):
+    """A streak of one night says its day once, not "(2026-03-01 – 2026-03-01)"; of nights on two days, both."""
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
+    assert "Longest winning streak: 1 night (2026-03-01) " in answer_text(
+        client.get(f"/players/{players[1].id}?lang=en")
+    )
+    assert "Längste Gewinnserie: 1 Abend (01.03.2026) " in answer_text(client.get(f"/players/{players[1].id}?lang=de"))
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 8))
+    text = answer_text(client.get(f"/players/{players[1].id}?lang=en"))
+    assert "Longest winning streak: 2 nights (2026-03-01 – 2026-03-08) " in text
+
+
+def test_a_players_records_keep_an_amount_and_its_currency_together(client, db, players):
+    """The records' "Best night: 2026-03-01, Matzlfangen 0.10 EUR" wraps on a phone, never between "0.10" and "EUR"."""
+    night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
+    night_with(db, players, [{"contract": "rufen", "partner": 3, "points": 40}], date(2026, 3, 8))  # Bernd loses
+    english = client.get(f"/players/{players[1].id}?lang=en").get_data(as_text=True)
+    assert re.search(r'Best night: .*?<span class="gain">0\.10\xa0EUR</span>', english)
+    assert re.search(r'Worst night: .*?<span class="loss">-0\.10\xa0EUR</span>', english)
+    german = client.get(f"/players/{players[1].id}?lang=de").get_data(as_text=True)
+    assert re.search(r'Bester Abend: .*?<span class="gain">0,10\xa0EUR</span>', german)
+    # the net figure's tile, narrower than a line: the currency may go under the amount (not "0.10 EU" and "R")
+    assert re.search(r'<div><strong><span class="">0\.00 EUR</span></strong><span>net</span></div>', english)
+
+
 @pytest.mark.parametrize("path", ["/players/999", "/players/0", f"/players/{2**31}", "/players/-1"])
 def test_the_page_of_an_unknown_player_is_not_found(client, path):
     assert client.get(path).status_code == 404

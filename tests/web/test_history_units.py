@@ -230,3 +230,48 @@ def _migration_0017():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_the_nights_list_counts_the_hands_played_and_the_redeals_apart_as_the_summary_does(client, db, players):
+    """The nights list says what the night's summary says: one hand played, one dealt again ("Hands played: 1 +
+    1 dealt again"), not "2 hands"; a night without redeals says its hands alone."""
+    night_of(db, players, REDEALT, date(2026, 3, 1), 10, game="schafkopf", rules={"all_pass": "redeal"})
+    night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
+    page = history_pages.nights_page(db=db, filters=history_pages.NightFilter())
+    assert [(i.hands, i.redeals) for i in page.items] == [(1, 0), (1, 1)]
+    text = answer_text(client.get("/nights/?lang=en"))
+    assert "Clara, Dieter · 1 hand · top" in text and "Clara, Dieter · 1 hand + 1 dealt again · top" in text
+    assert "2 hands" not in text
+    german = answer_text(client.get("/nights/?lang=de"))
+    assert "Clara, Dieter · 1 Spiel + 1 neu gegeben · vorne" in german and "2 Spiele" not in german
+
+
+def test_the_nights_list_keeps_a_number_and_its_word_together(client, db, players):
+    """On a phone the line of a night wraps between its parts, never between "17" and "units" (nor "1" and
+    "hand", "0.10" and "EUR"): each held by no-break spaces, in both languages."""
+    night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
+    night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
+    night_of(db, players, REDEALT, date(2026, 3, 3), 10, game="schafkopf", rules={"all_pass": "redeal"})
+    english = client.get("/nights/?lang=en").get_data(as_text=True)
+    for words in ("17\xa0units", "0.10\xa0EUR", "2\xa0hands", "1\xa0hand\xa0+\xa01\xa0dealt\xa0again"):
+        assert words in english
+    german = client.get("/nights/?lang=de").get_data(as_text=True)
+    for words in ("17\xa0Einheiten", "0,10\xa0EUR", "2\xa0Spiele", "1\xa0Spiel\xa0+\xa01\xa0neu\xa0gegeben"):
+        assert words in german
+
+
+def test_the_history_pages_keep_a_count_and_its_word_together(client, db, players):
+    """The leaderboard's "1 night" and each player's "2 hands", the nights list's filtered "2 nights" and a
+    player's streak of "1 night": held together by no-break spaces, in both languages."""
+    night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
+    for lang, night, hands in (
+        ("en", "1\xa0night", "2\xa0hands"),
+        ("de", "1\xa0Abend", "2\xa0Spiele"),
+    ):
+        board = client.get(f"/leaderboard?lang={lang}&game=matzlfangen&season=2026").get_data(as_text=True)
+        assert f"· {night}</p>" in board and f"{hands} ·" in board
+        anna = client.get(f"/players/{players[0].id}?lang={lang}").get_data(as_text=True)
+        assert re.search(rf": {night} <span class=\"date\">", anna)
+    night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
+    for lang, nights in (("en", "2\xa0nights"), ("de", "2\xa0Abende")):
+        assert f" · {nights}</summary>" in client.get(f"/nights/?lang={lang}&game=matzlfangen").get_data(as_text=True)
