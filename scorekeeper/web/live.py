@@ -10,7 +10,8 @@ its hands, so not its version (undo, edit and the API's If-Match compare that): 
 roster's stamp beside it (core/players.py ``ROSTER_STAMP``). The same goes for the nights whose carried
 pots it took (``Night.pot_to``): corrected since, a pot is named on this night's page too (core/nights.py
 ``pot_moved``), so the tag carries the sum of their versions (which only grow); a correction there is no
-change of this night's hands and does not move its version.
+change of this night's hands and does not move its version. And the night that took this night's pot: its
+date is named in the note, which ends with its deletion (the tag carries its version, -1 when it is gone).
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ _POT_STAMP = (
     .correlate(Night)
     .scalar_subquery()
 )
-_VERSION = select(Night.version, ROSTER_STAMP, _POT_STAMP).where(Night.id == bindparam("night_id"))
+_TAKER = aliased(Night)  # the night that took this night's carried pot: its date is named, its deletion ends the note
+_TAKER_STAMP = (
+    select(func.coalesce(func.max(_TAKER.version), -1))
+    .where(_TAKER.uid == Night.pot_to)
+    .correlate(Night)
+    .scalar_subquery()
+)
+_VERSION = select(Night.version, ROSTER_STAMP, _POT_STAMP, _TAKER_STAMP).where(Night.id == bindparam("night_id"))
 
 
 def live_etag(night_id: int) -> str | None:
@@ -43,10 +51,10 @@ def live_etag(night_id: int) -> str | None:
     row = get_db().connection().execute(_VERSION, {"night_id": night_id}).first()
     if row is None:
         return None
-    version, roster, pots = row
+    version, roster, pots, taker = row
     writes = "w" if identity().may(NIGHT_WRITE, night_id) else "r"
     every = "a" if request.args.get("all") else "n"
-    return f"{night_id}-{version}.{roster}.{pots}-{get_locale() or 'de'}-{writes}{every}"
+    return f"{night_id}-{version}.{roster}.{pots}.{taker}-{get_locale() or 'de'}-{writes}{every}"
 
 
 def as_header(tag: str | None) -> str:

@@ -538,3 +538,32 @@ def test_a_carried_pot_corrected_after_the_next_night_took_it_is_named_the_same_
     assert said(other_db) == here
     third = start_night(other_db, list_players(db=other_db), game="schafkopf", played_on=date(2026, 11, 27))
     assert third.pot_start == 16
+
+
+def _written_before_pots_were_followed(data):
+    """``data`` (a club file) as a Scorekeeper before where a pot went was recorded wrote it."""
+    for night in data["nights"]:
+        for key in ("pot_to", "pot_given", "pot_from"):
+            del night["evening"][key]
+    return data
+
+
+@pytest.mark.parametrize("last_taken", [False, True])
+def test_a_club_file_written_before_pots_were_followed_keeps_the_pot_that_waited(db, other_db, players, last_taken):
+    """Moving the club with a file written before (docs/backup.md, the way to PostgreSQL): the pot the last
+    night carries waits in the new database as it did in the old, and a pot already taken never comes back
+    (migration 0016's rule; before, every old pot counted as gone, the waiting one too)."""
+    carry = {"pot_at_close": "carry"}
+    first = start_night(db, players, game="schafkopf", rules=carry)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf", rules=carry)  # takes 8
+    record_hand(db=db, night_id=second.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=second.id)  # carries 16
+    if last_taken:
+        start_night(db, players, game="schafkopf", rules=carry)  # takes 16, still open
+    import_club(db=other_db, data=_written_before_pots_were_followed(as_file(club_json(db=db))))
+    nights = {n.uid: n for n in other_db.exec(select(Night))}
+    assert nights[first.uid].pot_to == "" and nights[second.uid].pot_to == ("" if last_taken else None)
+    next_night = start_night(other_db, list(other_db.exec(select(Player).order_by(Player.id))), game="schafkopf")
+    assert next_night.pot_start == (0 if last_taken else 16)

@@ -581,10 +581,20 @@ BAD_FILES = {
         "evening.pot_given",
         "is given exactly when evening.pot_to names the night that took it",
     ),
-    "a pot given without what it gave": (
+    "a pot given by a night whose rules carry none": (
         set_at(["evening", "pot_to"], "0" * 32),
+        "evening.pot_to",
+        "names a night, but the night's rules carry no pot to the next",
+    ),
+    "a pot given to the night itself": (
+        lambda data: data["evening"].update(pot_to=data["evening"]["uid"], pot_given=8),
+        "evening.pot_to",
+        "names the night itself",
+    ),
+    "where a pot went without what it gave": (
+        drop_at(["evening", "pot_given"]),
         "evening.pot_given",
-        "is given exactly when evening.pot_to names the night that took it",
+        "is required with evening.pot_to and evening.pot_given: they come together",
     ),
     "pots taken that are no list": (
         set_at(["evening", "pot_from"], {"uid": "0" * 32}),

@@ -54,3 +54,26 @@ def test_a_pot_of_units_is_said_in_units_and_a_night_without_a_correction_names_
     close_night(db=db, night_id=first.id)
     (moved,) = client.get(f"/api/v1/sessions/{second.id}").get_json()["pot_moved"]
     assert (moved["took"], moved["now"], moved["difference"], moved["in_units"]) == (8, 16, 8, True)
+
+
+def test_a_night_that_took_two_pots_and_gave_one_names_all_three_corrections_as_its_schema_allows(client, db, players):
+    """Two tables' pots went to the next night, whose own pot went to the night after; all three nights were
+    corrected since: its answer names three, and the OpenAPI document allows them (it said two at most)."""
+    from scorekeeper.core.nights import reopen_night
+
+    carry = {"pot_at_close": "carry"}
+    tables = [start_night(db, players, game="schafkopf", rules=carry) for _ in range(2)]
+    for t in tables:
+        record_hand(db=db, night_id=t.id, hand={"contract": "rundpass"})
+        close_night(db=db, night_id=t.id)
+    middle = start_night(db, players, game="schafkopf", rules=carry)
+    close_night(db=db, night_id=middle.id)
+    start_night(db, players, game="schafkopf", rules=carry)
+    for night in (*tables, middle):
+        reopen_night(db=db, night_id=night.id, reason="a Rundpass more")
+        record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})
+        close_night(db=db, night_id=night.id)
+    moved = client.get(f"/api/v1/sessions/{middle.id}").get_json()["pot_moved"]
+    assert [(m["gave"], m["took"], m["now"]) for m in moved] == [(False, 80, 160), (False, 80, 160), (True, 160, 240)]
+    schema = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["Session"]
+    assert schema["properties"]["pot_moved"].get("maxItems", len(moved)) >= len(moved)

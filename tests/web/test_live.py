@@ -132,3 +132,26 @@ def test_a_phone_on_the_night_that_took_a_pot_sees_its_correction_without_reload
         assert poll(client, second, tag, **{"Accept-Language": "en"}).status_code == 304
     db.expire_all()
     assert db.get(Night, second.id).version == version
+
+
+def test_a_phone_on_the_night_that_gave_a_pot_sees_its_note_end_when_the_taking_night_is_deleted(client, db, players):
+    """The first night, corrected after the second took its pot, names the second in its note; the second is
+    deleted (an admin's mistake undone): the first night's poll gets the live part anew, without the note (it
+    answered 304 and the phone kept a note linking to a night that is no more)."""
+    from scorekeeper.core.exchange.night_file import night_json
+    from scorekeeper.core.nights import close_night, delete_night, reopen_night
+    from tests.support import start_night
+
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    second = start_night(db, players, game="schafkopf")
+    reopen_night(db=db, night_id=first.id, reason="a Rundpass was not entered")
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    said = "now carries"
+    seen = poll(client, first, **{"Accept-Language": "en"})
+    assert seen.status_code == 200 and said in seen.get_data(as_text=True)
+    delete_night(db=db, night_id=second.id, reason="started by mistake", export=night_json(db=db, night_id=second.id))
+    answer = poll(client, first, seen.headers["ETag"], **{"Accept-Language": "en"})
+    assert answer.status_code == 200 and said not in answer.get_data(as_text=True)

@@ -15,7 +15,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlalchemy import update
+from sqlmodel import Session, col, select
 
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
@@ -26,9 +27,10 @@ from scorekeeper.core.exchange.tournament_file import (
     tournament_json,
     write_tournament,
 )
-from scorekeeper.core.models import CLUB_NIGHT, Night, RosterChange, Tournament
+from scorekeeper.core.models import CLUB_NIGHT, POT_GONE, Night, RosterChange, Tournament
 from scorekeeper.core.players import add_imported_roster_change, list_players, roster_changes
 from scorekeeper.core.text import name_key
+from scorekeeper.engine import GAMES
 
 CLUB_FORMAT = "scorekeeper-club"
 CLUB_VERSION = 2
@@ -221,6 +223,37 @@ class ClubImport:
         return bool(self.players_created or self.changes_created or self.nights_created or self.tournaments_created)
 
 
+def _waiting_as_then(db: Session, nights: list[CheckedNight]) -> None:
+    """A club's file written before where a pot went was recorded: its nights' pots count as gone
+    (``night_file._read_pot_to``), but for the one the rule of then would give next, as migration 0016 leaves
+    it: of each game, the night first closed last, when its rules carry its pot and no night was started
+    with a pot after it first closed. That pot waits again, as it did in the club the file came from."""
+    last: dict[str, CheckedNight] = {}
+    for night in nights:
+        first = _first_close(night)
+        if first is not None and (
+            night.columns["game"] not in last or first >= _first_close(last[night.columns["game"]])
+        ):
+            last[night.columns["game"]] = night
+    for game, night in last.items():
+        first = _first_close(night)
+        carries = GAMES[game].carries_pot(GAMES[game].parse_rules(night.columns["rules"]))
+        taken = any(
+            n.columns["game"] == game and n.columns["pot_start"] > 0 and n.columns["created_at"] > first for n in nights
+        )
+        if carries and not taken and not night.pot_known:
+            db.exec(
+                update(Night)
+                .where(col(Night.uid) == night.columns["uid"], col(Night.pot_to) == POT_GONE)
+                .values(pot_to=None, pot_given=None)
+            )
+
+
+def _first_close(night: CheckedNight) -> Any:
+    """When a night of a file was first closed: its audit trail's first close, else its closing time."""
+    return min((a["at"] for a in night.audit if a["action"] == "close"), default=None) or night.columns["closed_at"]
+
+
 def import_club(*, db: Session, data: Any) -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
@@ -251,6 +284,8 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
                 created.append(add_night(db, night)[1])
             except InvalidExport as err:  # a seat's name is a tournament's guest here
                 raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
+        if any(created) and not all(night.pot_known for night in club.nights):
+            _waiting_as_then(db, club.nights)
         new_tournaments = []
         for i, tournament in enumerate(club.tournaments):
             try:

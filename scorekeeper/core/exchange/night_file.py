@@ -192,6 +192,7 @@ class CheckedNight:
     hands: list[dict[str, Any]]  # HandRecord's columns (without night_id)
     audit: list[dict[str, Any]]  # AuditEntry's columns (without night_id)
     pot_from: tuple[tuple[str, int], ...] = ()  # the pots it took: each night's uid and the units it gave
+    pot_known: bool = True  # False: written before where a pot went was recorded (_read_pot_to)
 
 
 def _read_night(value: Any) -> dict[str, Any]:
@@ -238,21 +239,32 @@ def _read_night(value: Any) -> dict[str, Any]:
         "status": status,
         "closed_at": closed_at,
         "pot_start": checks.integer(e["pot_start"], "evening.pot_start", 0, POT_MAX),
-        **_read_pot_to(e, status),
+        **_read_pot_to(e, status, uid, GAMES[game].carries_pot(GAMES[game].parse_rules(complete))),
         "created_at": checks.moment(e["created_at"], "evening.created_at"),
     }
 
 
-def _read_pot_to(e: dict[str, Any], status: str) -> dict[str, Any]:
+def _read_pot_to(e: dict[str, Any], status: str, uid: str, carries: bool) -> dict[str, Any]:
     """Where the night's carried pot went: ``pot_to``, the uid of the night that took it (``""``: it went
     before that was recorded; null: it waits, or the night carries none) and ``pot_given``, the units it gave
-    then (null while it waits). A file written before has neither: the pot of its night, if closed, is taken
-    as gone (it went where the rule of then sent it), so that no old pot waits again."""
-    if "pot_to" not in e:
+    then (null while it waits); the two come together. A file written before has neither: the pot of its
+    night, if closed, is taken as gone (it went where the rule of then sent it), so that no old pot waits
+    again (a club's file names the one that waits: ``club_file``). Only a night whose rules carry its pot
+    (``carries``) gives it to a night, never to itself."""
+    if "pot_to" not in e and "pot_given" not in e:
         return {"pot_to": POT_GONE if status == CLOSED else None, "pot_given": None}
+    for key in ("pot_to", "pot_given"):
+        if key not in e:
+            raise InvalidExport(
+                f"evening.{key}", "is required with evening.pot_to and evening.pot_given: they come together"
+            )
     to = e["pot_to"]
     if to is not None and to != POT_GONE:
         to = checks.uid(to, "evening.pot_to")
+        if to == uid:
+            raise InvalidExport("evening.pot_to", "names the night itself: a night's pot goes to a later night")
+        if not carries:
+            raise InvalidExport("evening.pot_to", "names a night, but the night's rules carry no pot to the next")
     given = None if e["pot_given"] is None else checks.integer(e["pot_given"], "evening.pot_given", 0, POT_MAX)
     if (given is None) != (not to):
         raise InvalidExport("evening.pot_given", "is given exactly when evening.pot_to names the night that took it")
@@ -420,7 +432,8 @@ def read_night(data: Any) -> CheckedNight:
     hands = _read_hands(top["hands"], night)
     audit = _read_audit(top["audit"], hands)
     _settle(night, hands)
-    return CheckedNight(night, names, hands, audit, _read_pot_from(top["evening"], night))
+    known = "pot_to" in top["evening"]
+    return CheckedNight(night, names, hands, audit, _read_pot_from(top["evening"], night), known)
 
 
 # --- writing it: one transaction ----------------------------------------------

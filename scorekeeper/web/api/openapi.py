@@ -264,11 +264,10 @@ def _schemas() -> dict[str, Any]:
                 "pot_moved": {
                     "type": "array",
                     "items": _ref("PotMoved"),
-                    "maxItems": 2,
                     "description": "the carried pots of the night corrected after the next night took them: the "
-                    "pot it took in (its night corrected since), then the pot it carried out (this night "
-                    "corrected since); neither night's figures change, the difference is settled by hand "
-                    "(docs/rules.md, The pot); empty where none was",
+                    "pots it took in (each from a night corrected since; a night takes every pot waiting), then "
+                    "the pot it carried out (this night corrected since); neither night's figures change, the "
+                    "difference is settled by hand (docs/rules.md, The pot); empty where none was",
                 },
                 **state,
             },
