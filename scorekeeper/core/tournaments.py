@@ -757,7 +757,8 @@ def replace_entrant(
     """Another person takes a participant's place: the start number and the points so far stay, the
     earlier tables stay the earlier person's (``Entrant.former`` keeps who and when). Between rounds,
     or in a drawn round that has not started (the new person takes the seat); refused while a round
-    is being played and for a participant who has withdrawn."""
+    is being played, once every round is played (the new person would play none and take the place, the
+    points and the prize of who played), and for a participant who has withdrawn."""
     t = _open_tournament(db, tournament_id)
     entrant = _entrant(db, t, number)
     if entrant.withdrawn_after is not None:
@@ -766,6 +767,8 @@ def replace_entrant(
     running = bool(last) and not _round_done(db, t, last)
     if running and _round_started(db, t, last):
         raise Conflict("round {n} is being played: replace the participant when it is over", n=last)
+    if last >= t.rounds and not running:  # the replacement would play none and stand in the place of who played
+        raise Conflict("all rounds are played: a participant replaced now would play none")
     player = _new_entrant_player(db, t, player_id, guest)
     before = db.get(Player, entrant.player_id)
     former = [

@@ -18,7 +18,7 @@ from scorekeeper.core.hands import record_hand, undo_last
 from scorekeeper.core.models import Night, TournamentTable
 from scorekeeper.core.players import create_player
 from scorekeeper.core.table import load_table
-from tests.support import EURO, form_values, make_user, pdf_text, signed_in
+from tests.support import EURO, answer_text, form_values, make_user, pdf_text, signed_in
 from tests.support_tournament import make_tournament
 
 SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 2, "points": 70}
@@ -347,6 +347,27 @@ def test_a_bad_replacement_is_refused_and_changes_nothing(client, db):
     assert client.get(f"/tournaments/{t.id}/entrants/99/replace").status_code == 404
     db.rollback()
     assert tm.read_tournament(db=db, tournament_id=t.id).names[5] == "Spieler 5"
+
+
+@pytest.mark.parametrize("reopened", [False, True])
+def test_once_every_round_is_played_nobody_is_replaced(client, db, reopened):
+    """A replacement after the final round took the winner's place, points and prize on the result list (the
+    person who played was on it nowhere); it is refused, as a late entry is, also in a tournament reopened."""
+    t = _tournament(db, n=8, rounds=1)
+    client.post(f"/tournaments/{t.id}/draw")
+    assert _paper(client, t, 1, [30, -10, -10, -10], [None] * 4).status_code == 302
+    assert _paper(client, t, 2, [12, -12, 5, -5], [None] * 4).status_code == 302
+    if reopened:
+        assert client.post(f"/tournaments/{t.id}/close").status_code == 302
+        assert client.post(f"/tournaments/{t.id}/reopen", data={"reason": "a typo"}).status_code == 302
+    db.rollback()
+    winner = _table(db, t, 1, 1).entrants[0].number
+    answer = client.post(f"/tournaments/{t.id}/entrants/{winner}/replace?lang=de", data={"guest": "Zenzi"})
+    assert answer.status_code == 409
+    said = answer_text(answer)
+    assert "Alle Runden sind gespielt: wer jetzt ersetzt wird, spielt keine mehr" in said, said
+    db.rollback()
+    assert tm.read_tournament(db=db, tournament_id=t.id).names[winner] == f"Spieler {winner}"
 
 
 # --- 3c: the keyboard ---------------------------------------------------------------------------
