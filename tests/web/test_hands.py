@@ -740,8 +740,9 @@ def test_a_stale_form_is_refused_with_409_and_says_what_happened(client, db, nig
     assert answer.status_code == 409
     assert form_errors(answer.get_data(as_text=True)) == (
         "Another phone recorded a hand meanwhile: this form was made when the night had 0 hands, now it has 1. "
-        "Check the table and enter the hand again if it is missing. Saved again, it is recorded as hand 2."
-    )
+        "Check the table and enter the hand again if it is missing. Other players play this hand, or another one "
+        "declares: enter it again. Saved again, it is recorded as hand 2."
+    )  # a Rufen: forehand declares, and hand 2's forehand is another (Clara, not Bernd): the form starts empty
     assert snapshot(db, night.id) == before
 
 
@@ -1204,3 +1205,21 @@ def test_an_undo_confirmed_after_a_player_was_renamed_takes_back_the_hand_it_sho
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert not [f for f in flashes(page) if "changed the night meanwhile" in f], flashes(page)
     assert snapshot(db, night.id)[0] == 0  # hand 1, the one the page showed, is taken back
+
+
+def test_a_stale_form_of_a_table_of_five_whose_next_hand_other_players_play_starts_empty(client, db, players):
+    """At a table of five the dealer sits out: a form made for hand 1 (Anna deals, Bernd is forehand, seat 1)
+    and refused as stale after another phone recorded hand 1 came back with its seats still chosen, now other
+    people's (Bernd deals hand 2 and sits out: seat 1 is Clara), and saved again it recorded a Sauspiel of
+    people nobody chose. The page now starts the form empty, saying why."""
+    night = start_night(db, players, game="schafkopf", seats=5)
+    mine = open_form(client, f"/nights/{night.id}/hands/new?lang=en")
+    mine = fill(mine, {"contract": "sauspiel", "declarer": "1", "suit": "eichel", "points": "70"})
+    record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})  # another phone: hand 1
+    answer = client.post(f"/nights/{night.id}/hands/new?lang=en", data={**mine, "action": "save"})
+    assert answer.status_code == 409
+    page = answer.get_data(as_text=True)
+    assert "Other players play this hand, or another one declares: enter it again." in form_errors(page)
+    again = form_values(page)
+    assert not again.get("declarer"), again  # Clara's seat no more
+    assert again["expected_hands"] == "1"

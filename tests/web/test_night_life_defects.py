@@ -231,7 +231,9 @@ def test_a_refused_stale_form_shows_the_number_it_will_now_record(client, db, pl
     assert re.search(r"<h1>Hand 2</h1>", page)
     assert "Saved again, it is recorded as hand 2" in page
     assert form_values(page)["expected_hands"] == "1"  # saving it again, once checked, records hand 2
-    again = client.post(f"/nights/{night.id}/hands/new?lang=en", data={**form_values(page), "action": "save"})
+    # a Rufen, whose forehand declares, is another's in hand 2: the form starts empty and is entered again
+    again = fill(form_values(page), RUFEN_HIRSCH)
+    again = client.post(f"/nights/{night.id}/hands/new?lang=en", data={**again, "action": "save"})
     assert again.status_code == 302, again.get_data(as_text=True)
     assert _hands(db, night.id) == 2
 
