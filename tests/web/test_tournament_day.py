@@ -282,6 +282,15 @@ def test_start_numbers_never_move_and_a_replacement_keeps_the_number_and_the_poi
     assert "Resi" in [n for table in view.rounds[1].tables for n in table.names]
 
 
+def test_the_replace_page_offers_nobody_who_was_entered_before(client, db):
+    """Spieler 5, replaced by Resi, keeps the tables played: the Replace page of another participant offered
+    Spieler 5 from the roster, a choice always refused ("Spieler 5 is entered already"); Sepp is offered."""
+    t, former_id, _resi, sepp = _replaced(client, db)
+    page = client.get(f"/tournaments/{t.id}/entrants/6/replace").get_data(as_text=True)
+    offered = re.findall(r'<option value="(\d+)"', page)
+    assert str(sepp.id) in offered and str(former_id) not in offered
+
+
 def _replaced(client, db):
     """A tournament of 8 members after round 1; Spieler 5 replaced by Resi (a member); Sepp, not entered."""
     t = _tournament(db, n=8, deals=1)

@@ -75,6 +75,7 @@ def test_the_organiser_creates_a_tournament_with_the_turnier_preset(client, db):
         ({"deals": "x"}, "Not a valid integer value."),
         ({"entry_fee": "zehn"}, "Enter the entry fee as an amount such as 10,00"),
         ({"prizes": "100; viel"}, "Enter the prizes as amounts separated by ;"),
+        ({"prizes": "100;;25"}, "Enter the prizes as amounts separated by ;"),  # was [100, 25]: 25 for second
         ({"schafkopf__tariff_solo": "-1"}, "between 0 and 1000"),
         ({"game": "matt"}, "Not a valid choice."),
     ],

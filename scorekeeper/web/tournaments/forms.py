@@ -22,13 +22,19 @@ PRESET = "turnier"
 
 
 def parse_prizes(text: Any) -> list[int] | None:
-    """``"100; 50; 25,50"``: amounts, first place first, as cents; None if one is no amount.
+    """``"100; 50; 25,50"``: amounts, first place first, as cents; None if one is no amount. A place left
+    empty between two is no amount (``"100;;25"`` would give the third place's prize to the second); empty
+    ones at the end are nothing.
 
-    >>> parse_prizes("100; 50; 25,50"), parse_prizes(""), parse_prizes("100; x")
-    ([10000, 5000, 2550], [], None)
+    >>> parse_prizes("100; 50; 25,50"), parse_prizes(""), parse_prizes("100; x"), parse_prizes("100;;25")
+    ([10000, 5000, 2550], [], None, None)
+    >>> parse_prizes("100; 50; ")
+    [10000, 5000]
     """
-    parts = [p for p in re.split(r"[;\n]+", text or "") if p.strip()]
-    cents = [parse_cents(p) for p in parts]
+    parts = [p.strip() for p in re.split(r"[;\n]", text or "")]
+    while parts and not parts[-1]:
+        parts.pop()
+    cents = [parse_cents(p) if p else None for p in parts]
     return None if any(c is None for c in cents) else cents
 
 

@@ -121,7 +121,8 @@ def new():
 
 def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     form = EntrantForm()
-    entered = {e.player_id for e in view.entrants}
+    # who is or was entered (a replaced person keeps their earlier tables: core/tournaments.py refuses them)
+    entered = {e.player_id for e in view.entrants} | {f["player_id"] for e in view.entrants for f in e.former or ()}
     roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
     guests = [p for p in list_guests(db=get_db()) if p.id not in entered]  # a guest who comes back
     form.player.choices = choices(
