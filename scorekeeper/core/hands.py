@@ -221,10 +221,21 @@ def record_hand(
     last = last_hand(db=db, night_id=night_id)
     count = 0 if last is None else last.number
     if expected_hands is not None and expected_hands != count:
+        at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+        if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
+            raise Conflict(
+                "Another phone took a hand back meanwhile: this form was made when the table had {seen} hands, "
+                "now it has {now}. Check it and enter the hand again if it is missing."
+                if at_table
+                else "Another phone took a hand back meanwhile: this form was made when the night had {seen} hands, "
+                "now it has {now}. Check the table and enter the hand again if it is missing.",
+                seen=expected_hands,
+                now=count,
+            )
         raise Conflict(
             "Another phone recorded a hand meanwhile: this form was made when the table had {seen} hands, "
             "now it has {now}. Check it and enter the hand again if it is missing."
-            if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+            if at_table
             else "Another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
             "now it has {now}. Check the table and enter the hand again if it is missing.",
             seen=expected_hands,

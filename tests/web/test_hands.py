@@ -1223,3 +1223,27 @@ def test_a_stale_form_of_a_table_of_five_whose_next_hand_other_players_play_star
     again = form_values(page)
     assert not again.get("declarer"), again  # Clara's seat no more
     assert again["expected_hands"] == "1"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "Another phone took a hand back meanwhile: this form was made when the night had 2 hands, now it has 1.",
+        ),
+        ("de", "Ein anderes Handy hat inzwischen ein Spiel zurückgenommen: dieses Formular stammt von 2 Spielen"),
+    ],
+)
+def test_a_stale_form_after_another_phone_took_a_hand_back_says_so(client, db, night, lang, said):
+    """The refusal said "Another phone recorded a hand meanwhile: … had 2 hands, now it has 1", a hand fewer."""
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    record_hand(db=db, night_id=night.id, hand={"contract": "durch", "declarer": 1, "won": True})
+    mine = fill(
+        open_form(client, f"/nights/{night.id}/hands/new?lang={lang}"),
+        {"contract": "durch", "declarer": "1", "won": "1"},
+    )
+    undo_last(db=db, night_id=night.id)
+    answer = client.post(f"/nights/{night.id}/hands/new?lang={lang}", data={**mine, "action": "save"})
+    assert answer.status_code == 409
+    assert form_errors(answer.get_data(as_text=True)).startswith(said)

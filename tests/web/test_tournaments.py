@@ -529,3 +529,13 @@ def test_a_tournament_tables_pot_is_carried_to_no_club_night(client, db, lang, s
     page = answer_text(client.get(f"/nights/{night_id}/summary?lang={lang}"))
     assert said in page
     assert "Carried to the club's next night." not in page and "Geht in den nächsten Abend des Vereins." not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "wrong"), [("en", "1 deal each", "1 deals each"), ("de", "je 1 Spiel", "je 1 Spiele")]
+)
+def test_a_tournament_of_one_deal_a_table_says_it_in_the_singular(client, db, lang, said, wrong):
+    t = make_tournament(db, n=8, deals=1)
+    for path in (f"/tournaments/{t.id}", "/tournaments/"):
+        page = answer_text(client.get(f"{path}?lang={lang}"))
+        assert said in page and wrong not in page, path
