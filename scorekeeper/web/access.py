@@ -25,9 +25,10 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_login import current_user, login_user
 from flask_wtf.csrf import generate_csrf
+from sqlmodel import col, select
 
 from scorekeeper.core import accounts
-from scorekeeper.core.models import Night, User
+from scorekeeper.core.models import Night, TournamentTable, User
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.text import is_id
 from scorekeeper.web.context import SAFE_METHODS, get_db, is_api, read_db
@@ -190,6 +191,26 @@ def way_back(leaving: int | None = None) -> tuple[str, str]:
     return url_for("nights.index"), _("Back to the nights")
 
 
+def guest_links() -> list[tuple[int, str]]:
+    """The menu's links of a guest: each night it is at, a tournament's table named by its round and number
+    ("Round 2 · Table 3", as the table's page names it), a club night "Night"."""
+    ids = sorted(identity().guest_nights)
+    if not ids:
+        return []
+    tables = {
+        night_id: (round_number, number)
+        for night_id, round_number, number in get_db().exec(
+            select(TournamentTable.night_id, TournamentTable.round, TournamentTable.number).where(
+                col(TournamentTable.night_id).in_(ids)
+            )
+        )
+    }
+    return [
+        (i, f"{_('Round %(n)s', n=tables[i][0])} · {_('Table %(n)s', n=tables[i][1])}" if i in tables else _("Night"))
+        for i in ids
+    ]
+
+
 def join(night: Night) -> None:
     """Make this browser a guest of the night (its current code)."""
     joined = dict(session.get(GUESTS) or {})
@@ -327,6 +348,7 @@ def init_app(app: Flask) -> None:
         identity=identity,
         account_key=account_key,
         way_back=way_back,
+        guest_links=guest_links,
         role_label=lambda role: ROLE_NAMES.get(role, role),
     )
 

@@ -539,3 +539,28 @@ def test_a_tournament_of_one_deal_a_table_says_it_in_the_singular(client, db, la
     for path in (f"/tournaments/{t.id}", "/tournaments/"):
         page = answer_text(client.get(f"{path}?lang={lang}"))
         assert said in page and wrong not in page, path
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "second"),
+    [("en", "Round 1 · Table 1", "Round 1 · Table 2"), ("de", "Runde 1 · Tisch 1", "Runde 1 · Tisch 2")],
+)
+def test_a_phone_at_two_tables_names_each_in_its_menu_by_its_round_and_number(
+    app, client, db, players, lang, first, second
+):
+    """The menu of a phone that joined tables listed "Night" once per table ("Abend Abend"): a table is named as
+    its page names it; a club night joined too stays "Night"."""
+    from tests.support import start_night
+
+    t = make_tournament(db, n=8)
+    assert client.post(f"/tournaments/{t.id}/draw").status_code == 302
+    db.rollback()
+    tables = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables
+    club = start_night(db, players)
+    phone = app.test_client()
+    for code in (tables[0].night.join_code, tables[1].night.join_code, club.join_code):
+        assert phone.post("/join", data={"code": code}).status_code == 302
+    page = phone.get(f"/nights/{tables[0].night.id}?lang={lang}").get_data(as_text=True)
+    menu = re.findall(r'<a href="/nights/(\d+)">([^<]+)</a>', page[page.index("<nav") : page.index("</nav>")])
+    night = "Night" if lang == "en" else "Abend"
+    assert menu == [(str(tables[0].night.id), first), (str(tables[1].night.id), second), (str(club.id), night)]
