@@ -114,20 +114,27 @@ def complete_hand(*, night: Night, hand: Any, dealt: Deal) -> Any:
     return dealt.complete(GAMES[night.game], hand)
 
 
+def same_people(*, night: Night, hand: Any, dealt: Deal, dealt_by: int | None) -> bool:
+    """Whether ``hand``, entered for the deal ``dealt_by`` dealt (kept offline, or on a form another phone
+    was quicker than), is played by the same people at the same seats as the deal ``dealt``: at a table of
+    five another player sits out; where forehand declares (no declarer entered), another one declares. A
+    ``dealt_by`` that names no seat says nothing against it."""
+    size = night.seat_count
+    if dealt_by is None or type(dealt_by) is not int or not 1 <= dealt_by <= size or dealt_by == dealt.dealer:
+        return True
+    game = GAMES[night.game]
+    declares = game.forehand_declares and isinstance(hand, dict) and "declarer" not in hand
+    return dealt.played_as(Deal.at(dealt.number, dealt_by, size, game.seats), declares)
+
+
 def _same_players(*, db: Session, night: Night, hand: Any, dealt: Deal, dealt_by: int | None) -> None:
     """A hand entered for another deal (``dealt_by`` dealt it: kept offline, then added as the next
-    hand) lands as the next hand (``dealt``) only when the same people play it: at a table of five
-    another player sits out; where forehand declares (no declarer entered), another one declares.
+    hand) lands as the next hand (``dealt``) only when the same people play it (:func:`same_people`).
 
     :raises InvalidInput: when other players would play the hand (``dealt_by``; its names: ``dealer``,
         ``now``, and ``number``, the hand it would be).
     """
-    size = night.seat_count
-    if dealt_by is None or type(dealt_by) is not int or not 1 <= dealt_by <= size or dealt_by == dealt.dealer:
-        return
-    game = GAMES[night.game]
-    declares = game.forehand_declares and isinstance(hand, dict) and "declarer" not in hand
-    if dealt.played_as(Deal.at(dealt.number, dealt_by, size, game.seats), declares):
+    if same_people(night=night, hand=hand, dealt=dealt, dealt_by=dealt_by):
         return
     people = seats(db=db, night_id=night.id)
     raise InvalidInput(

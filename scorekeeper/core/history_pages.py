@@ -25,6 +25,7 @@ from scorekeeper.core.models import (
     NightResult,
     Player,
     Seat,
+    scores_units,
     takes_money,
 )
 from scorekeeper.core.players import get_player
@@ -122,20 +123,6 @@ def places(db: Session) -> list[str]:
     return sorted(db.exec(select(Night.place).where(Night.place != "").distinct()))
 
 
-# --- what a night is played for -------------------------------------------------
-
-
-def pays_units(game: str, rules: Any) -> bool:
-    """Whether a club night of ``game`` under ``rules`` scores units, for money or not (a stake of 0): its
-    units are each hand's score, and count on the history pages whatever the stake (docs/rules.md, "The
-    club's history"); not Konter a Matt nor Matt without a stake (``Game.uses_stake``), whose units are none.
-
-    >>> pays_units("schafkopf", {}), pays_units("matt", {}), pays_units("matt", {"stake_per_point": 1})
-    (True, False, True)
-    """
-    return game in GAMES and GAMES[game].uses_stake(rules or {})
-
-
 # --- the nights list -----------------------------------------------------------
 
 
@@ -204,7 +191,7 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
     )
     # the biggest winner: by money where the night is played for money, else by units where its hands score
     # them (a stake of 0); a night of neither (Konter a Matt, Matt without a stake) names none
-    measure = {e.id: "cents" if e.for_money else "units" if pays_units(e.game, e.rules) else None for e in nights}
+    measure = {e.id: "cents" if e.for_money else "units" if scores_units(e.game, e.rules) else None for e in nights}
     leaders: dict[int, tuple[str, int]] = {}
     for night_id, name, units, cents in db.exec(
         select(NightResult.night_id, Player.name, NightResult.units, NightResult.cents)
@@ -273,7 +260,7 @@ class Tally:
     declared: int = 0
     won: int = 0
     paid: int = field(default=0, compare=False)  # of the nights, those played for money (``takes_money``)
-    scored: int = field(default=0, compare=False)  # of the nights, those whose hands score units (``pays_units``)
+    scored: int = field(default=0, compare=False)  # of the nights, those whose hands score units (``scores_units``)
     scored_hands: int = field(default=0, compare=False)  # the hands of those
 
     def add(self, row: NightResult, paid: bool = True, scored: bool = True) -> None:
@@ -319,7 +306,7 @@ class NightLine:
     cents: int
     paid: bool = field(default=True, compare=False)  # played for money (``takes_money``)
     units: int = field(default=0, compare=False)
-    scored: bool = field(default=True, compare=False)  # its hands score units (``pays_units``)
+    scored: bool = field(default=True, compare=False)  # its hands score units (``scores_units``)
 
     def value(self, in_units: bool) -> int:
         """The night's result in money (cents) or in units."""
@@ -393,7 +380,7 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
     ):
         if takes_money(game, rules, stake):
             paid.add(night_id)
-        if pays_units(game, rules):
+        if scores_units(game, rules):
             scored.add(night_id)
     counts = dict.fromkeys(COUNTS, 0)
     by_season: dict[int, dict[str, Tally]] = defaultdict(dict)
@@ -480,7 +467,7 @@ class SeasonKind:
     """What a season's nights of one game on the leaderboard were played for."""
 
     for_money: bool  # any of them for money (``takes_money``): the leaderboard shows money
-    scored: frozenset[int]  # those whose hands score units (``pays_units``), with money or at a stake of 0
+    scored: frozenset[int]  # those whose hands score units (``scores_units``), with money or at a stake of 0
 
     @property
     def shows_units(self) -> bool:
@@ -494,7 +481,7 @@ def season_kind(*, db: Session, game: str, season: Season) -> SeasonKind:
     nights = db.exec(select(Night.id, Night.game, Night.rules, Night.stake_cents).where(Night.id.in_(counted))).all()
     return SeasonKind(
         any(takes_money(g, r, stake) for _id, g, r, stake in nights),
-        frozenset(night_id for night_id, g, r, _stake in nights if pays_units(g, r)),
+        frozenset(night_id for night_id, g, r, _stake in nights if scores_units(g, r)),
     )
 
 

@@ -52,6 +52,18 @@ def utcnow() -> datetime:
 NEVER_REUSED = {"sqlite_autoincrement": True}
 
 
+def scores_units(game: str, rules: Any) -> bool:
+    """Whether a night of ``game`` under ``rules`` scores units, for money or not (a stake of 0): not where the
+    game's money option is 0 (Konter a Matt or Matt without a stake, ``Game.uses_stake``), whose units are
+    none. The history pages add up these nights' units whatever the stake (docs/rules.md, "The club's
+    history"); a club night's balance shows them (``Table.shows_score``).
+
+    >>> scores_units("schafkopf", {}), scores_units("matt", {}), scores_units("matt", {"stake_per_point": 1})
+    (True, False, True)
+    """
+    return game in GAMES and GAMES[game].uses_stake(rules or {})
+
+
 def takes_money(game: str, rules: Any, stake_cents: int, tournament_id: int | None = None) -> bool:
     """Whether a night is played for money: the one answer every page, PDF and history figure asks.
 
@@ -64,7 +76,7 @@ def takes_money(game: str, rules: Any, stake_cents: int, tournament_id: int | No
     >>> takes_money("schafkopf", {}, 10), takes_money("schafkopf", {}, 0), takes_money("matt", {}, 10)
     (True, False, False)
     """
-    return tournament_id is None and stake_cents > 0 and game in GAMES and GAMES[game].uses_stake(rules or {})
+    return tournament_id is None and stake_cents > 0 and scores_units(game, rules)
 
 
 class Player(SQLModel, table=True):

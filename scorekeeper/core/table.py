@@ -16,7 +16,7 @@ from sqlalchemy import Text, type_coerce
 from sqlmodel import Session, select
 
 from scorekeeper.core.errors import NotFound
-from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat, scores_units
 from scorekeeper.core.stored import Running, decoded, last_hand, stored_state
 from scorekeeper.core.text import is_id
 from scorekeeper.engine import GAMES, HandResult, Settlement, deal, ledger, settle_session, stored_deltas
@@ -157,7 +157,7 @@ class Table:
         """Whether the balance is shown as each player's score: a tournament's table's points, or the units of
         a night whose hands pay them (``Game.uses_stake``), with money or without (a stake of 0); not where the
         game's money option is 0 (Konter a Matt, Matt without a stake: their strokes or matches instead)."""
-        return self.at_tournament or GAMES[self.night.game].uses_stake(self.night.rules)
+        return self.at_tournament or scores_units(self.night.game, self.night.rules)
 
     def deal(self, number: int) -> Deal:
         """The deal of hand ``number`` (1-based): a recorded hand's as stored, the next hand's as worked

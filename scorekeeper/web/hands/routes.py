@@ -9,12 +9,11 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput
-from scorekeeper.core.hands import UndoneHand, edit_hand, record_hand, undo_last
+from scorekeeper.core.hands import UndoneHand, edit_hand, record_hand, same_people, undo_last
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import GAMES, InvalidHand
-from scorekeeper.engine.deal import Deal
 from scorekeeper.web import life
 from scorekeeper.web.access import NIGHT_WRITE, access
 from scorekeeper.web.context import found, get_db
@@ -116,18 +115,6 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
     )
 
 
-def _same_people(table: Table, number: int, dealt_by: int | None, hand: Any) -> bool:
-    """Whether hand ``number`` is played by the same people at the same seats as ``hand`` was entered for on a
-    form made for the hand dealt by ``dealt_by`` (a stale form: another phone recorded a hand meanwhile), and
-    where forehand declares (no declarer entered), by the same forehand: as the core asks of a kept hand
-    (core/hands.py ``_same_players``)."""
-    size, game = table.night.seat_count, GAMES[table.night.game]
-    if dealt_by is None or not 1 <= dealt_by <= size:
-        return True
-    declares = game.forehand_declares and isinstance(hand, dict) and "declarer" not in hand
-    return table.deal(number).played_as(Deal.at(number, dealt_by, size, game.seats), declares)
-
-
 def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
     """Validate, preview or save: the same path with or without JavaScript."""
     preview = None
@@ -169,7 +156,8 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
                 # a stale form (another phone was quicker): the page shows the next hand's deal and names;
                 # once checked with the table, saved again it is that hand
                 errors = form.form_errors
-                if not _same_people(table, number, parse_int(form.dealt_by.data or ""), hand):
+                seen_by = parse_int(form.dealt_by.data or "")
+                if not same_people(night=table.night, hand=hand, dealt=table.deal(number), dealt_by=seen_by):
                     # other people play the next hand (at a table of five another sits out; where forehand
                     # declares, another declares): a seat on the form would now be someone else's: it starts empty
                     form = type(form)(formdata=None)
