@@ -370,7 +370,9 @@ def _register(app: Flask) -> None:
         hand_word,
         hundredths,
         money,
+        plain_text,
         roster_text,
+        unit_count,
     )
 
     app.url_map.converters["int"] = IdConverter
@@ -392,7 +394,9 @@ def _register(app: Flask) -> None:
     app.before_request(_csrf_check)
     app.after_request(_csrf_refused)
     app.jinja_env.globals.update(
-        money=money,
+        money=money,  # "0.40 EUR" with a no-break space, as unit_count's "17 units"
+        unit_count=unit_count,
+        plain_text=plain_text,  # a macro's words as the Share text has them, a no-break space kept
         decimal_mark=decimal_mark,  # the page's decimal mark: "," in German (its CSV then has ";" between cells)
         day=day,
         hundredths=hundredths,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -26,9 +27,33 @@ def decimal_mark() -> str:
     return "." if str(get_locale() or "de") == "en" else ","
 
 
+#: U+00A0 NO-BREAK SPACE: between a figure and its word ("0.40 EUR", "17 units"), which a line never parts.
+NBSP = "\u00a0"
+
+
 def money(amount_cents: int, currency: str) -> str:
-    """Money in the user's notation: ``-3,50 EUR`` in German, ``-3.50 EUR`` in English."""
-    return ledger.format_money(amount_cents, currency, decimal_mark())
+    """Money in the user's notation for a page or a PDF: ``-3,50 EUR`` in German, ``-3.50 EUR`` in English, the
+    amount and its currency held together by a no-break space (a phone's line never parts them). The exports
+    and the API, which machines read, give cents as numbers and never ask this."""
+    return ledger.format_money(amount_cents, currency, decimal_mark()).replace(" ", NBSP)
+
+
+def unit_count(n: int) -> str:
+    """A count of units in the user's language, the figure and its word held together as :func:`money` holds
+    an amount: ``17 units``, ``1 Einheit``."""
+    return ngettext("%(num)d unit", "%(num)d units", n).replace(" ", NBSP)
+
+
+_TAG = re.compile(r"<[^>]*>")
+_SPACES = re.compile(r"[ \t\r\n\f\v]+")
+
+
+def plain_text(markup: str) -> str:
+    """A piece of a page as plain text (the settlement's Share text): its tags left out, its entities read,
+    each run of spaces and line ends one space, and a no-break space kept where :func:`money` wrote one
+    (Jinja's ``striptags`` makes it a space). ``<strong>Anna</strong> pays 0.40\u00a0EUR``: ``Anna pays
+    0.40\u00a0EUR``."""
+    return _SPACES.sub(" ", Markup(_TAG.sub("", str(markup))).unescape()).strip()
 
 
 def css_string(text: str) -> Markup:

@@ -185,7 +185,7 @@ def test_the_sitting_out_dealer_is_shown_with_zero_in_the_hands_payments(client,
     record_all(client, night, [{"contract": "rufen", "partner": 3, "points": 80}])
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     payments = re.search(r'<table class="payments">(.*?)</table>', page, re.S).group(1)
-    assert '<td>Anna</td><td class="num">+0</td><td class="num">0.00 EUR</td>' in payments
+    assert '<td>Anna</td><td class="num">+0</td><td class="num">0.00\u00a0EUR</td>' in payments
 
 
 def test_a_schafkopf_pot_night_through_the_form_settles_as_the_engine_does(client, db, players):
@@ -215,7 +215,7 @@ def test_a_schafkopf_pot_night_through_the_form_settles_as_the_engine_does(clien
     assert sum(t.balance) == -16
     assert t.balance == engine_balance(night, hands, [1, 2, 3, 4, 1])
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
-    assert "Stock: <strong>16</strong> Einheiten (1,60 EUR)" in page
+    assert "Stock: <strong>16\u00a0Einheiten</strong> (1,60\u00a0EUR)" in page
 
 
 def test_a_schafkopf_ramsch_night_through_the_form_settles_as_the_engine_does(client, db, players):
@@ -315,7 +315,7 @@ def test_a_matt_match_adds_up_the_durchgaenge(client, db, players):
     assert t.money(1) == 2950
     assert t.balance == engine_balance(night, hands, [1, 2, 1, 2])
     page = client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True)
-    assert "29,50 EUR" in page
+    assert "29,50\u00a0EUR" in page
     assert "Gewonnene Partien: Anna 1 : 0 Bernd" in page_text(page)
 
 
@@ -1153,7 +1153,7 @@ def test_the_preview_steps_are_german_by_default(client, night):
     assert "<h2>Vorschau: Wert 6</h2>" in page
     assert "Rufen gewonnen mit 70 Augen (66 nötig)" in page
     assert "5× gespritzt bis Hirsch" in page
-    assert "-0,60 EUR" in page
+    assert "-0,60\u00a0EUR" in page
 
 
 def test_english_is_remembered_once_chosen(client, night):

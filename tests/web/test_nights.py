@@ -419,7 +419,7 @@ def test_the_table_page_in_english_writes_money_with_a_decimal_point(client, db,
         ("Clara", "-6", "-3.00 EUR"),
         ("Dieter", "6", "3.00 EUR"),
     ]
-    assert "stake 0.50 EUR" in page
+    assert "stake 0.50\u00a0EUR" in page
 
 
 def test_at_a_table_of_five_the_dealer_is_on_the_balance_with_zero_for_the_hand(client, db, players):
@@ -440,7 +440,7 @@ def test_the_table_page_shows_the_pot_of_a_schafkopf_night(client, db, players):
     night = start_night(db, players, game="schafkopf")
     record_hand(db=db, night_id=night.id, hand={"contract": "rundpass"})
     page = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
-    assert "Pot: <strong>8</strong> units (0.80 EUR)" in page
+    assert "Pot: <strong>8\u00a0units</strong> (0.80\u00a0EUR)" in page
     assert [row[1] for row in balance_rows(page)] == ["-2", "-2", "-2", "-2"]
 
 
@@ -460,7 +460,7 @@ def test_the_table_page_of_a_closed_night_shows_the_money_its_settlement_pays(cl
     table = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     # the closed night's own page said -0.60 EUR for Anna, and a pot of 8 units that was shared out
     assert money_column(table) == money_column(summary)
-    assert "Pot: <strong>8</strong>" not in table
+    assert "Pot: <strong>8\u00a0units</strong>" not in table
     assert "Pot: 8 units = 0.80 EUR. Shared: 0.20 EUR each." in page_text(table)
     german = page_text(client.get(f"/nights/{night.id}?lang=de").get_data(as_text=True))
     assert "Stock: 8 Einheiten = 0,80 EUR. Geteilt: je 0,20 EUR." in german
@@ -471,7 +471,7 @@ def test_the_table_page_of_an_open_night_shows_the_pot_still_on_the_table(client
     reopen_night(db=db, night_id=night.id, reason="a hand was missing")
     table = client.get(f"/nights/{night.id}?lang=en").get_data(as_text=True)
     assert money_column(table) == ["-0.60 EUR", "-0.60 EUR", "0.20 EUR", "0.20 EUR"]  # nothing shared yet
-    assert "Pot: <strong>8</strong> units (0.80 EUR)" in table
+    assert "Pot: <strong>8\u00a0units</strong> (0.80\u00a0EUR)" in table
 
 
 def test_the_hands_of_a_staked_matt_night_pay_what_its_balance_pays(client, db, players):
@@ -532,7 +532,7 @@ def test_the_table_page_names_the_game_date_place_stake_and_preset(client, db, p
     page = client.get(f"/nights/{night.id}").get_data(as_text=True)
     assert "<h1>Schafkopf</h1>" in page
     assert "14.11.2026 · Zur Post" in page
-    assert "Einsatz 0,20 EUR" in page
+    assert "Einsatz 0,20\u00a0EUR" in page
     assert "Regeln: bayerisch" in page
 
 

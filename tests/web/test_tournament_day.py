@@ -471,8 +471,8 @@ def test_the_tournament_pages_and_pdfs_print_the_clubs_currency(tmp_path, monkey
             t = _tournament(db, n=8, prizes=[5000], entry_fee_cents=1000)
             client = signed_in(app, make_user(app, "orga", "admin"))
             client.set_cookie("lang", "en")
-            assert "10.00 CHF" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
-            assert "50.00 CHF" in client.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
+            assert "10.00\u00a0CHF" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
+            assert "50.00\u00a0CHF" in client.get(f"/tournaments/{t.id}/standings").get_data(as_text=True)
             results = pdf_text(client.get(f"/tournaments/{t.id}/results.pdf").data, tmp_path)
             assert "50.00 CHF" in results and not EURO.search(results)
     finally:
