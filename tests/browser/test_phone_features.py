@@ -320,3 +320,35 @@ def test_a_player_pages_figure_tiles_fill_their_row(phone, live, roster, honour,
     (left, right), edges = page.evaluate(FIGURE_TILES)
     assert len(edges) == tiles
     assert abs(edges[0][0] - left) < 1 and abs(edges[-1][1] - right) < 1, (left, right, edges)
+
+
+#: The coloured figure of a player's tile (the net money, or the units at a stake of 0) beside the tiles' first
+#: figure (the nights): their size and weight; its colour, and the colour its class gives elsewhere on the page.
+COLOURED_FIGURE = """
+() => {
+  const span = document.querySelector(".figures strong > span.gain, .figures strong > span.loss");
+  const first = document.querySelector(".figures strong");
+  const probe = document.createElement("span");
+  probe.className = span.className;
+  document.querySelector("main, body").append(probe);
+  const look = (el) => { const c = getComputedStyle(el); return [c.fontSize, c.fontWeight]; };
+  const out = {figure: look(span), first: look(first), colour: getComputedStyle(span).color,
+               wanted: getComputedStyle(probe).color, muted: getComputedStyle(first.nextElementSibling).color};
+  probe.remove();
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("stake_cents", [10, 0], ids=["net", "units"])
+def test_a_player_pages_coloured_figure_is_as_large_and_strong_as_the_tiles_others(phone, live, roster, stake_cents):
+    """Anna lost the night's one hand: her tile's figure (-0,10 EUR net; at a stake of 0, -1 unit) is red, as
+    large and as bold as the nights and hands beside it. Before, the tiles' rule for their small grey label
+    (``.figures span``) made it small and grey."""
+    base, app = live
+    night_of(app, roster, hands=1, stake_cents=stake_cents)
+    page = phone()
+    page.goto(f"{base}/players/{roster[0]}")
+    seen = page.evaluate(COLOURED_FIGURE)
+    assert seen["figure"] == seen["first"], seen
+    assert seen["colour"] == seen["wanted"] != seen["muted"], seen
