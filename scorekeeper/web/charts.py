@@ -96,7 +96,8 @@ def chart_svg(
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
     lo, hi = min(0, *values), max(0, *values)
-    if lo == hi:
+    flat = lo == hi  # every value 0: the lines lie on the 0, and no other value is written beside the axis
+    if flat:
         hi = lo + 100
     # room left of the axis for its longest value, whole
     figure = AXIS_FIGURE * font / FONT
@@ -129,8 +130,8 @@ def chart_svg(
         f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
         _label(pad_l - 6, y(0) + 4, "0", font),
-        # the top and the bottom value, unless the 0 is written right there
-        *(_label(pad_l - 6, y(v) + 4, tick(v), font) for v in (hi, lo) if abs(y(v) - y(0)) >= font + 1),
+        # the top and the bottom value, unless the 0 is written right there (or nothing reached them)
+        *(_label(pad_l - 6, y(v) + 4, tick(v), font) for v in (hi, lo) if not flat and abs(y(v) - y(0)) >= font + 1),
     ]
     if coda is None and first == last:
         # the ends alike (a player's nights all on one day, a single night): the day once, in the middle

@@ -55,9 +55,10 @@ def team_names(table: Table) -> list[tuple[str, str]]:
     return [(team, " + ".join(table.players[seat].name for seat in seats)) for team, seats in teams.items()]
 
 
-def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[Markup, str]:
+def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[Markup | None, str]:
     """The night's chart and its caption: what the table counted over the night, drawn for a phone's
-    page or (``in_pdf``) for the PDF's A4 (:mod:`scorekeeper.web.charts`).
+    page or (``in_pdf``) for the PDF's A4 (:mod:`scorekeeper.web.charts`). A night with no hand yet has
+    none, and a sentence that says so for its caption (a chart of nothing drew a scale up to 1,00).
 
     A game of fixed teams (Konter a Matt): both teams' strokes after each hand, from the start;
     its money moves only when a game ends, and not at all without a stake. A night not played for money
@@ -68,6 +69,8 @@ def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[M
     close (``Line.pot_share``), so that the lines end at the settlement's money. A hand in the game's word."""
     from scorekeeper.web.view import hand_word
 
+    if not table.hands:
+        return None, _("No chart yet: nothing recorded.")
     size = (
         {"width": PDF_WIDTH, "height": PDF_HEIGHT, "font": PDF_FONT}
         if in_pdf

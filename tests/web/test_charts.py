@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from scorekeeper.core.table import load_table
+from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.pdf import summary_html
-from tests.support import closed_split_night, page_text
+from tests.support import closed_split_night, page_text, start_night
 
 
 def cents(tick: str) -> int:
@@ -58,3 +59,33 @@ def test_a_split_pots_chart_ends_at_what_the_settlement_pays(app, client, db, pl
             html = summary_html(load_table(db=db, night_id=night.id))
         pdf_svg = re.search(r"<svg.*?</svg>", html, re.S)[0]
         assert [line[-1] for line in drawn(pdf_svg)] == paid
+
+
+def axis_labels(svg: str) -> list[str]:
+    """The values written beside a chart's y axis: its right-aligned texts leftmost (the x axis's right end is
+    right-aligned too, at the chart's right edge)."""
+    labels = re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="end"[^>]*>([^<]+)</text>', svg)
+    left = min(float(x) for x, _text in labels)
+    return [text for x, text in labels if float(x) == left]
+
+
+def test_a_night_without_hands_shows_no_chart_but_says_why(app, client, db, players):
+    """No hand yet: the chart drew its axis up to an invented 1,00 (money) over nothing. Now no chart, and a short
+    sentence where it stands, on the page and in the PDF, in both languages."""
+    night = start_night(db, players, game="schafkopf", stake_cents=10)
+    said_in = {"en": "No chart yet: nothing recorded.", "de": "Noch kein Diagramm: noch nichts eingetragen."}
+    for lang, said in said_in.items():
+        page = client.get(f"/nights/{night.id}/summary?lang={lang}").get_data(as_text=True)
+        with app.test_request_context(f"/?lang={lang}"):
+            pdf = summary_html(load_table(db=db, night_id=night.id))
+        for html in (page, pdf):
+            assert "<svg" not in html and "1,00" not in html and "1.00" not in html, lang
+            assert said in page_text(html), lang
+
+
+def test_a_chart_whose_every_value_is_0_writes_no_scale_but_the_0():
+    """A night whose hands all paid nothing (a Matzl that annulled a loss) drew its flat lines under a scale up to
+    1,00 that nothing reached: only the 0 is written."""
+    assert axis_labels(str(chart_svg([[0, 0, 0], [0, 0, 0]], ["Anna", "Bernd"]))) == ["0"]
+    assert axis_labels(str(chart_svg([[0, 0], [0, 0]], ["Anna", "Bernd"], tick=str))) == ["0"]
+    assert axis_labels(str(chart_svg([[0, 150, -250]], ["Anna"]))) == ["0", "1,50", "-2,50"]  # a scale that was

@@ -342,6 +342,7 @@ def test_a_legend_wraps_long_team_names_and_shows_each_whole(app, db):
 def test_the_summary_page_and_pdf_say_what_the_chart_shows(app, db, konter, matt, night):
     record(db, konter, SMALL_B)
     record(db, matt, ANNA_33)
+    record(db, night, {"contract": "durch", "declarer": 1, "won": True})  # a night without hands has no chart
     with app.test_request_context("/?lang=en"):
         captions = [context(load_table(db=db, night_id=n.id))["chart_caption"] for n in (konter, matt, night)]
         html = summary_html(load_table(db=db, night_id=konter.id))
