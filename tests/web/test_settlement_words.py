@@ -168,4 +168,37 @@ def test_a_player_named_pot_is_a_player_in_who_pays_whom_not_the_pot(client, db,
     )
     page = page_text(client.get(f"/nights/{night.id}/summary?lang=en&bank=1").get_data(as_text=True))
     assert "into the pot" not in page and "from the pot" not in page
-    assert re.search(r"\bpot → the bank 0\.\d\d EUR", page), page
+    assert re.search(r"\bpot pays 0\.\d\d EUR to the bank", page), page
+
+
+def _bank(page: str) -> list[str]:
+    """The lines of the page's bank alternative ("Or: everyone settles with the bank"), as a browser shows them."""
+    match = re.search(r'<ul class="payments-list">(.*?)</ul>', page, re.S)
+    assert match, "no bank alternative on the page"
+    return [_words(item) for item in re.findall(r"<li>(.*?)</li>", match[1], re.S)]
+
+
+def test_the_bank_alternative_is_a_sentence_a_payment_in_both_languages(client, db, players):
+    """Before: "Anna → die Kasse 0,20 EUR", "die Kasse → Clara 0,20 EUR": arrows, where every payment above is a
+    sentence. Clara and Dieter win a Sauspiel from Anna and Bernd: 2 units, 0.20 EUR each."""
+    night = start_night(db, players, game="schafkopf", played_on=PLAYED_ON)
+    record_hand(db=db, night_id=night.id, hand=SAUSPIEL_CLARA)
+    said = {
+        "en": [
+            "Anna pays 0.20\xa0EUR to the bank",
+            "Bernd pays 0.20\xa0EUR to the bank",
+            "Clara gets 0.20\xa0EUR from the bank",
+            "Dieter gets 0.20\xa0EUR from the bank",
+        ],
+        "de": [
+            "Anna zahlt 0,20\xa0EUR an die Kasse",
+            "Bernd zahlt 0,20\xa0EUR an die Kasse",
+            "Clara bekommt 0,20\xa0EUR von der Kasse",
+            "Dieter bekommt 0,20\xa0EUR von der Kasse",
+        ],
+    }
+    for lang, lines in said.items():
+        page = client.get(f"/nights/{night.id}/summary?lang={lang}&bank=1").get_data(as_text=True)
+        assert _bank(page) == lines, lang
+        assert "→" not in page, lang
+        assert re.search(r"<li><strong>Anna</strong> (pays|zahlt) <span", page), lang  # the name in bold, as above
