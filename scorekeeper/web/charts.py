@@ -16,8 +16,10 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black a
 #: and more, no smaller than the page's small text (``.hint``, 15.6 px). Drawn 480 wide, the text came
 #: out at 11 px. A wider screen shows it at most ``.chart-box svg``'s ``max-width`` (static/style.css).
 WIDTH, HEIGHT, FONT = 330, 200, 17
-#: The PDF's chart: 125 mm wide on A4 (templates/nights/summary_pdf.html), its text at about 11 pt.
-PDF_WIDTH, PDF_HEIGHT, PDF_FONT = 480, 240, 15
+#: The PDF's chart: 125 mm wide on A4 (templates/nights/summary_pdf.html), its text at about 11 pt; 52 mm high
+#: (its plot 41 mm), so that a night's log has room on the first page (at 240, 62 mm, Matt's five Durchgänge
+#: ran onto a second).
+PDF_WIDTH, PDF_HEIGHT, PDF_FONT = 480, 200, 15
 #: A character of a legend's name is at most this wide on average, in ems (DejaVu Sans).
 LEGEND_EM = 0.56
 #: The legend's rows (a name's first line) and a wrapped name's next lines, apart in ems.

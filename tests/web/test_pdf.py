@@ -289,7 +289,8 @@ def test_the_logs_heads_break_long_names_between_words_or_syllables(
     table = a_night(db, long_players, hands=6, game=game, seats=seats)
     with app.test_request_context(f"/?lang={lang}"):
         text = pdf_text(summary_pdf(table), tmp_path)
-    log = text[re.search(rf"^ *{heading} \w+$", text, re.M).start() :].splitlines()  # "Alle Durchgänge"
+    # "Alle Durchgänge", a page's first line where the log begins a page (after pdftotext's form feed)
+    log = text[re.search(rf"^\f? *{heading} \w+$", text, re.M).start() :].splitlines()
     head = log[1 : next(i for i, line in enumerate(log) if value in line) + 1]  # up to the line of "Value"
     pieces = {word for line in head for word in line.split()}
     for name in LONG_NAMES[:seats]:
@@ -375,3 +376,21 @@ def test_a_matt_logs_figures_add_up_to_its_balance_as_the_table_pages_rows_do(
     assert [row[1] for row in rows] == ["33", "8", "0", "33", "8"]  # the value: the Durchgang's points
     assert [f"{row[2]} {row[3]}" for row in rows] == money
     assert "Anna 33 : 0 Bernd" in log  # the points in the hand's text
+
+
+#: Matt's five Durchgänge of the longest texts: each with a card laid aside and Übermatt on the 10th move, the
+#: Durchgang's and the match's points after it (three lines each in the log).
+LONGEST_MATT = [{"mated_by": 1 + i % 2, "move": 10, "card": "Q", "vorablegen": 1, "uebermatt": True} for i in range(5)]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("stake", [2, 0])
+def test_a_matt_night_of_five_durchgaenge_fits_one_page(app, db, players, lang, stake):
+    """Its fifth Durchgang ran onto a second page (at a stake: the log's line saying what its figures are, on top of
+    the chart, and a table that said each had played every Durchgang)."""
+    rules = {"stake_per_point": stake} if stake else None
+    night = start_night(db, players, game="matt", seats=2, rules=rules, stake_cents=10)
+    add_hands(db=db, night_id=night.id, hands=LONGEST_MATT)
+    with app.test_request_context(f"/?lang={lang}"):
+        document = summary_document(load_table(db=db, night_id=night.id))
+    assert len(document.pages) == 1
