@@ -280,11 +280,12 @@ def _carried_pot(
         return cents // stake_cents, pots
     stakes = {n.stake_cents for n, _ in pots}
     if len(stakes) == 1:
+        units = sum(units for _night, units in pots)
         raise InvalidInput(
             "stake_cents",
             "the pot carried in holds {cents} cents ({units} units at {stake}): choose {stake} cents, or a stake "
             "that makes {cents} cents an even number of units",
-            units=sum(units for _, units in pots),
+            units=units,
             stake=stakes.pop(),
             cents=cents,
         )

@@ -5,6 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 
+def N_(text: str) -> str:
+    """Mark ``text`` for the translations' extractor (babel.cfg) and return it unchanged: a text
+    translated later, where it is used (a template chosen by a condition, a word filled into a message).
+
+    >>> N_("a whole number")
+    'a whole number'
+    """
+    return text
+
+
 class Refusal(Exception):
     """Input refused with a reason a person can read: the one base of the app's refusals.
 

@@ -18,11 +18,14 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.engine import InvalidHand
+from scorekeeper.engine.errors import N_
 from scorekeeper.web.i18n import day
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 
 #: Words the engine fills into its messages that are themselves English (the kind of a bad value).
-TYPE_WORDS = frozenset({"true or false", "a whole number", "a text", "a list", "an object", "a decimal number"})
+TYPE_WORDS = frozenset(
+    {N_("true or false"), N_("a whole number"), N_("a text"), N_("a list"), N_("an object"), N_("a decimal number")}
+)
 
 #: Refusals of the engine that a page says in its own words (the engine's speak of seats, keys and null).
 PAGE_SENTENCES: dict[str, Any] = {
