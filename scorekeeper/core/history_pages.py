@@ -485,12 +485,6 @@ def season_kind(*, db: Session, game: str, season: Season) -> SeasonKind:
     )
 
 
-def season_for_money(*, db: Session, game: str, season: Season) -> bool:
-    """Whether any of the season's nights of ``game`` on the leaderboard was played for money
-    (``takes_money``): else the leaderboard has no money to show."""
-    return season_kind(db=db, game=game, season=season).for_money
-
-
 def leaderboard(
     *,
     db: Session,

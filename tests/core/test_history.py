@@ -807,8 +807,8 @@ def test_a_night_played_for_honour_is_no_money_night_and_neither_ends_nor_extend
     assert (dieter.total.nights, dieter.total.paid, dieter.games["schafkopf"].for_money) == (6, 5, True)
     assert dieter.streak == [line(club, "n5", 50), line(club, "n6", 250), line(club, "n7", 250)]
     # the season's Matt nights on the leaderboard: n4 for 2 cents a point, and this one for honour
-    assert history.season_for_money(db=db, game="matt", season=Season.starting(2026))
-    assert not history.season_for_money(db=db, game="matt", season=Season.starting(2025))  # none at all
+    assert history.season_kind(db=db, game="matt", season=Season.starting(2026)).for_money
+    assert not history.season_kind(db=db, game="matt", season=Season.starting(2025)).for_money  # none at all
 
 
 def test_a_night_at_a_stake_of_0_is_played_for_honour_whatever_its_rules_pay(db, club):
@@ -821,7 +821,7 @@ def test_a_night_at_a_stake_of_0_is_played_for_honour_whatever_its_rules_pay(db,
     dieter = history.player_history(db=db, player_id=club.id("Dieter"))
     assert [(n.night_id, n.paid) for n in dieter.nights if n.night_id == honour.id] == [(honour.id, False)]
     assert dieter.best is None or dieter.best.night_id != honour.id
-    assert not history.season_for_money(db=db, game="matzlfangen", season=Season.starting(2024))
+    assert not history.season_kind(db=db, game="matzlfangen", season=Season.starting(2024)).for_money
 
 
 def test_a_tournaments_tables_are_no_season_of_the_clubs(db, club):
