@@ -651,10 +651,10 @@ def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant
         entrant.withdrawn_after = last
     db.add(entrant)
     _bump(db, t)
-    if redraw:
-        _undraw(db, t, last)
+    if redraw:  # drawn again without them, its count of draws kept (only "draw again" counts one more)
+        attempt = _undraw(db, t, last)
         db.flush()
-        _draw(db, t, last)
+        _draw(db, t, last, attempt)
     db.commit()
     return entrant
 
