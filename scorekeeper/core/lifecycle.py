@@ -8,6 +8,8 @@ and the one answer to "may this account do this action to this night now?".
 
     tournament table   playing ──last counted deal / paper points / the organiser closes──► finished
                        finished ──reopen (admin, a reason; not a paper table)──► playing, or all dealt
+                       finished from paper ──the organiser clears its points (core/tournaments.py
+                                             clear_paper; no later round drawn)──► playing
                        all dealt (reopened with its D deals: edit and undo, no new deal) ──the organiser──► finished
                        any ──the tournament closes──► frozen (nothing changes, its date and place neither;
                                                               reopen the tournament first)
@@ -204,7 +206,7 @@ def _state_refusal(life: Life, action: str) -> Conflict | None:
                 return Conflict("this table is open already")
             return Conflict("this night is open already")
         if life.paper:
-            return Conflict("this table's points come from its paper list: correct them there")
+            return Conflict("this table's points come from its paper list: correct or clear them there")
         return None
     if action == PAPER:
         if not life.tournament:

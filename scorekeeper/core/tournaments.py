@@ -39,7 +39,7 @@ from scorekeeper.core.models import (
     TournamentTable,
     utcnow,
 )
-from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night
+from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night, touch
 from scorekeeper.core.players import player_named
 from scorekeeper.core.stored import deals_played, last_hand
 from scorekeeper.core.table import read_table
@@ -52,6 +52,7 @@ __all__ = [
     "TOURNAMENT_GAMES",
     "add_entrant",
     "allow_together",
+    "clear_paper",
     "close_tournament",
     "create_tournament",
     "draw_round",
@@ -945,6 +946,41 @@ def enter_paper(
         close_locked(db=db, night=night, why="paper")
     else:
         bump(db=db, night=night)
+    _bump(db, t)
+    db.commit()
+    return row
+
+
+def clear_paper(
+    *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None = lifecycle.SYSTEM
+) -> TournamentTable:
+    """Take a table's paper points back (typed into the wrong table): the table is playing again, its
+    phone records its deals with the code on its card, and the standings count nothing from it. The
+    organiser's, as entering them is, until the next round is drawn (its players have moved on: their
+    points are then corrected on the paper form). The audit trail keeps the points taken back.
+
+    :raises Conflict: for a table without paper points, a round that is not the last drawn, or who
+        may not enter paper points (:mod:`scorekeeper.core.lifecycle`).
+    """
+    t = _open_tournament(db, tournament_id)
+    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
+    if row is None:
+        raise NotFound(f"no table {table} in round {round_number}")
+    night = lock_night(db=db, night_id=row.night_id)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    if row.paper is None:
+        raise Conflict("this table has no points from paper to clear")
+    if _last_round(db, t) > row.round:
+        raise Conflict(
+            "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
+        )
+    cleared = {"why": "paper cleared", "paper": list(row.paper), "solos": row.solos}
+    row.paper = None
+    row.solos = [[0, 0] for _ in range(night.seat_count)]
+    db.add(row)
+    night.status = OPEN
+    night.closed_at = None
+    touch(db=db, night=night, action="reopen", number=None, before=None, after=cleared)
     _bump(db, t)
     db.commit()
     return row
