@@ -74,6 +74,7 @@ def test_a_hand_sent_to_the_table_drawn_again_is_told_so_never_asked_to_sign_in(
     said = _main(answer)
     assert REDRAWN[lang] in said
     assert SIGN_IN[lang] not in said
+    assert answer.headers["Scorekeeper-Account"].startswith("guest:")  # still the same guest (its kept hands)
     assert _way_out(answer.get_data(as_text=True)) == ("/join?table=1", JOIN_TABLE[lang])
 
 
