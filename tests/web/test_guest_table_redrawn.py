@@ -88,3 +88,4 @@ def test_once_at_its_new_table_the_phone_is_led_back_to_it(redrawn, db):
     # the new table's page: were it drawn again too, its notice says why and leads to joining a table
     table_page = phone.get(f"/nights/{new}?lang=de").get_data(as_text=True)
     assert f'data-gone="{REDRAWN["de"]}"' in table_page
+    assert f'data-gone-link="{JOIN_TABLE["de"]}" data-gone-href="/join?table=1"' in table_page
