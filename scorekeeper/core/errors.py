@@ -23,7 +23,10 @@ class NotFound(LookupError):
 
 
 class Conflict(Refusal):
-    """The night changed under the request (another phone was quicker), or is closed."""
+    """The night changed under the request (another phone was quicker), or is closed.
 
-    def __init__(self, template: str, /, **params: Any) -> None:
-        super().__init__("", template, **params)
+    A message that counts has its plural too, counting ``n``: ``Conflict(singular, plural, n=...)``
+    (as ``InvalidInput(field, singular, plural, n=...)``); the pages say it with ``ngettext``."""
+
+    def __init__(self, template: str, plural: str | None = None, /, **params: Any) -> None:
+        super().__init__("", template, plural, **params)

@@ -188,6 +188,36 @@ def _check_not_undone(*, db: Session, night_id: int, key: str) -> None:
         raise UndoneHand(undone)
 
 
+#: Another phone changed the night under the form (a hand taken ``back``, or ``recorded``), at a tournament's
+#: table or not: the refusal (singular, plural of the hands the form saw, ``n``; ``now``: the hands now).
+_CHANGED = {
+    ("back", True): (
+        "Another phone took a hand back meanwhile: this form was made when the table had {n} hand, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+        "Another phone took a hand back meanwhile: this form was made when the table had {n} hands, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+    ),
+    ("back", False): (
+        "Another phone took a hand back meanwhile: this form was made when the night had {n} hand, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+        "Another phone took a hand back meanwhile: this form was made when the night had {n} hands, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+    ),
+    ("recorded", True): (
+        "Another phone recorded a hand meanwhile: this form was made when the table had {n} hand, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+        "Another phone recorded a hand meanwhile: this form was made when the table had {n} hands, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+    ),
+    ("recorded", False): (
+        "Another phone recorded a hand meanwhile: this form was made when the night had {n} hand, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+        "Another phone recorded a hand meanwhile: this form was made when the night had {n} hands, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+    ),
+}
+
+
 def record_hand(
     *,
     db: Session,
@@ -230,24 +260,8 @@ def record_hand(
     if expected_hands is not None and expected_hands != count:
         at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
         if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
-            raise Conflict(
-                "Another phone took a hand back meanwhile: this form was made when the table had {seen} hands, "
-                "now it has {now}. Check it and enter the hand again if it is missing."
-                if at_table
-                else "Another phone took a hand back meanwhile: this form was made when the night had {seen} hands, "
-                "now it has {now}. Check the table and enter the hand again if it is missing.",
-                seen=expected_hands,
-                now=count,
-            )
-        raise Conflict(
-            "Another phone recorded a hand meanwhile: this form was made when the table had {seen} hands, "
-            "now it has {now}. Check it and enter the hand again if it is missing."
-            if at_table
-            else "Another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
-            "now it has {now}. Check the table and enter the hand again if it is missing.",
-            seen=expected_hands,
-            now=count,
-        )
+            raise Conflict(*_CHANGED["back", at_table], n=expected_hands, now=count)
+        raise Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
     last = _last_stored(db=db, night=night, last=last)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)

@@ -434,7 +434,10 @@ def _clean_reason(reason: Any) -> str:
     reason = unicodedata.normalize("NFC", reason).strip()
     if len(reason) > REASON_MAX or has_control(reason):
         raise InvalidInput(
-            "reason", "the reason may have at most {n} characters and no control characters", n=REASON_MAX
+            "reason",
+            "the reason may have at most {n} character and no control characters",
+            "the reason may have at most {n} characters and no control characters",
+            n=REASON_MAX,
         )
     return reason
 

@@ -84,7 +84,9 @@ def clean_name(name: Any) -> str:
     if not name:
         raise InvalidInput("name", "the name must not be empty")
     if len(name) > NAME_MAX:
-        raise InvalidInput("name", "the name may have at most {n} characters", n=NAME_MAX)
+        raise InvalidInput(
+            "name", "the name may have at most {n} character", "the name may have at most {n} characters", n=NAME_MAX
+        )
     if has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
     if invisible(name):

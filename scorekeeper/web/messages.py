@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.errors import Conflict, InvalidInput
@@ -145,7 +145,10 @@ def message(
             params["value"] = _choice(params["value"], values)
         if isinstance(params.get("choices"), str):
             params["choices"] = ", ".join(_choice(c, values) for c in params["choices"].split(", "))
-    text = gettext(template) if isinstance(template, str) else str(template)
+    if getattr(exc, "plural", None) is not None and template is exc.template:  # counted: the plural of n
+        text = get_translations().ngettext(template, exc.plural, exc.params["n"])
+    else:
+        text = gettext(template) if isinstance(template, str) else str(template)
     text = text.format(**params)
     return capital(text) if sentence else text
 

@@ -157,7 +157,10 @@ def join_night():
     night = accounts.night_for_code(db=read_db(), code=form.code.data)
     accounts.settle_attempt(db=get_db(), attempt=attempt, success=night is not None)
     if night is None:
-        return _join_refused(form, _("No open night has this code. Closed nights can't be joined."))
+        return _join_refused(
+            form,
+            _("No open night or tournament table has this code. Closed nights and finished tables can't be joined."),
+        )
     join(night)
     table = table_of(db=read_db(), night_id=night.id)
     if table is None:
