@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.engine.errors import InvalidHand, Refusal
+from scorekeeper.engine.errors import N_, InvalidHand, N_plural, Refusal
 
-__all__ = ["Conflict", "InvalidHand", "InvalidInput", "NotFound", "Refusal"]
+__all__ = ["N_", "Conflict", "InvalidHand", "InvalidInput", "N_plural", "NotFound", "Refusal"]
 
 
 class InvalidInput(Refusal, ValueError):

@@ -33,7 +33,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from scorekeeper.core.errors import Conflict
+from scorekeeper.core.errors import Conflict, N_plural
 from scorekeeper.core.models import CLOSED, OPEN, HandRecord, Night, Tournament, TournamentTable
 from scorekeeper.core.stored import deals_played
 
@@ -175,8 +175,10 @@ def _finished(life: Life) -> Conflict:
         return Conflict("this table's points come from its paper list: nothing can be recorded at it")
     if life.deals is not None and life.deals_played >= life.deals:
         return Conflict(
-            "this table has played its {n} deal: its points are final",
-            "this table has played its {n} deals: its points are final",
+            *N_plural(
+                "this table has played its {n} deal: its points are final",
+                "this table has played its {n} deals: its points are final",
+            ),
             n=life.deals,
         )
     return Conflict("the organiser has finished this table: nothing can be recorded, changed or undone")
@@ -195,8 +197,10 @@ def _state_refusal(life: Life, action: str) -> Conflict | None:
             return _finished(life)
         if action == RECORD and state == ALL_DEALT:
             return Conflict(
-                "this table has played its {n} deal: no more can be recorded",
-                "this table has played its {n} deals: no more can be recorded",
+                *N_plural(
+                    "this table has played its {n} deal: no more can be recorded",
+                    "this table has played its {n} deals: no more can be recorded",
+                ),
                 n=life.deals,
             )
         if action == UNDO and life.hands == 0:
@@ -270,8 +274,10 @@ def check_deals(life: Life, deals_after: int) -> None:
     """
     if life.deals is not None and deals_after > life.deals:
         raise Conflict(
-            "a table of this tournament plays {n} deal: this would make it {after}",
-            "a table of this tournament plays {n} deals: this would make it {after}",
+            *N_plural(
+                "a table of this tournament plays {n} deal: this would make it {after}",
+                "a table of this tournament plays {n} deals: this would make it {after}",
+            ),
             n=life.deals,
             after=deals_after,
         )

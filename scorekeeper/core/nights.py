@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from scorekeeper.core import history, lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     CLUB_NIGHT,
@@ -435,8 +435,10 @@ def _clean_reason(reason: Any) -> str:
     if len(reason) > REASON_MAX or has_control(reason):
         raise InvalidInput(
             "reason",
-            "the reason may have at most {n} character and no control characters",
-            "the reason may have at most {n} characters and no control characters",
+            *N_plural(
+                "the reason may have at most {n} character and no control characters",
+                "the reason may have at most {n} characters and no control characters",
+            ),
             n=REASON_MAX,
         )
     return reason

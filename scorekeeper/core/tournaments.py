@@ -22,7 +22,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from scorekeeper.core import lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -450,8 +450,9 @@ def _text(value: Any, name: str, most: int, *, required: bool) -> str:
     if len(value) > most or has_control(value):
         raise InvalidInput(
             name,
-            "at most {n} character and no control characters",
-            "at most {n} characters and no control characters",
+            *N_plural(
+                "at most {n} character and no control characters", "at most {n} characters and no control characters"
+            ),
             n=most,
         )
     return value
@@ -469,8 +470,10 @@ def _prizes(value: Any) -> list[int]:
     if not isinstance(value, list | tuple) or len(value) > PRIZES_MAX:
         raise InvalidInput(
             "prizes",
-            "the prizes are a list of at most {n} amount in cents",
-            "the prizes are a list of at most {n} amounts in cents",
+            *N_plural(
+                "the prizes are a list of at most {n} amount in cents",
+                "the prizes are a list of at most {n} amounts in cents",
+            ),
             n=PRIZES_MAX,
         )
     for amount in value:
@@ -632,8 +635,10 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
     t = _open_tournament(db, tournament_id)
     if _last_round(db, t) >= t.rounds:
         raise Conflict(
-            "the only round is drawn: a participant entered now would play none",
-            "all {n} rounds are drawn: a participant entered now would play none",
+            *N_plural(
+                "the only round is drawn: a participant entered now would play none",
+                "all {n} rounds are drawn: a participant entered now would play none",
+            ),
             n=t.rounds,
         )
     player = _new_entrant_player(db, t, player_id, guest)
@@ -641,8 +646,7 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
     if count >= ENTRANTS_MAX:
         raise InvalidInput(
             "player",
-            "a tournament has at most {n} participant",
-            "a tournament has at most {n} participants",
+            *N_plural("a tournament has at most {n} participant", "a tournament has at most {n} participants"),
             n=ENTRANTS_MAX,
         )
     number = (db.exec(select(func.max(Entrant.number)).where(Entrant.tournament_id == t.id)).one() or 0) + 1
@@ -701,8 +705,7 @@ def keep_apart(*, db: Session, tournament_id: Any, first: Any, second: Any) -> T
     if len(t.keep_apart) >= APART_MAX:
         raise InvalidInput(
             "second",
-            "a tournament keeps at most {n} pair apart",
-            "a tournament keeps at most {n} pairs apart",
+            *N_plural("a tournament keeps at most {n} pair apart", "a tournament keeps at most {n} pairs apart"),
             n=APART_MAX,
         )
     t.keep_apart = sorted([*t.keep_apart, [a, b]])
@@ -826,7 +829,7 @@ def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
     t = _open_tournament(db, tournament_id)
     last = _last_round(db, t)
     if last >= t.rounds:
-        raise Conflict("the only round is drawn", "all {n} rounds are drawn", n=t.rounds)
+        raise Conflict(*N_plural("the only round is drawn", "all {n} rounds are drawn"), n=t.rounds)
     if last and not _round_done(db, t, last):
         raise Conflict("round {n} is not over: every table must finish its deals first", n=last)
     drawn = _draw(db, t, last + 1)
@@ -947,8 +950,7 @@ def enter_paper(
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput(
             "points",
-            "give the points of the one player",
-            "give the points of each of the {n} players",
+            *N_plural("give the points of the one player", "give the points of each of the {n} players"),
             n=night.seat_count,
         )
     for p in points:
@@ -961,8 +963,7 @@ def enter_paper(
     if not isinstance(solos, list | tuple) or len(solos) != night.seat_count:
         raise InvalidInput(
             "solos",
-            "give the solos of the one player",
-            "give the solos of each of the {n} players",
+            *N_plural("give the solos of the one player", "give the solos of each of the {n} players"),
             n=night.seat_count,
         )
     for pair in solos:
@@ -974,8 +975,10 @@ def enter_paper(
         ):
             raise InvalidInput(
                 "solos",
-                "solos won and lost are whole numbers from 0 to {n} deal",
-                "solos won and lost are whole numbers from 0 to {n} deals",
+                *N_plural(
+                    "solos won and lost are whole numbers from 0 to {n} deal",
+                    "solos won and lost are whole numbers from 0 to {n} deals",
+                ),
                 n=t.deals,
             )
     row.paper = list(points)
@@ -1036,8 +1039,10 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
     ).one()
     if last < t.rounds or playing == last:
         raise Conflict(
-            "the tournament is not over: {n} round is to be played",
-            "the tournament is not over: {n} rounds are to be played",
+            *N_plural(
+                "the tournament is not over: {n} round is to be played",
+                "the tournament is not over: {n} rounds are to be played",
+            ),
             n=t.rounds,
         )
     if playing is not None:

@@ -15,6 +15,16 @@ def N_(text: str) -> str:
     return text
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a text and its plural for the extractor, as :func:`N_` marks one: a counted refusal is
+    ``Conflict(*N_plural("had {n} hand", "had {n} hands"), n=count)``.
+
+    >>> N_plural("{n} hand", "{n} hands")
+    ('{n} hand', '{n} hands')
+    """
+    return singular, plural
+
+
 class Refusal(Exception):
     """Input refused with a reason a person can read: the one base of the app's refusals.
 

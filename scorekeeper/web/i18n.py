@@ -23,7 +23,7 @@ from flask import Flask, request
 from flask_babel import get_locale, get_translations
 from flask_wtf.i18n import translations as wtforms_translations
 
-from scorekeeper.engine.errors import N_
+from scorekeeper.engine.errors import N_, N_plural
 from scorekeeper.web.extensions import babel
 
 LANGUAGES = ("de", "en")
@@ -66,11 +66,6 @@ def _remember_language(response):
     if wanted in LANGUAGES and request.cookies.get(COOKIE) != wanted:
         response.set_cookie(COOKIE, wanted, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
     return response
-
-
-def N_plural(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a text with its plural for the translations' extractor (babel.cfg), as ``N_`` marks one."""
-    return singular, plural
 
 
 #: WTForms' messages that its own German catalog lacks: the app's catalog has them (:class:`FormTranslations`).

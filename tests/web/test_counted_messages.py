@@ -1,6 +1,6 @@
 """The core's refusals that count something say 1 in the singular ("the only round is drawn", "had 1 hand"),
-never "all 1 rounds" or "1 hands": each carries its plural (``Conflict(singular, plural, n=...)``), the page
-says it with ngettext in English and German, and the API in English."""
+never "all 1 rounds" or "1 hands": each carries its plural (``Conflict(*N_plural(singular, plural), n=...)``),
+the page says it with ngettext in English and German, and the API in English."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput
 from tests.support import ROOT, answer_text, fill, open_form, submit
 from tests.support_tournament import make_tournament
+from tools import messages
 
 DRAWN = {
     (1, "en"): "The only round is drawn",
@@ -76,19 +77,20 @@ def _sources() -> list[tuple[Path, str]]:
     ]
 
 
-def _counted_calls() -> list[tuple[str, str]]:
-    """Every refusal of the core written with a plural: (singular, plural)."""
-    found = []
-    for path, source in _sources():
-        found += re.findall(rf"Conflict\(\s*{LITERAL},\s*{LITERAL},\s*n=", source)
-        found += re.findall(rf"InvalidInput\(\s*(?:\w+|\"\w+\"),\s*{LITERAL},\s*{LITERAL},\s*n=", source)
-        if path.name == "hands.py":  # its table of them (_CHANGED), said as Conflict(*_CHANGED[...], n=...)
-            found += re.findall(rf"\(\s*{LITERAL},\s*{LITERAL},?\s*\),", source)
-    return found
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory) -> list[tuple[str, str]]:
+    """Every refusal of the core written with a plural, as ``make messages`` extracts it: (singular, plural)."""
+    pot = tmp_path_factory.mktemp("messages") / "messages.pot"
+    messages.extract(pot)
+    with pot.open("rb") as f:
+        return [
+            m.id
+            for m in read_po(f)
+            if isinstance(m.id, tuple) and any(path.startswith("scorekeeper/core/") for path, _line in m.locations)
+        ]
 
 
-def test_every_counted_refusal_of_the_core_has_both_german_forms_with_its_placeholders():
-    counted = _counted_calls()
+def test_every_counted_refusal_of_the_core_has_both_german_forms_with_its_placeholders(counted):
     assert len(counted) >= 18, counted
     with (ROOT / "scorekeeper" / "translations" / "de" / "LC_MESSAGES" / "messages.po").open("rb") as f:
         catalog = read_po(f)
@@ -103,14 +105,14 @@ def test_every_counted_refusal_of_the_core_has_both_german_forms_with_its_placeh
         assert "{n}" in entry.string[1], singular
 
 
-def test_no_refusal_of_the_core_counts_without_a_plural():
+def test_no_refusal_of_the_core_counts_without_a_plural(counted):
     """A refusal whose text puts a count before a noun in the plural ("{n} rounds") carries the singular too."""
-    counted = {plural for _, plural in _counted_calls()}
+    plurals = {plural for _, plural in counted}
     nouns = "rounds|deals|hands|players|participants|characters|pairs|amounts|tables|solos"
     lone = [
         text
         for _, source in _sources()
         for text in re.findall(LITERAL, source)
-        if re.search(rf"\{{n\}} (?:\w+ )?(?:{nouns})\b", text) and text not in counted
+        if re.search(rf"\{{n\}} (?:\w+ )?(?:{nouns})\b", text) and text not in plurals
     ]
     assert lone == []
