@@ -212,7 +212,7 @@ def update_user(
         _idle(db)
         password_hash = hash_password(password)
     user = get_user(db=db, user_id=user_id)
-    _active_admins(db, lock=True)
+    admins = _active_admins(db, lock=True)  # counted before the change (a later count would flush it first)
     db.refresh(user)  # as the lock found it
     was_admin = user.role == "admin" and user.active
     if role is not None:
@@ -221,7 +221,7 @@ def update_user(
         user.active = bool(active)
     if password_hash is not None:
         user.password_hash = password_hash
-    if was_admin and not (user.role == "admin" and user.active) and _active_admins(db) <= 1:
+    if was_admin and not (user.role == "admin" and user.active) and admins <= 1:  # this account the only one
         db.rollback()
         raise Conflict("{name} is the only admin: make another account admin first", name=user.name)
     user.stamp = secrets.token_hex(16)

@@ -1,0 +1,107 @@
+"""Defects of the accounts found by an attack: demoting one of two admins, a disabled account's guest rights,
+saves that change nothing, a stale start-night form's seats."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+
+from scorekeeper.core import accounts
+from scorekeeper.core import db as database
+from scorekeeper.core.errors import Conflict
+from scorekeeper.core.models import User
+from tests.support import make_user
+
+
+def errors_of(answer) -> list[str]:
+    html = answer.get_data(as_text=True)
+    return [
+        re.sub(r"<[^>]+>", "", e).strip()
+        for e in re.findall(r'class="errors[^"]*"[^>]*>(.*?)</(?:ul|div)>', html, re.S)
+    ]
+
+
+def state(db, user_id: int) -> tuple[str, bool]:
+    db.rollback()
+    user = db.get(User, user_id)
+    db.refresh(user)
+    return user.role, user.active
+
+
+# --- the last admin, and the one before it ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("change", [{"role": "admin", "active": "0"}, {"role": "scorer", "active": "1"}])
+def test_one_of_two_admins_is_disabled_or_demoted(app, client, db, admin, change):
+    other = make_user(app, "Admin2", "admin")
+    answer = client.post(f"/users/{other.id}/role", data=change)
+    assert answer.status_code == 302, errors_of(answer)
+    assert state(db, other.id) == (change["role"], change["active"] == "1")
+    # now Admin is the only one: refused, in the club's words
+    answer = client.post(f"/users/{admin.id}/role", data=change)
+    assert answer.status_code == 400
+    assert errors_of(answer) == ["Admin ist der einzige Admin: mach zuerst ein anderes Konto zum Admin"]
+    assert state(db, admin.id) == ("admin", True)
+
+
+def test_of_three_admins_two_are_demoted_and_the_last_stays(app, client, db, admin):
+    second, third = make_user(app, "Admin2", "admin"), make_user(app, "Admin3", "admin")
+    assert client.post(f"/users/{second.id}/role", data={"role": "scorer", "active": "1"}).status_code == 302
+    assert client.post(f"/users/{third.id}/role", data={"role": "admin", "active": "0"}).status_code == 302
+    assert state(db, second.id) == ("scorer", True)
+    assert state(db, third.id) == ("admin", False)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    answer = client.post(f"/users/{admin.id}/role", data={"role": "viewer", "active": "1"})
+    assert answer.status_code == 400
+    assert errors_of(answer) == ["Admin is the only admin: make another account admin first"]
+    assert state(db, admin.id) == ("admin", True)
+
+
+def test_the_core_counts_the_other_admins_before_the_change(app, db, admin):
+    other = make_user(app, "Admin2", "admin")
+    accounts.update_user(db=db, user_id=other.id, active=False)
+    assert state(db, other.id) == ("admin", False)
+    with pytest.raises(Conflict):
+        accounts.update_user(db=db, user_id=admin.id, role="scorer")
+    assert state(db, admin.id) == ("admin", True)
+    # a disabled admin enabled again, then the first one demoted
+    accounts.update_user(db=db, user_id=other.id, active=True)
+    accounts.update_user(db=db, user_id=admin.id, role="scorer")
+    assert state(db, admin.id) == ("scorer", True)
+    with pytest.raises(Conflict):
+        accounts.update_user(db=db, user_id=other.id, role="viewer", active=False)
+    assert state(db, other.id) == ("admin", True)
+
+
+def test_two_admins_demoting_each_other_at_once_leave_one(app, db, admin):
+    """Counted before the change, under the lock: the second to come counts the admins as the first left them."""
+    other = make_user(app, "Admin2", "admin")
+    engine = app.extensions["sk_engine"]
+    first, second = database.session(engine, write=True), database.session(engine, write=True)
+    outcome: list[object] = []
+
+    def demote_the_first() -> None:
+        try:
+            accounts.update_user(db=second, user_id=admin.id, role="scorer")
+            outcome.append("done")
+        except Conflict as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=demote_the_first)
+    try:
+        accounts._active_admins(first, lock=True)  # the first holds the lock (SQLite: the write lock)
+        thread.start()
+        time.sleep(0.3)  # the second waits for the lock
+        assert outcome == []
+        accounts.update_user(db=first, user_id=other.id, active=False)
+    finally:
+        first.rollback()  # (after a failure: the lock let go, the second goes on)
+        thread.join(10)
+        first.close()
+        second.close()
+    assert len(outcome) == 1 and isinstance(outcome[0], Conflict)
+    assert state(db, admin.id) == ("admin", True)
+    assert state(db, other.id) == ("admin", False)
