@@ -13,7 +13,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.errors import Conflict
 from scorekeeper.core.models import User
-from tests.support import make_user
+from tests.support import PASSWORD, make_user, start_night
 
 
 def errors_of(answer) -> list[str]:
@@ -105,3 +105,80 @@ def test_two_admins_demoting_each_other_at_once_leave_one(app, db, admin):
     assert len(outcome) == 1 and isinstance(outcome[0], Conflict)
     assert state(db, admin.id) == ("admin", True)
     assert state(db, other.id) == ("admin", False)
+
+
+# --- a session the club ended: the guest rights joined in it end with it -----------------------------------
+
+HAND = {"contract": "treiben", "declarer": "1", "points": "70"}
+
+
+@pytest.fixture
+def bobs_phone(app, night):
+    """A phone at the table: it joined the night with its code, then Bob (a viewer) signed in on it."""
+    make_user(app, "Bob", "viewer")
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": night.join_code}).status_code == 302
+    assert phone.post("/login", data={"name": "Bob", "password": PASSWORD}).status_code == 302
+    assert phone.get(f"/nights/{night.id}/hands/new").status_code == 200  # a viewer, and the night's guest
+    return phone
+
+
+def bob_id(db) -> int:
+    return accounts.find_user(db=db, name="Bob").id
+
+
+def test_disabling_an_account_ends_the_guest_rights_of_its_phone(app, client, db, night, bobs_phone):
+    assert client.post(f"/users/{bob_id(db)}/role", data={"role": "viewer", "active": "0"}).status_code == 302
+    for page in (f"/nights/{night.id}", f"/nights/{night.id}/hands/new"):
+        answer = bobs_phone.get(page)
+        assert answer.status_code == 302 and answer.headers["Location"].startswith("/login")
+    assert bobs_phone.post(f"/nights/{night.id}/hands/new", data=HAND).status_code == 401
+    assert bobs_phone.get(f"/nights/{night.id}/live").status_code != 200
+
+
+def test_a_session_ended_otherwise_ends_its_guest_rights_too(app, client, db, night, bobs_phone):
+    """A new password or role ends the account's sessions, and what was joined in them (the phone may have been
+    lost with the password)."""
+    assert client.post(f"/users/{bob_id(db)}/password", data={"password": "neu-und-lang", "confirm": "neu-und-lang"})
+    assert bobs_phone.get(f"/nights/{night.id}").status_code == 302
+
+
+def test_the_ended_phone_signs_out_without_changing_the_code_of_the_other_guests(app, client, db, night, bobs_phone):
+    other = app.test_client()
+    assert other.post("/join", data={"code": night.join_code}).status_code == 302
+    assert client.post(f"/users/{bob_id(db)}/role", data={"role": "viewer", "active": "0"}).status_code == 302
+    answer = bobs_phone.post("/logout")
+    assert answer.headers["Location"] == "/login"  # Bob's, signed out: not a guest leaving the table
+    assert other.get(f"/nights/{night.id}").status_code == 200
+    db.rollback()
+    db.expire_all()
+    assert db.get(type(night), night.id).join_code == night.join_code
+
+
+def test_the_ended_phone_joins_again_with_the_code_or_signs_in_afresh(app, client, db, night, players, bobs_phone):
+    other_night = start_night(db, players)
+    assert bobs_phone.post("/join", data={"code": other_night.join_code}).status_code == 302  # joined before it ended
+    assert client.post(f"/users/{bob_id(db)}/role", data={"role": "viewer", "active": "0"}).status_code == 302
+    # a new join starts afresh: this night, not the ones joined in the ended session
+    assert bobs_phone.post("/join", data={"code": night.join_code}).status_code == 302
+    assert bobs_phone.get(f"/nights/{night.id}/hands/new").status_code == 200
+    assert bobs_phone.get(f"/nights/{other_night.id}").status_code == 302
+    # signing in on a phone whose session ended carries none of its guest rights over
+    phone = app.test_client()
+    make_user(app, "Vera", "viewer")
+    assert phone.post("/join", data={"code": other_night.join_code}).status_code == 302
+    assert phone.post("/login", data={"name": "Vera", "password": PASSWORD}).status_code == 302
+    db.rollback()
+    accounts.end_sessions(db=db, user_id=accounts.find_user(db=db, name="Vera").id)  # signed out elsewhere
+    assert phone.post("/login", data={"name": "Vera", "password": PASSWORD}).status_code == 302
+    assert phone.get(f"/nights/{other_night.id}").status_code == 200  # a viewer reads it
+    assert phone.get(f"/nights/{other_night.id}/hands/new").status_code == 403  # but is its guest no more
+
+
+def test_a_guest_who_signs_in_keeps_the_night_joined(app, db, night):
+    """(Unchanged: only a session that was ended loses what it joined.)"""
+    make_user(app, "Bob", "viewer")
+    phone = app.test_client()
+    assert phone.post("/join", data={"code": night.join_code}).status_code == 302
+    assert phone.post("/login", data={"name": "Bob", "password": PASSWORD}).status_code == 302
+    assert phone.get(f"/nights/{night.id}/hands/new").status_code == 200
