@@ -13,7 +13,7 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.errors import Conflict
 from scorekeeper.core.models import User
-from tests.support import PASSWORD, make_user, start_night
+from tests.support import PASSWORD, answer_text, make_user, signed_in, start_night
 
 
 def errors_of(answer) -> list[str]:
@@ -182,3 +182,53 @@ def test_a_guest_who_signs_in_keeps_the_night_joined(app, db, night):
     assert phone.post("/join", data={"code": night.join_code}).status_code == 302
     assert phone.post("/login", data={"name": "Bob", "password": PASSWORD}).status_code == 302
     assert phone.get(f"/nights/{night.id}/hands/new").status_code == 200
+
+
+# --- a save that changes nothing ends nothing; one's own new password keeps this session -----------------------
+
+
+def test_saving_the_role_form_unchanged_keeps_the_accounts_sessions(app, client, db, admin):
+    scorer = make_user(app, "Sepp", "scorer")
+    pub_phone = signed_in(app, scorer)
+    own_phone = signed_in(app, admin)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    answer = client.post(f"/users/{scorer.id}/role", data={"role": "scorer", "active": "1"}, follow_redirects=True)
+    assert answer.status_code == 200
+    assert "Nothing to change: Sepp keeps the role and may sign in as before." in answer_text(answer)
+    assert pub_phone.get("/nights/new").status_code == 200  # still signed in, mid-night
+    assert client.post(f"/users/{admin.id}/role", data={"role": "admin", "active": "1"}).status_code == 302
+    assert own_phone.get("/users/").status_code == 200
+    assert client.get("/users/").status_code == 200
+    # a real change still ends the sessions
+    assert client.post(f"/users/{scorer.id}/role", data={"role": "viewer", "active": "1"}).status_code == 302
+    assert pub_phone.get("/nights/").status_code == 302
+
+
+def test_the_core_keeps_the_stamp_when_nothing_changes(app, db, admin):
+    scorer = make_user(app, "Sepp", "scorer")
+    stamp = scorer.stamp
+    assert accounts.update_user(db=db, user_id=scorer.id, role="scorer", active=True).stamp == stamp
+    assert accounts.update_user(db=db, user_id=scorer.id).stamp == stamp
+    assert accounts.update_user(db=db, user_id=scorer.id, role="viewer").stamp != stamp
+
+
+def test_an_admin_who_sets_their_own_password_stays_signed_in_here_and_only_here(app, client, db, admin):
+    other_phone = signed_in(app, admin)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    answer = client.post(f"/users/{admin.id}/password", data={"password": "neu-und-lang", "confirm": "neu-und-lang"})
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/users/{admin.id}"
+    page = client.get(answer.headers["Location"])
+    assert page.status_code == 200  # this session goes on, as the message says
+    assert "Admin has a new password; their other sessions are ended." in answer_text(page)
+    assert other_phone.get("/users/").status_code == 302  # the others are ended
+    # another account's new password ends all of its sessions
+    scorer = make_user(app, "Sepp", "scorer")
+    phone = signed_in(app, scorer)
+    assert client.post(f"/users/{scorer.id}/password", data={"password": "neu-und-lang", "confirm": "neu-und-lang"})
+    assert phone.get("/nights/").status_code == 302
+
+
+def test_the_unchanged_save_says_so_in_german(app, client, db, admin):
+    scorer = make_user(app, "Sepp", "scorer")
+    answer = client.post(f"/users/{scorer.id}/role", data={"role": "scorer", "active": "1"}, follow_redirects=True)
+    assert "Nichts zu ändern: Sepp behält die Rolle und darf sich anmelden wie bisher." in answer_text(answer)
