@@ -8,12 +8,14 @@ import threading
 import time
 
 import pytest
+from sqlmodel import select
 
 from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.errors import Conflict
-from scorekeeper.core.models import User
-from tests.support import PASSWORD, answer_text, make_user, signed_in, start_night
+from scorekeeper.core.models import Night, User
+from scorekeeper.core.players import merge_players, retire_player
+from tests.support import PASSWORD, answer_text, field_errors, form_values, make_user, signed_in, start_night
 
 
 def errors_of(answer) -> list[str]:
@@ -232,3 +234,56 @@ def test_the_unchanged_save_says_so_in_german(app, client, db, admin):
     scorer = make_user(app, "Sepp", "scorer")
     answer = client.post(f"/users/{scorer.id}/role", data={"role": "scorer", "active": "1"}, follow_redirects=True)
     assert "Nichts zu ändern: Sepp behält die Rolle und darf sich anmelden wie bisher." in answer_text(answer)
+
+
+# --- a stale or tampered start form: a seat's player not on the roster -----------------------------------
+
+
+def start_form(client, players, seat_2: str, lang: str = "en"):
+    data = form_values(client.get(f"/nights/new?lang={lang}").get_data(as_text=True))
+    data.update({"game": "matzlfangen", "start": "1", "seat_2": seat_2})
+    data.update({f"seat_{i}": str(players[i - 1].id) for i in (1, 3, 4)})
+    return client.post(f"/nights/new?lang={lang}", data=data)
+
+
+def nights_started(db) -> int:
+    db.rollback()
+    return len(db.exec(select(Night)).all())
+
+
+@pytest.mark.parametrize("value", ["abc", "-3", str(10**20), "0", "99999", "٣"])
+def test_a_seat_whose_value_is_no_player_of_the_roster_says_so(client, db, players, value):
+    answer = start_form(client, players, value)
+    assert answer.status_code == 400
+    said = field_errors(answer.get_data(as_text=True), "seat_1")
+    assert said == "The player chosen for seat 2 is not on the roster (any more): choose again."
+    assert "-1" not in said and value not in said
+    assert nights_started(db) == 0
+
+
+def test_a_player_merged_away_since_the_form_was_opened_is_not_on_the_roster(client, db, players):
+    stale = form_values(client.get("/nights/new?lang=de").get_data(as_text=True))
+    merge_players(db=db, keep_id=players[4].id, merge_id=players[3].id)  # Dieter merged into Eva
+    stale.update({"game": "matzlfangen", "start": "1"})
+    stale.update({f"seat_{i}": str(players[i - 1].id) for i in (1, 2, 3, 4)})
+    answer = client.post("/nights/new?lang=de", data=stale)
+    assert answer.status_code == 400
+    assert field_errors(answer.get_data(as_text=True), "seat_1") == (
+        "Der Spieler für Platz 4 steht nicht (mehr) auf der Spielerliste: wähle neu."
+    )
+    assert nights_started(db) == 0
+    # chosen again, the night starts
+    stale["seat_4"] = str(players[4].id)
+    assert client.post("/nights/new?lang=de", data=stale).status_code == 302
+
+
+def test_a_player_retired_since_the_form_was_opened_is_chosen_again(client, db, players):
+    """The form offers the players who are not retired; one retired meanwhile is no longer on offer (the core would
+    seat them: the form asks for a choice again, as for a player merged away)."""
+    retire_player(db=db, player_id=players[1].id)
+    answer = start_form(client, players, str(players[1].id))
+    assert answer.status_code == 400
+    assert field_errors(answer.get_data(as_text=True), "seat_1") == (
+        "The player chosen for seat 2 is not on the roster (any more): choose again."
+    )
+    assert nights_started(db) == 0
