@@ -8,7 +8,9 @@ Who is asking:
 - pages: the signed-in account (Flask-Login, session cookie), or a *guest* who joined
   one open night with its code (kept in the session, for that night only, until it closes or
   the guest signs out: then the night gets a new code); the guest who closed the night reads it
-  on (its settlement, PDF and exports) while it stays closed as they left it;
+  on (its settlement, PDF and exports) while it stays closed as they left it; an account's session that
+  is ended (disabled, a new password or role, signed out elsewhere) ends the guest rights joined in it too
+  (:func:`session_ended`);
 - the JSON API: only ``Authorization: Bearer <token>``. The API takes no cookies, so a
   page elsewhere can't make a browser write through it (it has no CSRF token).
 """
@@ -140,7 +142,7 @@ def _guest_nights() -> tuple[frozenset[int], frozenset[int], frozenset[int], fro
     it joined that are no more (ids are never used again: core/models.py NEVER_REUSED), and of those the
     tournament's tables (their round drawn again: nothing of them is left in the database to say so)."""
     joined = session.get(GUESTS)
-    if not isinstance(joined, dict) or not joined:
+    if not isinstance(joined, dict) or not joined or session_ended():
         return frozenset(), frozenset(), frozenset(), frozenset()
     valid, read, gone = set(), set(), set()
     db = read_db()
@@ -229,9 +231,19 @@ def _tables() -> list[int]:
     return [i for i in tables if isinstance(i, int)] if isinstance(tables, list) else []
 
 
+def session_ended() -> bool:
+    """Whether this browser's session names an account whose sessions were ended since (disabled, a new password
+    or role, signed out elsewhere: ``accounts.user_for_session`` no longer answers it). Nothing of it opens
+    anything then, the nights it joined as a guest neither (a phone lost with a password, an account disabled,
+    keeps no guest's rights); joining with a code or signing in starts afresh."""
+    return session.get("_user_id") is not None and not current_user.is_authenticated
+
+
 def join(night: Night) -> None:
     """Make this browser a guest of the night (its current code); a tournament's table is remembered as one,
     so that the guest is told its round was drawn again when it is gone."""
+    if session_ended():
+        session.clear()  # the nights joined in the ended session stay ended
     joined = dict(session.get(GUESTS) or {})
     joined[str(night.id)] = night.join_code
     session[GUESTS] = joined
@@ -253,7 +265,7 @@ def leave_nights() -> None:
     a new code (a copy of the cookie holds the old one; a tournament's table keeps the code printed on
     its card), see :func:`accounts.end_guest`."""
     joined = session.get(GUESTS)
-    if not isinstance(joined, dict):
+    if not isinstance(joined, dict) or session_ended():  # an ended session's codes are no longer its to change
         return
     for night_id, code in joined.items():
         accounts.end_guest(db=get_db(), night_id=night_id, code=code)
@@ -384,7 +396,7 @@ def init_app(app: Flask) -> None:
 
 def sign_in(user) -> None:
     """Start a new session for ``user`` (the nights a guest joined stay joined)."""
-    guests, tables = session.get(GUESTS), session.get(TABLES)
+    guests, tables = (None, None) if session_ended() else (session.get(GUESTS), session.get(TABLES))
     session.clear()  # a new session on sign-in: nothing of the one before carries over
     if guests:
         session[GUESTS] = guests
