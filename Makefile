@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 PYTEST_ARGS ?=
 
-.PHONY: install run test test-quick test-fast lint format bench clean
+.PHONY: install run test test-quick test-fast lint format messages bench clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ test-quick: lint
 # settlement and its doctests: 1,484 tests, 18 s with the start on two cores (2026-11-27).
 test-fast: install
 	$(PY) -m pytest -q -n auto tests/engine scorekeeper/engine
+
+# The German catalog in step with the code: new texts come in untranslated, unused ones go (docs/using.md).
+messages: install
+	$(PY) -m tools.messages
 
 bench: install
 	$(PY) manage.py bench engine

@@ -198,7 +198,8 @@ def end_sessions(*, db: Session, user_id: int) -> None:
 def update_user(
     *, db: Session, user_id: int, role: Any = None, active: bool | None = None, password: Any = None
 ) -> User:
-    """Change an account's role, whether it may sign in, or its password. Any change ends its sessions;
+    """Change an account's role, whether it may sign in, or its password. Any change ends its sessions (the
+    same role and flag saved again change nothing, and end none: the pub's phone stays signed in);
     a new password or disabling the account also revokes its API tokens (they may have leaked with it).
     A new password is hashed before the write, which is one short transaction.
 
@@ -212,18 +213,22 @@ def update_user(
         _idle(db)
         password_hash = hash_password(password)
     user = get_user(db=db, user_id=user_id)
-    _active_admins(db, lock=True)
+    admins = _active_admins(db, lock=True)  # counted before the change (a later count would flush it first)
     db.refresh(user)  # as the lock found it
     was_admin = user.role == "admin" and user.active
+    before = (user.role, user.active)
     if role is not None:
         user.role = role
     if active is not None:
         user.active = bool(active)
     if password_hash is not None:
         user.password_hash = password_hash
-    if was_admin and not (user.role == "admin" and user.active) and _active_admins(db) <= 1:
+    if was_admin and not (user.role == "admin" and user.active) and admins <= 1:  # this account the only one
         db.rollback()
         raise Conflict("{name} is the only admin: make another account admin first", name=user.name)
+    if password_hash is None and (user.role, user.active) == before:
+        db.commit()  # nothing changed: nothing written, the lock let go
+        return user
     user.stamp = secrets.token_hex(16)
     db.add(user)
     if password is not None or active is False:

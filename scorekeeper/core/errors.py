@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.engine.errors import InvalidHand, Refusal
+from scorekeeper.engine.errors import N_, InvalidHand, N_plural, Refusal
 
-__all__ = ["Conflict", "InvalidHand", "InvalidInput", "NotFound", "Refusal"]
+__all__ = ["N_", "Conflict", "InvalidHand", "InvalidInput", "N_plural", "NotFound", "Refusal"]
 
 
 class InvalidInput(Refusal, ValueError):
@@ -23,7 +23,10 @@ class NotFound(LookupError):
 
 
 class Conflict(Refusal):
-    """The night changed under the request (another phone was quicker), or is closed."""
+    """The night changed under the request (another phone was quicker), or is closed.
 
-    def __init__(self, template: str, /, **params: Any) -> None:
-        super().__init__("", template, **params)
+    A message that counts has its plural too, counting ``n``: ``Conflict(singular, plural, n=...)``
+    (as ``InvalidInput(field, singular, plural, n=...)``); the pages say it with ``ngettext``."""
+
+    def __init__(self, template: str, plural: str | None = None, /, **params: Any) -> None:
+        super().__init__("", template, plural, **params)

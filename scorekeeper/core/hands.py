@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from scorekeeper.core import history, lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import N_, Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, utcnow
 from scorekeeper.core.nights import bump, close_locked, lock_night, touch
 from scorekeeper.core.stored import (
@@ -170,8 +170,10 @@ class UndoneHand(Conflict):
 
     def __init__(self, number: int) -> None:
         super().__init__(
-            "the hand sent with this idempotency key was recorded as hand {number} and undone since: "
-            "it is not recorded again",
+            N_(
+                "the hand sent with this idempotency key was recorded as hand {number} and undone since: "
+                "it is not recorded again"
+            ),
             number=number,
         )
         self.number = number
@@ -186,6 +188,36 @@ def _check_not_undone(*, db: Session, night_id: int, key: str) -> None:
     ).first()
     if undone is not None:
         raise UndoneHand(undone)
+
+
+#: Another phone changed the night under the form (a hand taken ``back``, or ``recorded``), at a tournament's
+#: table or not: the refusal (singular, plural of the hands the form saw, ``n``; ``now``: the hands now).
+_CHANGED = {
+    ("back", True): N_plural(
+        "Another phone took a hand back meanwhile: this form was made when the table had {n} hand, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+        "Another phone took a hand back meanwhile: this form was made when the table had {n} hands, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+    ),
+    ("back", False): N_plural(
+        "Another phone took a hand back meanwhile: this form was made when the night had {n} hand, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+        "Another phone took a hand back meanwhile: this form was made when the night had {n} hands, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+    ),
+    ("recorded", True): N_plural(
+        "Another phone recorded a hand meanwhile: this form was made when the table had {n} hand, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+        "Another phone recorded a hand meanwhile: this form was made when the table had {n} hands, now it has "
+        "{now}. Check it and enter the hand again if it is missing.",
+    ),
+    ("recorded", False): N_plural(
+        "Another phone recorded a hand meanwhile: this form was made when the night had {n} hand, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+        "Another phone recorded a hand meanwhile: this form was made when the night had {n} hands, now it has "
+        "{now}. Check the table and enter the hand again if it is missing.",
+    ),
+}
 
 
 def record_hand(
@@ -230,24 +262,8 @@ def record_hand(
     if expected_hands is not None and expected_hands != count:
         at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
         if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
-            raise Conflict(
-                "Another phone took a hand back meanwhile: this form was made when the table had {seen} hands, "
-                "now it has {now}. Check it and enter the hand again if it is missing."
-                if at_table
-                else "Another phone took a hand back meanwhile: this form was made when the night had {seen} hands, "
-                "now it has {now}. Check the table and enter the hand again if it is missing.",
-                seen=expected_hands,
-                now=count,
-            )
-        raise Conflict(
-            "Another phone recorded a hand meanwhile: this form was made when the table had {seen} hands, "
-            "now it has {now}. Check it and enter the hand again if it is missing."
-            if at_table
-            else "Another phone recorded a hand meanwhile: this form was made when the night had {seen} hands, "
-            "now it has {now}. Check the table and enter the hand again if it is missing.",
-            seen=expected_hands,
-            now=count,
-        )
+            raise Conflict(*_CHANGED["back", at_table], n=expected_hands, now=count)
+        raise Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
     last = _last_stored(db=db, night=night, last=last)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)
@@ -370,9 +386,9 @@ def edit_hand(
     lifecycle.check(life, lifecycle.EDIT, who)
     if expected_version is not None and expected_version != night.version:
         raise StaleVersion(
-            "the table changed while you were editing: check the hand and edit it again"
+            N_("the table changed while you were editing: check the hand and edit it again")
             if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
-            else "the night changed while you were editing: check the hand and edit it again",
+            else N_("the night changed while you were editing: check the hand and edit it again"),
             seen=expected_version,
             now=night.version,
         )
@@ -460,9 +476,9 @@ def undo_last(
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.UNDO, who)
     hands = hand_rows(db=db, night_id=night_id)
     changed = (
-        "another phone changed the table meanwhile: check it before you undo"
+        N_("another phone changed the table meanwhile: check it before you undo")
         if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
-        else "another phone changed the night meanwhile: check the table before you undo"
+        else N_("another phone changed the night meanwhile: check the table before you undo")
     )
     if expected_version is not None and expected_version != night.version:
         raise StaleVersion(changed, seen=expected_version, now=night.version)

@@ -142,7 +142,9 @@ class NightItem:
     night: Night
     names: list[str]
     hands: int  # the hands played: a redeal is none (docs/rules.md, "The club's history")
-    leader: tuple[str, int] | None  # the night's biggest winner and their money (a night not for money: units)
+    # the night's biggest winners, every one who ties in seat order, and what each won: money where the night is
+    # played for money (with a share of a pot split at the close), units at a stake of 0 (the settlement's)
+    leader: tuple[tuple[str, ...], int] | None
     redeals: int = 0  # the hands dealt again (still in the night's log), as the night's summary counts them
 
 
@@ -189,10 +191,11 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
             select(HandRecord.night_id, func.count()).where(HandRecord.night_id.in_(ids)).group_by(HandRecord.night_id)
         ).all()
     )
-    # the biggest winner: by money where the night is played for money, else by units where its hands score
-    # them (a stake of 0); a night of neither (Konter a Matt, Matt without a stake) names none
+    # the biggest winners, all who tie: by money where the night is played for money (the settlement's, a
+    # split pot's share in it), else by units where its hands score them (a stake of 0: the settlement's units);
+    # a night of neither (Konter a Matt, Matt without a stake) names none (docs/rules.md, "A night's top player")
     measure = {e.id: "cents" if e.for_money else "units" if scores_units(e.game, e.rules) else None for e in nights}
-    leaders: dict[int, tuple[str, int]] = {}
+    leaders: dict[int, tuple[tuple[str, ...], int]] = {}
     for night_id, name, units, cents in db.exec(
         select(NightResult.night_id, Player.name, NightResult.units, NightResult.cents)
         .join(Player, Player.id == NightResult.player_id)
@@ -200,8 +203,9 @@ def nights_page(*, db: Session, filters: NightFilter, page: int = 1, per_page: i
         .order_by(NightResult.night_id, NightResult.position)
     ):
         value = {"cents": cents, "units": units, None: 0}[measure[night_id]]
-        if value > 0 and (night_id not in leaders or value > leaders[night_id][1]):
-            leaders[night_id] = (name, value)
+        tied, top = leaders.get(night_id, ((), 0))
+        if value > 0 and value >= top:
+            leaders[night_id] = ((*tied, name) if value == top else (name,), value)
     redeals = _redeals(db, nights)
     items = [
         NightItem(e, names[e.id], hands.get(e.id, 0) - redeals.get(e.id, 0), leaders.get(e.id), redeals.get(e.id, 0))
@@ -483,12 +487,6 @@ def season_kind(*, db: Session, game: str, season: Season) -> SeasonKind:
         any(takes_money(g, r, stake) for _id, g, r, stake in nights),
         frozenset(night_id for night_id, g, r, _stake in nights if scores_units(g, r)),
     )
-
-
-def season_for_money(*, db: Session, game: str, season: Season) -> bool:
-    """Whether any of the season's nights of ``game`` on the leaderboard was played for money
-    (``takes_money``): else the leaderboard has no money to show."""
-    return season_kind(db=db, game=game, season=season).for_money
 
 
 def leaderboard(

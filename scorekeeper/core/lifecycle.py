@@ -8,6 +8,8 @@ and the one answer to "may this account do this action to this night now?".
 
     tournament table   playing ──last counted deal / paper points / the organiser closes──► finished
                        finished ──reopen (admin, a reason; not a paper table)──► playing, or all dealt
+                       finished from paper ──the organiser clears its points (core/tournaments.py
+                                             clear_paper; no later round drawn)──► playing
                        all dealt (reopened with its D deals: edit and undo, no new deal) ──the organiser──► finished
                        any ──the tournament closes──► frozen (nothing changes, its date and place neither;
                                                               reopen the tournament first)
@@ -31,7 +33,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from scorekeeper.core.errors import Conflict
+from scorekeeper.core.errors import Conflict, N_plural
 from scorekeeper.core.models import CLOSED, OPEN, HandRecord, Night, Tournament, TournamentTable
 from scorekeeper.core.stored import deals_played
 
@@ -172,7 +174,13 @@ def _finished(life: Life) -> Conflict:
     if life.paper:
         return Conflict("this table's points come from its paper list: nothing can be recorded at it")
     if life.deals is not None and life.deals_played >= life.deals:
-        return Conflict("this table has played its {deals} deals: its points are final", deals=life.deals)
+        return Conflict(
+            *N_plural(
+                "this table has played its {n} deal: its points are final",
+                "this table has played its {n} deals: its points are final",
+            ),
+            n=life.deals,
+        )
     return Conflict("the organiser has finished this table: nothing can be recorded, changed or undone")
 
 
@@ -188,7 +196,13 @@ def _state_refusal(life: Life, action: str) -> Conflict | None:
         if state == FINISHED:
             return _finished(life)
         if action == RECORD and state == ALL_DEALT:
-            return Conflict("this table has played its {deals} deals: no more can be recorded", deals=life.deals)
+            return Conflict(
+                *N_plural(
+                    "this table has played its {n} deal: no more can be recorded",
+                    "this table has played its {n} deals: no more can be recorded",
+                ),
+                n=life.deals,
+            )
         if action == UNDO and life.hands == 0:
             return Conflict("there is no hand to undo")
         return None
@@ -204,7 +218,7 @@ def _state_refusal(life: Life, action: str) -> Conflict | None:
                 return Conflict("this table is open already")
             return Conflict("this night is open already")
         if life.paper:
-            return Conflict("this table's points come from its paper list: correct them there")
+            return Conflict("this table's points come from its paper list: correct or clear them there")
         return None
     if action == PAPER:
         if not life.tournament:
@@ -260,7 +274,12 @@ def check_deals(life: Life, deals_after: int) -> None:
     """
     if life.deals is not None and deals_after > life.deals:
         raise Conflict(
-            "a table of this tournament plays {deals} deals: this would make it {n}", deals=life.deals, n=deals_after
+            *N_plural(
+                "a table of this tournament plays {n} deal: this would make it {after}",
+                "a table of this tournament plays {n} deals: this would make it {after}",
+            ),
+            n=life.deals,
+            after=deals_after,
         )
 
 

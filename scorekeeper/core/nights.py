@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from scorekeeper.core import history, lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     CLUB_NIGHT,
@@ -280,11 +280,12 @@ def _carried_pot(
         return cents // stake_cents, pots
     stakes = {n.stake_cents for n, _ in pots}
     if len(stakes) == 1:
+        units = sum(units for _night, units in pots)
         raise InvalidInput(
             "stake_cents",
             "the pot carried in holds {cents} cents ({units} units at {stake}): choose {stake} cents, or a stake "
             "that makes {cents} cents an even number of units",
-            units=sum(units for _, units in pots),
+            units=units,
             stake=stakes.pop(),
             cents=cents,
         )
@@ -433,7 +434,12 @@ def _clean_reason(reason: Any) -> str:
     reason = unicodedata.normalize("NFC", reason).strip()
     if len(reason) > REASON_MAX or has_control(reason):
         raise InvalidInput(
-            "reason", "the reason may have at most {n} characters and no control characters", n=REASON_MAX
+            "reason",
+            *N_plural(
+                "the reason may have at most {n} character and no control characters",
+                "the reason may have at most {n} characters and no control characters",
+            ),
+            n=REASON_MAX,
         )
     return reason
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from confusable_homoglyphs.confusables import confusables_data as _HOMOGLYPHS
 
-from scorekeeper.core.errors import InvalidInput
+from scorekeeper.core.errors import InvalidInput, N_plural
 
 NAME_MAX = 40
 
@@ -84,7 +84,11 @@ def clean_name(name: Any) -> str:
     if not name:
         raise InvalidInput("name", "the name must not be empty")
     if len(name) > NAME_MAX:
-        raise InvalidInput("name", "the name may have at most {n} characters", n=NAME_MAX)
+        raise InvalidInput(
+            "name",
+            *N_plural("the name may have at most {n} character", "the name may have at most {n} characters"),
+            n=NAME_MAX,
+        )
     if has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
     if invisible(name):

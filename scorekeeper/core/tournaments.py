@@ -22,7 +22,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from scorekeeper.core import lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -39,7 +39,7 @@ from scorekeeper.core.models import (
     TournamentTable,
     utcnow,
 )
-from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night
+from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night, touch
 from scorekeeper.core.players import player_named
 from scorekeeper.core.stored import deals_played, last_hand
 from scorekeeper.core.table import read_table
@@ -52,6 +52,7 @@ __all__ = [
     "TOURNAMENT_GAMES",
     "add_entrant",
     "allow_together",
+    "clear_paper",
     "close_tournament",
     "create_tournament",
     "draw_round",
@@ -447,7 +448,13 @@ def _text(value: Any, name: str, most: int, *, required: bool) -> str:
     if required and not value:
         raise InvalidInput(name, "give the tournament a name")
     if len(value) > most or has_control(value):
-        raise InvalidInput(name, "at most {n} characters and no control characters", n=most)
+        raise InvalidInput(
+            name,
+            *N_plural(
+                "at most {n} character and no control characters", "at most {n} characters and no control characters"
+            ),
+            n=most,
+        )
     return value
 
 
@@ -461,7 +468,14 @@ def _prizes(value: Any) -> list[int]:
     if value is None:
         return []
     if not isinstance(value, list | tuple) or len(value) > PRIZES_MAX:
-        raise InvalidInput("prizes", "the prizes are a list of at most {n} amounts in cents", n=PRIZES_MAX)
+        raise InvalidInput(
+            "prizes",
+            *N_plural(
+                "the prizes are a list of at most {n} amount in cents",
+                "the prizes are a list of at most {n} amounts in cents",
+            ),
+            n=PRIZES_MAX,
+        )
     for amount in value:
         if type(amount) is not int or not 0 <= amount <= PRIZE_MAX_CENTS:
             raise InvalidInput("prizes", "each prize must be a whole number of cents from 0 to {n}", n=PRIZE_MAX_CENTS)
@@ -620,11 +634,21 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
     """
     t = _open_tournament(db, tournament_id)
     if _last_round(db, t) >= t.rounds:
-        raise Conflict("all {n} rounds are drawn: a participant entered now would play none", n=t.rounds)
+        raise Conflict(
+            *N_plural(
+                "the only round is drawn: a participant entered now would play none",
+                "all {n} rounds are drawn: a participant entered now would play none",
+            ),
+            n=t.rounds,
+        )
     player = _new_entrant_player(db, t, player_id, guest)
     count = db.exec(select(func.count()).where(Entrant.tournament_id == t.id)).one()
     if count >= ENTRANTS_MAX:
-        raise InvalidInput("player", "a tournament has at most {n} participants", n=ENTRANTS_MAX)
+        raise InvalidInput(
+            "player",
+            *N_plural("a tournament has at most {n} participant", "a tournament has at most {n} participants"),
+            n=ENTRANTS_MAX,
+        )
     number = (db.exec(select(func.max(Entrant.number)).where(Entrant.tournament_id == t.id)).one() or 0) + 1
     entrant = Entrant(tournament_id=t.id, number=number, player_id=player.id)
     db.add(entrant)
@@ -651,10 +675,10 @@ def withdraw_entrant(*, db: Session, tournament_id: Any, number: Any) -> Entrant
         entrant.withdrawn_after = last
     db.add(entrant)
     _bump(db, t)
-    if redraw:
-        _undraw(db, t, last)
+    if redraw:  # drawn again without them, its count of draws kept (only "draw again" counts one more)
+        attempt = _undraw(db, t, last)
         db.flush()
-        _draw(db, t, last)
+        _draw(db, t, last, attempt)
     db.commit()
     return entrant
 
@@ -679,7 +703,11 @@ def keep_apart(*, db: Session, tournament_id: Any, first: Any, second: Any) -> T
     if [a, b] in t.keep_apart:
         raise InvalidInput("second", "{a} and {b} are kept apart already", a=a, b=b)
     if len(t.keep_apart) >= APART_MAX:
-        raise InvalidInput("second", "a tournament keeps at most {n} pairs apart", n=APART_MAX)
+        raise InvalidInput(
+            "second",
+            *N_plural("a tournament keeps at most {n} pair apart", "a tournament keeps at most {n} pairs apart"),
+            n=APART_MAX,
+        )
     t.keep_apart = sorted([*t.keep_apart, [a, b]])
     last = _last_round(db, t)
     if last and not _round_started(db, t, last) and _together(db, t, last, a, b):
@@ -801,7 +829,7 @@ def draw_round(*, db: Session, tournament_id: Any) -> TournamentRound:
     t = _open_tournament(db, tournament_id)
     last = _last_round(db, t)
     if last >= t.rounds:
-        raise Conflict("all {n} rounds are drawn", n=t.rounds)
+        raise Conflict(*N_plural("the only round is drawn", "all {n} rounds are drawn"), n=t.rounds)
     if last and not _round_done(db, t, last):
         raise Conflict("round {n} is not over: every table must finish its deals first", n=last)
     drawn = _draw(db, t, last + 1)
@@ -920,7 +948,11 @@ def enter_paper(
     night = lock_night(db=db, night_id=row.night_id)
     lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
-        raise InvalidInput("points", "give the points of each of the {n} players", n=night.seat_count)
+        raise InvalidInput(
+            "points",
+            *N_plural("give the points of the one player", "give the points of each of the {n} players"),
+            n=night.seat_count,
+        )
     for p in points:
         if type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX:
             raise InvalidInput("points", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
@@ -929,7 +961,11 @@ def enter_paper(
     if solos is None:
         solos = [None] * night.seat_count
     if not isinstance(solos, list | tuple) or len(solos) != night.seat_count:
-        raise InvalidInput("solos", "give the solos of each of the {n} players", n=night.seat_count)
+        raise InvalidInput(
+            "solos",
+            *N_plural("give the solos of the one player", "give the solos of each of the {n} players"),
+            n=night.seat_count,
+        )
     for pair in solos:
         if pair is not None and (
             not isinstance(pair, list | tuple)
@@ -937,7 +973,14 @@ def enter_paper(
             or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
             or sum(pair) > t.deals
         ):
-            raise InvalidInput("solos", "solos won and lost are whole numbers from 0 to {n} deals", n=t.deals)
+            raise InvalidInput(
+                "solos",
+                *N_plural(
+                    "solos won and lost are whole numbers from 0 to {n} deal",
+                    "solos won and lost are whole numbers from 0 to {n} deals",
+                ),
+                n=t.deals,
+            )
     row.paper = list(points)
     row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)
@@ -945,6 +988,41 @@ def enter_paper(
         close_locked(db=db, night=night, why="paper")
     else:
         bump(db=db, night=night)
+    _bump(db, t)
+    db.commit()
+    return row
+
+
+def clear_paper(
+    *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None = lifecycle.SYSTEM
+) -> TournamentTable:
+    """Take a table's paper points back (typed into the wrong table): the table is playing again, its
+    phone records its deals with the code on its card, and the standings count nothing from it. The
+    organiser's, as entering them is, until the next round is drawn (its players have moved on: their
+    points are then corrected on the paper form). The audit trail keeps the points taken back.
+
+    :raises Conflict: for a table without paper points, a round that is not the last drawn, or who
+        may not enter paper points (:mod:`scorekeeper.core.lifecycle`).
+    """
+    t = _open_tournament(db, tournament_id)
+    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
+    if row is None:
+        raise NotFound(f"no table {table} in round {round_number}")
+    night = lock_night(db=db, night_id=row.night_id)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    if row.paper is None:
+        raise Conflict("this table has no points from paper to clear")
+    if _last_round(db, t) > row.round:
+        raise Conflict(
+            "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
+        )
+    cleared = {"why": "paper cleared", "paper": list(row.paper), "solos": row.solos}
+    row.paper = None
+    row.solos = [[0, 0] for _ in range(night.seat_count)]
+    db.add(row)
+    night.status = OPEN
+    night.closed_at = None
+    touch(db=db, night=night, action="reopen", number=None, before=None, after=cleared)
     _bump(db, t)
     db.commit()
     return row
@@ -960,7 +1038,13 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
         .where(TournamentTable.tournament_id == t.id, Night.status == OPEN)
     ).one()
     if last < t.rounds or playing == last:
-        raise Conflict("the tournament is not over: {n} rounds are to be played", n=t.rounds)
+        raise Conflict(
+            *N_plural(
+                "the tournament is not over: {n} round is to be played",
+                "the tournament is not over: {n} rounds are to be played",
+            ),
+            n=t.rounds,
+        )
     if playing is not None:
         raise Conflict("round {n} is not over: every table must finish its deals first", n=playing)
     t.status = CLOSED

@@ -11,7 +11,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from .errors import InvalidHand
+from .errors import N_, InvalidHand
 
 MISSING: Any = object()
 
@@ -60,7 +60,8 @@ def _literal(text: str) -> str:
 def check_object(data: Any, hand: int | None, field: str, what: str) -> Mapping:
     """Return ``data`` if it is a JSON object, else raise."""
     if not isinstance(data, dict):
-        raise InvalidHand(hand, field, _literal(what) + " must be an object, not {type}", type=type_name(data))
+        template = _literal(what) + " must be an object, not {type}"  # said in English: no page sends one
+        raise InvalidHand(hand, field, template, type=type_name(data))
     return data
 
 
@@ -88,7 +89,8 @@ def forbid(data: Mapping, names: Iterable[str], hand: int | None, reason: str) -
     """Fields that do not apply (to this contract, say) are errors, whatever their value."""
     for name in names:
         if name in data:
-            raise InvalidHand(hand, name, "{name} " + _literal(reason), name=name)
+            template = "{name} " + _literal(reason)  # a page says it in its own words (web/messages.py)
+            raise InvalidHand(hand, name, template, name=name)
 
 
 def _missing(hand: int | None, name: str) -> InvalidHand:
@@ -170,9 +172,9 @@ def get_points_and_schwarz(data: Mapping, hand: int | None, total: int, needed: 
     losers_points = total - points if won else points
     if schwarz and losers_points:
         template = (
-            "the defenders took no trick, so they cannot have {points} points"
+            N_("the defenders took no trick, so they cannot have {points} points")
             if won
-            else "the declarers took no trick, so they cannot have {points} points"
+            else N_("the declarers took no trick, so they cannot have {points} points")
         )
         raise InvalidHand(hand, "schwarz", template, points=losers_points)
     return points, schwarz, won

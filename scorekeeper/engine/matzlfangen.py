@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidHand
+from .errors import N_, InvalidHand
 from .fields import (
     FAILED,
     Problems,
@@ -68,12 +68,12 @@ ALLOWED = {
 
 #: Message templates naming a side (the sides are words of the message, translated with it).
 _NO_TRICK_MATZL = {
-    "declarers": "the declarers took no trick, so they cannot have caught the Matzl",
-    "defenders": "the defenders took no trick, so they cannot have caught the Matzl",
+    "declarers": N_("the declarers took no trick, so they cannot have caught the Matzl"),
+    "defenders": N_("the defenders took no trick, so they cannot have caught the Matzl"),
 }
 _MATZL_POINTS = {
-    "declarers": "the declarers caught the Matzl, a ten, so they have at least {least} points, not {points}",
-    "defenders": "the defenders caught the Matzl, a ten, so they have at least {least} points, not {points}",
+    "declarers": N_("the declarers caught the Matzl, a ten, so they have at least {least} points, not {points}"),
+    "defenders": N_("the defenders caught the Matzl, a ten, so they have at least {least} points, not {points}"),
 }
 
 

@@ -93,7 +93,8 @@ def parse_rules(rules_cls: type[R], presets: Mapping[str, Mapping[str, Any]], da
         if key == "preset":
             continue
         if key not in fields:
-            raise InvalidHand(None, f"rules.{key}", "unknown rule {key}", key=shown(key))
+            field = f"rules.{key}"
+            raise InvalidHand(None, field, "unknown rule {key}", key=shown(key))
         values[key] = _check_value(fields[key], value)
     return rules_cls(preset=preset, **values)
 

@@ -291,9 +291,8 @@ class Hand:
             if "points" in data:
                 points = _ramsch_points(data["points"], index)
                 if points[durchmarsch - 1] != TOTAL_POINTS:
-                    raise InvalidHand(
-                        index, f"points.{durchmarsch}", "a durchmarsch takes every trick, so all 120 points"
-                    )
+                    field = f"points.{durchmarsch}"
+                    raise InvalidHand(index, field, "a durchmarsch takes every trick, so all 120 points")
             else:
                 points = tuple(TOTAL_POINTS if s == durchmarsch else 0 for s in range(1, SEATS + 1))
             return cls("ramsch", klopfen=klopfen, ramsch_points=points, durchmarsch=durchmarsch)
@@ -372,9 +371,8 @@ def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
     obj = check_object(value, index, "points", "points in a ramsch")
     for key in obj:
         if key not in SEAT_KEYS:
-            raise InvalidHand(
-                index, f"points.{key}", "unknown seat {key}: seats are 1 to {seats}", key=shown(key), seats=SEATS
-            )
+            field = f"points.{key}"
+            raise InvalidHand(index, field, "unknown seat {key}: seats are 1 to {seats}", key=shown(key), seats=SEATS)
     points = tuple(
         get_int({f"points.{key}": obj[key]}, f"points.{key}", index, 0, TOTAL_POINTS)
         if key in obj
@@ -390,7 +388,8 @@ def _ramsch_points(value: object, index: int | None) -> tuple[int, ...]:
 
 
 def _missing_seat(key: str, index: int | None) -> int:
-    raise InvalidHand(index, f"points.{key}", "points of seat {seat} are required", seat=key)
+    field = f"points.{key}"
+    raise InvalidHand(index, field, "points of seat {seat} are required", seat=key)
 
 
 def _seat_list(value: object, name: str, index: int | None) -> tuple[int, ...]:

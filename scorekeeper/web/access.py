@@ -8,7 +8,9 @@ Who is asking:
 - pages: the signed-in account (Flask-Login, session cookie), or a *guest* who joined
   one open night with its code (kept in the session, for that night only, until it closes or
   the guest signs out: then the night gets a new code); the guest who closed the night reads it
-  on (its settlement, PDF and exports) while it stays closed as they left it;
+  on (its settlement, PDF and exports) while it stays closed as they left it; an account's session that
+  is ended (disabled, a new password or role, signed out elsewhere) ends the guest rights joined in it too
+  (:func:`session_ended`);
 - the JSON API: only ``Authorization: Bearer <token>``. The API takes no cookies, so a
   page elsewhere can't make a browser write through it (it has no CSRF token).
 """
@@ -23,6 +25,7 @@ from typing import Any
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_user
 from flask_wtf.csrf import generate_csrf
 from sqlmodel import col, select
@@ -77,6 +80,8 @@ class Identity:
     # not found, as a member's are, not the sign-in's; the guest stays the same guest (account_key) for the
     # hands its phone keeps for them, to be discarded there (templates/errors/error.html)
     gone_nights: frozenset[int] = frozenset()
+    # of those, the tournament's tables (their round drawn again: the guest joins its new table, with the new code)
+    gone_tables: frozenset[int] = frozenset()
     role: str | None = None  # the user's, kept apart from the record (which a failed request lets go)
     name: str = ""
     user_id: int | None = None
@@ -88,14 +93,18 @@ class Identity:
         guest_nights: frozenset[int] = frozenset(),
         read_nights: frozenset[int] = frozenset(),
         gone_nights: frozenset[int] = frozenset(),
+        gone_tables: frozenset[int] = frozenset(),
     ) -> Identity:
         if user is None:
-            return cls(guest_nights=guest_nights, read_nights=read_nights, gone_nights=gone_nights)
+            return cls(
+                guest_nights=guest_nights, read_nights=read_nights, gone_nights=gone_nights, gone_tables=gone_tables
+            )
         return cls(
             user=user,
             guest_nights=guest_nights,
             read_nights=read_nights,
             gone_nights=gone_nights,
+            gone_tables=gone_tables,
             role=user.role,
             name=user.name,
             user_id=user.id,
@@ -125,14 +134,16 @@ def _bearer_user() -> User | None:
 
 
 GUESTS = "joined"  # the session key: {night id: join code, or the mark of the closed night the guest closed}
+TABLES = "tables"  # the session key: the ids of those nights that are a tournament's tables (said when one is gone)
 
 
-def _guest_nights() -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
-    """The nights this browser is a guest of (their code), those it closed and reads on (their mark), and those
-    it joined that are no more (ids are never used again: core/models.py NEVER_REUSED)."""
+def _guest_nights() -> tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]:
+    """The nights this browser is a guest of (their code), those it closed and reads on (their mark), those
+    it joined that are no more (ids are never used again: core/models.py NEVER_REUSED), and of those the
+    tournament's tables (their round drawn again: nothing of them is left in the database to say so)."""
     joined = session.get(GUESTS)
-    if not isinstance(joined, dict) or not joined:
-        return frozenset(), frozenset(), frozenset()
+    if not isinstance(joined, dict) or not joined or session_ended():
+        return frozenset(), frozenset(), frozenset(), frozenset()
     valid, read, gone = set(), set(), set()
     db = read_db()
     for key, code in joined.items():
@@ -144,7 +155,9 @@ def _guest_nights() -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
             read.add(night.id)
         elif night is None and night_id is not None and is_id(night_id):
             gone.add(night_id)
-    return frozenset(valid), frozenset(read), frozenset(gone)
+    tables = session.get(TABLES)
+    gone_tables = gone & set(tables) if isinstance(tables, list) else set()
+    return frozenset(valid), frozenset(read), frozenset(gone), frozenset(gone_tables)
 
 
 def identity() -> Identity:
@@ -187,6 +200,8 @@ def way_back(leaving: int | None = None) -> tuple[str, str]:
         others = (who.guest_nights - {leaving}) or (who.read_nights - {leaving})
         if others:
             return url_for("nights.show", night_id=max(others)), _("Back to the table")
+        if who.gone_tables or (leaving is not None and leaving in _tables()):  # its round drawn again
+            return url_for("signin.join_night", table=1), _("Join your new table with its code")
         return url_for("signin.join_night"), _("Join a night with its code")
     return url_for("nights.index"), _("Back to the nights")
 
@@ -211,11 +226,29 @@ def guest_links() -> list[tuple[int, str]]:
     ]
 
 
+def _tables() -> list[int]:
+    tables = session.get(TABLES)
+    return [i for i in tables if isinstance(i, int)] if isinstance(tables, list) else []
+
+
+def session_ended() -> bool:
+    """Whether this browser's session names an account whose sessions were ended since (disabled, a new password
+    or role, signed out elsewhere: ``accounts.user_for_session`` no longer answers it). Nothing of it opens
+    anything then, the nights it joined as a guest neither (a phone lost with a password, an account disabled,
+    keeps no guest's rights); joining with a code or signing in starts afresh."""
+    return session.get("_user_id") is not None and not current_user.is_authenticated
+
+
 def join(night: Night) -> None:
-    """Make this browser a guest of the night (its current code)."""
+    """Make this browser a guest of the night (its current code); a tournament's table is remembered as one,
+    so that the guest is told its round was drawn again when it is gone."""
+    if session_ended():
+        session.clear()  # the nights joined in the ended session stay ended
     joined = dict(session.get(GUESTS) or {})
     joined[str(night.id)] = night.join_code
     session[GUESTS] = joined
+    if night.tournament_id is not None and night.id not in _tables():
+        session[TABLES] = [i for i in _tables() if str(i) in joined] + [night.id]
     session.permanent = True
 
 
@@ -232,10 +265,16 @@ def leave_nights() -> None:
     a new code (a copy of the cookie holds the old one; a tournament's table keeps the code printed on
     its card), see :func:`accounts.end_guest`."""
     joined = session.get(GUESTS)
-    if not isinstance(joined, dict):
+    if not isinstance(joined, dict) or session_ended():  # an ended session's codes are no longer its to change
         return
     for night_id, code in joined.items():
         accounts.end_guest(db=get_db(), night_id=night_id, code=code)
+
+
+#: What a guest whose tournament table is gone is told (its page, a hand it sends, the table page's notice).
+REDRAWN = _l(
+    "The round of this table was drawn again: this table is gone. Join your new table with the code on its new card."
+)
 
 
 def _enforce():
@@ -252,6 +291,8 @@ def _enforce():
     night_id = (request.view_args or {}).get("night_id")
     if who.may(level, night_id):
         return None
+    if night_id in who.gone_tables and not is_api():  # its round drawn again: never the sign-in
+        abort(404, str(REDRAWN))
     if night_id in who.gone_nights and request.method in SAFE_METHODS and not is_api():
         return None  # a night the guest joined, gone: not found (the route's 404), as for a member
     if is_api():
@@ -355,10 +396,12 @@ def init_app(app: Flask) -> None:
 
 def sign_in(user) -> None:
     """Start a new session for ``user`` (the nights a guest joined stay joined)."""
-    guests = session.get(GUESTS)
+    guests, tables = (None, None) if session_ended() else (session.get(GUESTS), session.get(TABLES))
     session.clear()  # a new session on sign-in: nothing of the one before carries over
     if guests:
         session[GUESTS] = guests
+    if guests and tables:
+        session[TABLES] = tables
     login_user(user)
     session.permanent = True
     # the new session's form token, in its first cookie: an answer that changes the session sends

@@ -23,6 +23,7 @@ from flask import Flask, request
 from flask_babel import get_locale, get_translations
 from flask_wtf.i18n import translations as wtforms_translations
 
+from scorekeeper.engine.errors import N_, N_plural
 from scorekeeper.web.extensions import babel
 
 LANGUAGES = ("de", "en")
@@ -65,6 +66,21 @@ def _remember_language(response):
     if wanted in LANGUAGES and request.cookies.get(COOKIE) != wanted:
         response.set_cookie(COOKIE, wanted, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
     return response
+
+
+#: WTForms' messages that its own German catalog lacks: the app's catalog has them (:class:`FormTranslations`).
+WTFORMS_GAPS = (
+    N_plural("Field must be exactly %(max)d character long.", "Field must be exactly %(max)d characters long."),
+    N_plural("'%(value)s' is not a valid choice for this field.", "'%(value)s' are not valid choices for this field."),
+    N_("This field cannot be edited."),
+    N_("This field is disabled and cannot have a value."),
+    N_("Choices cannot be None."),
+    N_("Not a valid time value."),
+    N_("Not a valid week value."),
+    N_("Date must be at least %(min)s."),
+    N_("Date must be at most %(max)s."),
+    N_("Date must be between %(min)s and %(max)s."),
+)
 
 
 class FormTranslations:

@@ -13,16 +13,19 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.engine import InvalidHand
+from scorekeeper.engine.errors import N_
 from scorekeeper.web.i18n import day
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 
 #: Words the engine fills into its messages that are themselves English (the kind of a bad value).
-TYPE_WORDS = frozenset({"true or false", "a whole number", "a text", "a list", "an object", "a decimal number"})
+TYPE_WORDS = frozenset(
+    {N_("true or false"), N_("a whole number"), N_("a text"), N_("a list"), N_("an object"), N_("a decimal number")}
+)
 
 #: Refusals of the engine that a page says in its own words (the engine's speak of seats, keys and null).
 PAGE_SENTENCES: dict[str, Any] = {
@@ -142,7 +145,10 @@ def message(
             params["value"] = _choice(params["value"], values)
         if isinstance(params.get("choices"), str):
             params["choices"] = ", ".join(_choice(c, values) for c in params["choices"].split(", "))
-    text = gettext(template) if isinstance(template, str) else str(template)
+    if getattr(exc, "plural", None) is not None and template is exc.template:  # counted: the plural of n
+        text = get_translations().ngettext(template, exc.plural, exc.params["n"])
+    else:
+        text = gettext(template) if isinstance(template, str) else str(template)
     text = text.format(**params)
     return capital(text) if sentence else text
 

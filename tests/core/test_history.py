@@ -807,8 +807,8 @@ def test_a_night_played_for_honour_is_no_money_night_and_neither_ends_nor_extend
     assert (dieter.total.nights, dieter.total.paid, dieter.games["schafkopf"].for_money) == (6, 5, True)
     assert dieter.streak == [line(club, "n5", 50), line(club, "n6", 250), line(club, "n7", 250)]
     # the season's Matt nights on the leaderboard: n4 for 2 cents a point, and this one for honour
-    assert history.season_for_money(db=db, game="matt", season=Season.starting(2026))
-    assert not history.season_for_money(db=db, game="matt", season=Season.starting(2025))  # none at all
+    assert history.season_kind(db=db, game="matt", season=Season.starting(2026)).for_money
+    assert not history.season_kind(db=db, game="matt", season=Season.starting(2025)).for_money  # none at all
 
 
 def test_a_night_at_a_stake_of_0_is_played_for_honour_whatever_its_rules_pay(db, club):
@@ -821,7 +821,7 @@ def test_a_night_at_a_stake_of_0_is_played_for_honour_whatever_its_rules_pay(db,
     dieter = history.player_history(db=db, player_id=club.id("Dieter"))
     assert [(n.night_id, n.paid) for n in dieter.nights if n.night_id == honour.id] == [(honour.id, False)]
     assert dieter.best is None or dieter.best.night_id != honour.id
-    assert not history.season_for_money(db=db, game="matzlfangen", season=Season.starting(2024))
+    assert not history.season_kind(db=db, game="matzlfangen", season=Season.starting(2024)).for_money
 
 
 def test_a_tournaments_tables_are_no_season_of_the_clubs(db, club):
@@ -865,13 +865,13 @@ def test_the_nights_list_shows_every_night_newest_first_with_names_in_seat_order
     assert (page.total, page.page, page.pages) == (7, 1, 1)
     assert keys(club, page) == ["n7", "n6", "n5", "n4", "n3", "n2", "n1"]
     assert [(i.names, i.hands, i.leader) for i in page.items] == [
-        (["Eva", "Anna", "Bernd", "Clara", "Dieter"], 3, ("Dieter", 250)),
-        (["Clara", "Bernd", "Eva", "Dieter"], 4, ("Dieter", 250)),
-        (["Dieter", "Bernd", "Eva", "Anna"], 3, ("Bernd", 70)),
-        (["Clara", "Eva"], 9, ("Clara", 74)),
-        (["Anna", "Bernd", "Clara", "Eva"], 7, ("Anna", 20)),  # Anna and Clara both won 20: the first seat
-        (["Anna", "Bernd", "Clara", "Dieter", "Eva"], 6, ("Bernd", 246)),
-        (["Anna", "Bernd", "Clara", "Dieter"], 5, ("Dieter", 120)),
+        (["Eva", "Anna", "Bernd", "Clara", "Dieter"], 3, (("Dieter",), 250)),
+        (["Clara", "Bernd", "Eva", "Dieter"], 4, (("Dieter",), 250)),
+        (["Dieter", "Bernd", "Eva", "Anna"], 3, (("Bernd",), 70)),
+        (["Clara", "Eva"], 9, (("Clara",), 74)),
+        (["Anna", "Bernd", "Clara", "Eva"], 7, (("Anna", "Clara"), 20)),  # Anna and Clara both won 20: both
+        (["Anna", "Bernd", "Clara", "Dieter", "Eva"], 6, (("Bernd",), 246)),
+        (["Anna", "Bernd", "Clara", "Dieter"], 5, (("Dieter",), 120)),
     ]
 
 
@@ -1062,8 +1062,8 @@ def test_renaming_a_player_keeps_every_number_and_shows_the_new_name(db, club):
     assert money(db, club.night("n2"))["Bernhard"] == (23, 246, 5)
     page = history.nights_page(db=db, filters=NightFilter(game="schafkopf"))
     assert [(i.names, i.leader) for i in page.items][1:] == [
-        (["Dieter", "Bernhard", "Eva", "Anna"], ("Bernhard", 70)),
-        (["Anna", "Bernhard", "Clara", "Dieter", "Eva"], ("Bernhard", 246)),
+        (["Dieter", "Bernhard", "Eva", "Anna"], (("Bernhard",), 70)),
+        (["Anna", "Bernhard", "Clara", "Dieter", "Eva"], (("Bernhard",), 246)),
     ]
     rows, _ = history.leaderboard(db=db, game="schafkopf", season=Season.starting(2026))
     assert [(s.name, s.tally.cents) for s in rows][:2] == [("Dieter", 300), ("Bernhard", 20)]

@@ -142,7 +142,7 @@ def test_a_round_is_drawn_only_after_the_last_one_is_over_and_never_beyond_the_r
     with pytest.raises(Conflict):
         tm.draw_round(db=db, tournament_id=t.id)
     _play(db, tm.read_tournament(db=db, tournament_id=t.id).rounds[0], [SAUSPIEL])
-    with pytest.raises(Conflict, match="all 1 rounds"):
+    with pytest.raises(Conflict, match="the only round is drawn"):
         tm.draw_round(db=db, tournament_id=t.id)
 
 
@@ -405,9 +405,9 @@ def test_once_every_round_is_drawn_nobody_is_entered_who_would_play_none(db):
     t = _tournament(db, n=8, deals=1, rounds=1)
     tm.draw_round(db=db, tournament_id=t.id)
     late = create_player(db=db, name="Zu Spät")
-    with pytest.raises(Conflict, match="all 1 rounds are drawn"):
+    with pytest.raises(Conflict, match="the only round is drawn"):
         tm.add_entrant(db=db, tournament_id=t.id, player_id=late.id)
-    with pytest.raises(Conflict, match="all 1 rounds are drawn"):
+    with pytest.raises(Conflict, match="the only round is drawn"):
         tm.add_entrant(db=db, tournament_id=t.id, guest="Gast Gustl")
     db.rollback()
     assert len(tm.read_tournament(db=db, tournament_id=t.id).entrants) == 8

@@ -19,6 +19,12 @@ from tests.support import DURCH, PASSWORD, answer_text, make_user, signed_in, st
 
 HAND = {"contract": "rufen", "partner": 3, "points": 70}
 
+#: The refusal of a code no open night or tournament table has, at /join.
+WRONG_CODE = (
+    "Kein offener Abend und kein Turniertisch hat diesen Code. Abgeschlossene Abende und fertige Tische kann "
+    "niemand betreten."
+)
+
 
 def errors_of(answer) -> list[str]:
     html = answer.get_data(as_text=True)
@@ -263,7 +269,7 @@ def test_the_code_expires_when_the_night_is_closed(app, db, anon, table):
     assert anon.get(f"/nights/{night.id}").status_code == 302
     answer = app.test_client().post("/join", data={"code": code})
     assert answer.status_code == 400
-    assert errors_of(answer) == ["Kein offener Abend hat diesen Code. Abgeschlossene Abende kann niemand betreten."]
+    assert errors_of(answer) == [WRONG_CODE]
     # reopened by an admin: the night gets a new code, the old guests stay out
     reopen_night(db=db, night_id=night.id, reason="Nachtrag")
     assert anon.get(f"/nights/{night.id}").status_code == 302
@@ -275,7 +281,7 @@ def test_a_wrong_code_is_refused_with_a_message(app, anon, table, code):
     answer = anon.post("/join", data={"code": code})
     assert answer.status_code == 400
     assert errors_of(answer) in (
-        ["Kein offener Abend hat diesen Code. Abgeschlossene Abende kann niemand betreten."],
+        [WRONG_CODE],
         ["Gib den Code ein, der auf der Tischseite steht."],
     )
 

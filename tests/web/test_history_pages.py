@@ -55,7 +55,7 @@ def test_the_nights_list_shows_a_night_with_its_players_hands_and_biggest_winner
     night_with(db, players, [RUFEN_WON], date(2026, 3, 1))
     page = answer_text(client.get("/nights/?lang=en"))
     assert "Matzlfangen" in page
-    assert "Anna, Bernd, Clara, Dieter · 1 hand · top: Bernd 0.10 EUR" in page
+    assert "Anna, Bernd, Clara, Dieter · 1 hand · top: Bernd, Clara 0.10 EUR each" in page
 
 
 def test_the_start_page_is_the_nights_list(client):

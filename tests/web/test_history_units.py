@@ -160,9 +160,9 @@ def test_the_nights_list_names_the_top_player_of_a_night_at_a_stake_of_0_by_unit
     night_of(db, players, FOR_UNITS, date(2026, 3, 1), 0)
     night_of(db, players, FOR_MONEY, date(2026, 3, 2), 10)
     page = history_pages.nights_page(db=db, filters=history_pages.NightFilter())
-    assert [i.leader for i in page.items] == [("Bernd", 10), ("Anna", 17)]  # by money, by units
+    assert [i.leader for i in page.items] == [(("Bernd", "Clara"), 10), (("Anna",), 17)]  # by money, by units
     text = answer_text(client.get("/nights/?lang=en"))
-    assert "top: Bernd 0.10 EUR" in text and "top: Anna 17 units" in text
+    assert "top: Bernd, Clara 0.10 EUR each" in text and "top: Anna 17 units" in text
     assert "vorne: Anna 17 Einheiten" in answer_text(client.get("/nights/?lang=de"))
 
 

@@ -194,7 +194,7 @@ def test_the_hand_form_does_not_open_for_a_finished_table(client, db):
     record_hand(db=db, night_id=night.id, hand=SAUSPIEL)
     answer = client.get(f"/nights/{night.id}/hands/new?lang=en")
     assert answer.status_code == 302
-    assert "has played its 1 deals" in client.get(answer.location).get_data(as_text=True)
+    assert "has played its 1 deal:" in client.get(answer.location).get_data(as_text=True)
 
 
 # --- 6. one numbering on a table ---------------------------------------------------------------

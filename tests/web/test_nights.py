@@ -237,7 +237,7 @@ BAD_NIGHTS = [
     ("matt", 1, {}, "seat_1", "Matt is played by 2 players, not 1"),
     ("matzlfangen", 4, {"seat_3": "1"}, "seat_1", "a player cannot sit at two seats"),
     ("matt", 2, {"seat_2": "1"}, "seat_1", "a player cannot sit at two seats"),
-    ("matzlfangen", 4, {"seat_4": "999"}, "seat_1", "there is no player 999"),
+    ("matzlfangen", 4, {"seat_4": "999"}, "seat_1", "The player chosen for seat 4 is not on the roster (any more)"),
     ("matzlfangen", 4, {"stake": "abc"}, "stake", "Enter the stake as an amount such as 0,10"),
     ("matzlfangen", 4, {"stake": "-1"}, "stake", "Enter the stake as an amount such as 0,10"),
     ("matzlfangen", 4, {"stake": "0,123"}, "stake", "Enter the stake as an amount such as 0,10"),
@@ -310,14 +310,14 @@ def test_a_stake_above_the_limit_is_refused_and_says_the_limit_at_the_stake_fiel
 def test_a_player_id_that_is_not_a_number_is_refused(client, db, players):
     answer = post_night(client, players, seat_2="Bernd")
     assert answer.status_code == 400
-    assert "there is no player" in field_errors(answer.get_data(as_text=True), "seat_1")
+    assert "seat 2 is not on the roster" in field_errors(answer.get_data(as_text=True), "seat_1")
     assert nights(db) == 0
 
 
 def test_a_player_id_beyond_any_database_integer_is_refused_not_a_server_error(client, db, players):
     answer = post_night(client, players, seat_4=str(10**30))
     assert answer.status_code == 400
-    assert "there is no player" in field_errors(answer.get_data(as_text=True), "seat_1")
+    assert "seat 4 is not on the roster" in field_errors(answer.get_data(as_text=True), "seat_1")
     assert nights(db) == 0
 
 
@@ -676,7 +676,7 @@ def test_the_start_form_does_not_seat_a_tournament_guest_at_a_club_night(client,
     data["start"] = "1"
     answer = client.post("/nights/new?lang=en", data=data)
     assert answer.status_code == 400
-    assert f"there is no player {guest}" in field_errors(answer.get_data(as_text=True), "seat_1")
+    assert "seat 1 is not on the roster" in field_errors(answer.get_data(as_text=True), "seat_1")
     db.rollback()
     assert db.exec(select(Night).where(Night.tournament_id.is_(None))).first() is None
 

@@ -490,8 +490,8 @@ def test_a_table_phone_is_told_when_the_organiser_changes_the_rules_of_its_drawn
 @pytest.mark.parametrize(
     ("lang", "refusal"),
     [
-        ("en", "all 1 rounds are drawn: a participant entered now would play none"),
-        ("de", "alle 1 Runden sind ausgelost: wer jetzt angemeldet wird, spielt keine mehr"),
+        ("en", "the only round is drawn: a participant entered now would play none"),
+        ("de", "die einzige Runde ist ausgelost: wer jetzt angemeldet wird, spielt keine mehr"),
     ],
 )
 def test_once_every_round_is_drawn_the_page_offers_no_entry_and_a_late_one_is_refused(client, db, lang, refusal):

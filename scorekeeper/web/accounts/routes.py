@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.core import accounts
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.web.access import ADMIN, access
+from scorekeeper.web.access import ADMIN, access, identity, sign_in
 from scorekeeper.web.accounts.forms import (
     ResetPasswordForm,
     RoleForm,
@@ -75,14 +75,20 @@ def user_role(user_id: int):
     user = _user(user_id)
     form = RoleForm()
     if form.validate_on_submit():
+        before = user.stamp
         try:
-            accounts.update_user(db=get_db(), user_id=user_id, role=form.role.data, active=form.active.data == "1")
+            user = accounts.update_user(
+                db=get_db(), user_id=user_id, role=form.role.data, active=form.active.data == "1"
+            )
         except InvalidInput as exc:
             field_error(form, exc)
         except Conflict as exc:
             form.form_errors.append(message(exc))
         else:
-            flash(_("The account %(name)s is changed.", name=user.name))
+            if user.stamp == before:  # saved as it was: its sessions go on
+                flash(_("Nothing to change: %(name)s keeps the role and may sign in as before.", name=user.name))
+            else:
+                flash(_("The account %(name)s is changed.", name=user.name))
             return redirect(url_for(".user", user_id=user_id))
     return _user_page(_user(user_id), 400, role_form=form)
 
@@ -94,10 +100,12 @@ def user_password(user_id: int):
     form = ResetPasswordForm()
     if form.validate_on_submit():
         try:
-            accounts.update_user(db=get_db(), user_id=user_id, password=form.password.data)
+            changed = accounts.update_user(db=get_db(), user_id=user_id, password=form.password.data)
         except InvalidInput as exc:
             field_error(form, exc)
         else:
+            if user_id == identity().user_id:  # one's own: this session goes on, the others end
+                sign_in(changed)
             flash(_("%(name)s has a new password; their other sessions are ended.", name=user.name))
             return redirect(url_for(".user", user_id=user_id))
     return _user_page(user, 400, password_form=form)

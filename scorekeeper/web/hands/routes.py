@@ -126,6 +126,10 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             if request.form.get("action") == "save":
                 save(hand, form)
                 return None
+            # a preview answers as the save would: a night that takes no hand now (closed meanwhile) refuses it
+            # with the save's reason, changing nothing (core/lifecycle.py, asked as the use case asks it)
+            if (refused := life.refusal(table.night, "edit" if edit else "record")) is not None:
+                raise refused
             # the same settling as saving (the night's carried pot included), without saving
             preview = hand_view(table.with_hand(number, hand), number)
         except InvalidHand as exc:

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from sqlmodel import select
 
 from scorekeeper.core import history_pages
-from scorekeeper.core.models import CLUB_NIGHT, Night, takes_money
+from scorekeeper.core.models import CLUB_NIGHT, Night, scores_units, takes_money
 from scorekeeper.engine import GAMES
 from scorekeeper.web.access import VIEWER, access
 from scorekeeper.web.context import get_db
@@ -29,17 +29,21 @@ bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 
 def _opening_game(db) -> str:
-    """The game the leaderboard opens on: the one the club plays most for money (rules that pay units, at a
-    stake above 0: ``takes_money``), else the one it plays most; ties go to the newest. A tournament's
-    tables are not the club's nights (docs/tournaments.md)."""
+    """The game the leaderboard opens on when none is asked (the menu's link): the one the club plays most for
+    money (``takes_money``), else the one it plays most for units (at a stake of 0: ``scores_units``, standings
+    with a balance), else the one it plays most (for honour: the hands won); ties go to the newest. A
+    tournament's tables are not the club's nights (docs/tournaments.md; docs/rules.md, "The club's history")."""
     played: Counter[str] = Counter()
+    scored: Counter[str] = Counter()
     paid: Counter[str] = Counter()
     query = select(Night.game, Night.rules, Night.stake_cents).where(CLUB_NIGHT)
     for game, rules, stake in db.exec(query.order_by(Night.played_on)):
         played[game] += 1
         if takes_money(game, rules, stake):
             paid[game] += 1
-    counts = paid or played
+        elif scores_units(game, rules):
+            scored[game] += 1
+    counts = paid or scored or played
     return max(reversed(counts), key=counts.__getitem__) if counts else next(iter(GAMES))
 
 

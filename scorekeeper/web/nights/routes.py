@@ -54,6 +54,12 @@ def _money_options() -> dict[str, tuple[str, str]]:
     return out
 
 
+def _off_roster(form: NightForm, roster: set[int]) -> list[int]:
+    """The seats whose chosen player is none the form offered (a form opened before the player was merged away
+    or retired, or a value made up): their numbers, for a message in the page's words, not the core's about an id."""
+    return [n for n, f in enumerate(form.seat_fields(), start=1) if f.data and parse_int(f.data) not in roster]
+
+
 @bp.route("/new", methods=["GET", "POST"])
 @access(SCORER)
 def new():
@@ -73,9 +79,16 @@ def new():
         elif form.preset_not_applied():
             form.apply_preset()
             form.form_errors.append(_("The preset's rules are filled in: check them and start the night."))
+        elif off_roster := _off_roster(form, {p.id for p in players}):
+            form.seat_1.errors = [
+                *list(form.seat_1.errors),
+                *(
+                    _("The player chosen for seat %(n)s is not on the roster (any more): choose again.", n=n)
+                    for n in off_roster
+                ),
+            ]
         else:
-            chosen = [f.data for f in form.seat_fields() if f.data]
-            ids = [-1 if (x := parse_int(p)) is None else x for p in chosen]
+            ids = [parse_int(f.data) for f in form.seat_fields() if f.data]
             try:
                 night, _new = start_night(
                     db=db,

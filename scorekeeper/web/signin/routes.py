@@ -11,7 +11,18 @@ from scorekeeper import config
 from scorekeeper.core import accounts
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.tournaments import table_of
-from scorekeeper.web.access import GUESTS, PUBLIC, VIEWER, access, identity, join, leave_nights, safe_next, sign_in
+from scorekeeper.web.access import (
+    GUESTS,
+    PUBLIC,
+    VIEWER,
+    access,
+    identity,
+    join,
+    leave_nights,
+    safe_next,
+    session_ended,
+    sign_in,
+)
 from scorekeeper.web.context import get_db, read_db
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.messages import field_error
@@ -82,7 +93,7 @@ def logout():
         abort(400, _("The form was not complete: reload the page and try again."))
     who = identity()
     # a guest: also one whose night is gone, or who closed it, or whose code changed since (another guest left)
-    guest = who.user_id is None and bool(session.get(GUESTS))
+    guest = who.user_id is None and bool(session.get(GUESTS)) and not session_ended()
     if who.user_id is not None:
         accounts.end_sessions(db=get_db(), user_id=who.user_id)  # also a copy of this cookie stops working
     leave_nights()
@@ -157,7 +168,10 @@ def join_night():
     night = accounts.night_for_code(db=read_db(), code=form.code.data)
     accounts.settle_attempt(db=get_db(), attempt=attempt, success=night is not None)
     if night is None:
-        return _join_refused(form, _("No open night has this code. Closed nights can't be joined."))
+        return _join_refused(
+            form,
+            _("No open night or tournament table has this code. Closed nights and finished tables can't be joined."),
+        )
     join(night)
     table = table_of(db=read_db(), night_id=night.id)
     if table is None:

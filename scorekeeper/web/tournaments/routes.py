@@ -428,6 +428,8 @@ def paper(tournament_id: int, round_number: int, table: int):
     at = _table(view, round_number, table)
     form = paper_form(at.names, view.tournament.deals)
     status = 200
+    if request.method == "POST" and request.form.get("clear"):  # typed into the wrong table: taken back
+        return _clear_paper(tournament_id, round_number, table)
     if request.method == "POST":
         status = 400
         if form.validate_on_submit():
@@ -453,10 +455,30 @@ def paper(tournament_id: int, round_number: int, table: int):
                 return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
     return (
         render_template(
-            "tournaments/paper.html", view=view, t=view.tournament, at_table=at, round_number=round_number, form=form
+            "tournaments/paper.html",
+            view=view,
+            t=view.tournament,
+            at_table=at,
+            round_number=round_number,
+            form=form,
+            action=ActionForm(),
         ),
         status,
     )
+
+
+def _clear_paper(tournament_id: int, round_number: int, table: int):
+    """The paper form's other button: the table's paper points taken back, the table playing again."""
+    if not ActionForm().validate_on_submit():
+        return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
+    try:
+        tm.clear_paper(
+            db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
+        )
+    except (Conflict, InvalidInput) as exc:
+        return _refused(tournament_id, exc)
+    flash(_("The points of table %(n)s are cleared: its phone records its deals again.", n=table))
+    return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
 
 
 def _standings_context(view: tm.TournamentView) -> dict:

@@ -1,0 +1,59 @@
+"""The German catalog kept in step with the code: ``make messages`` (``python -m tools.messages``).
+
+It extracts every text marked for translation (babel.cfg says how: the pages' ``_()``, the
+refusals' templates, ``N_``) and updates ``scorekeeper/translations/de/LC_MESSAGES/messages.po``
+with it: a new text comes in untranslated, a text no longer in the code goes (Babel keeps it
+as an obsolete ``#~`` entry, which the app never reads). tests/web/test_translations.py checks
+that the catalog has a German text for everything extracted, and nothing that would go.
+
+Babel skips folders whose names begin with ``_`` unless told which folders to skip: the pages'
+macros are in ``templates/_macros``, so only hidden folders (``.venv``, ``.git``) are skipped here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = ROOT / "scorekeeper" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
+
+
+def _pybabel(*args: str) -> None:
+    """Babel's command line, run at the top of the checkout: the catalog names files from there."""
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "--quiet", *args], cwd=ROOT, check=True)
+
+
+def extract(pot: Path) -> None:
+    """Write every marked text of the code and the pages to ``pot``."""
+    _pybabel(
+        "extract",
+        "--mapping-file",
+        str(ROOT / "babel.cfg"),
+        "--ignore-dirs",
+        ".*",
+        "--no-wrap",
+        "--sort-by-file",
+        "--output-file",
+        str(pot),
+        ".",
+    )
+
+
+def update(pot: Path) -> None:
+    """Bring the German catalog in step with ``pot``."""
+    _pybabel("update", "--input-file", str(pot), "--output-file", str(CATALOG), "--locale", "de", "--no-wrap")
+
+
+def main() -> int:
+    pot = ROOT / "build" / "messages.pot"
+    pot.parent.mkdir(exist_ok=True)
+    extract(pot)
+    update(pot)
+    print(f'{CATALOG.relative_to(ROOT)}: updated; translate its new entries (msgstr "")')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
