@@ -352,3 +352,31 @@ def test_a_player_pages_coloured_figure_is_as_large_and_strong_as_the_tiles_othe
     seen = page.evaluate(COLOURED_FIGURE)
     assert seen["figure"] == seen["first"], seen
     assert seen["colour"] == seen["wanted"] != seen["muted"], seen
+
+
+#: Whether two boxes of a player's tournaments list overlap: the tournament's name and the line beside it.
+TOURNAMENT_LINE_OVERLAPS = """
+() => [...document.querySelectorAll("#tournaments .list li")].map(li => {
+  const a = li.querySelector("a.name"), meta = li.querySelector(".meta");
+  const name = document.createRange(); name.selectNodeContents(a);
+  const n = name.getBoundingClientRect(), m = meta.getBoundingClientRect();
+  return n.right > m.left + 0.5 && n.bottom > m.top + 0.5 && m.bottom > n.top + 0.5;
+})
+"""
+
+
+def test_a_player_pages_tournament_name_is_never_written_over_its_date(phone, live, roster):
+    """A tournament's name of one long word ("Preisschafkopf") stood over its date and rank at 360 px: the name's
+    box shrank below the word, which ran on under the line beside it. The line goes under the name instead."""
+    from scorekeeper.core import tournaments as tm
+
+    base, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        t = tm.create_tournament(
+            db=db, name="Preisschafkopf", game="schafkopf", rules={"preset": "turnier"}, deals=1, seed="s"
+        )
+        for player in roster[:4]:
+            tm.add_entrant(db=db, tournament_id=t.id, player_id=player)
+    page = phone()
+    page.goto(f"{base}/players/{roster[0]}")
+    assert page.evaluate(TOURNAMENT_LINE_OVERLAPS) == [False]
