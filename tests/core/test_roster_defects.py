@@ -1,0 +1,141 @@
+"""The roster's defects found by an attack on it (players, tournament guests, accounts): names that
+look the same accepted as different people, a chained merge, roster changes of a club file that no
+page can show."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+
+from scorekeeper.core import accounts
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import InvalidInput
+from scorekeeper.core.models import Player
+from scorekeeper.core.players import create_player, rename_player
+from scorekeeper.core.text import name_key
+from tests.support import PASSWORD, snapshot
+
+# --- 1a. capitals of other alphabets that look like Latin ones ---------------------------------
+
+#: a name and the same name written with a Cyrillic or Greek capital that looks like its Latin one
+CAPITAL_LOOK_ALIKES = [
+    ("Bernd", "Вernd"),  # Cyrillic В
+    ("Hans", "Нans"),  # Cyrillic Н
+    ("Karl", "Кarl"),  # Cyrillic К
+    ("Max", "Мax"),  # Cyrillic М
+    ("Tom", "Тom"),  # Cyrillic Т
+    ("Xaver", "Χaver"),  # Greek Χ
+    ("Zenzi", "Ζenzi"),  # Greek Ζ
+    ("Bernd", "Βernd"),  # Greek Β
+    ("Hans", "Ηans"),  # Greek Η
+    ("Karl", "Κarl"),  # Greek Κ
+    ("Max", "Μax"),  # Greek Μ
+    ("Tom", "Τom"),  # Greek Τ
+]
+
+
+@pytest.mark.parametrize(("name", "other"), CAPITAL_LOOK_ALIKES)
+def test_a_capital_that_looks_like_a_latin_one_gives_the_same_key(name, other):
+    assert name != other
+    assert name_key(other) == name_key(name) == name_key(name.upper()) == name_key(other.lower())
+
+
+@pytest.mark.parametrize(
+    ("name", "other"), [("ΚΑΡΛ", "καρλ"), ("ВЕРА", "вера"), ("Иван", "ИВАН"), ("ΣΩΚΡΑΤΗΣ", "σωκρατης")]
+)
+def test_a_name_in_another_alphabet_keeps_one_key_whatever_its_case(name, other):
+    assert name_key(name) == name_key(other)
+
+
+@pytest.mark.parametrize(("name", "other"), [("Vova", "Вова"), ("Müller", "Muller"), ("Ida", "Ina")])
+def test_names_that_look_different_keep_different_keys(name, other):
+    assert name_key(name) != name_key(other)
+
+
+@pytest.mark.parametrize(("name", "other"), CAPITAL_LOOK_ALIKES[:2] + CAPITAL_LOOK_ALIKES[-2:])
+def test_the_roster_refuses_a_capital_look_alike_and_changes_nothing(db, name, other):
+    create_player(db=db, name=name)
+    before = snapshot(db)
+    with pytest.raises(InvalidInput) as err:
+        create_player(db=db, name=other)
+    assert err.value.message == f"there is already a player called {other}"
+    assert snapshot(db) == before
+
+
+def test_renaming_to_a_capital_look_alike_of_another_player_is_refused(db):
+    create_player(db=db, name="Bernd")
+    other = create_player(db=db, name="Zenzi")
+    before = snapshot(db)
+    with pytest.raises(InvalidInput):
+        rename_player(db=db, player_id=other.id, name="Вernd")
+    db.rollback()
+    assert snapshot(db) == before
+
+
+def _tournament(db, name="Turnier"):
+    return tm.create_tournament(db=db, name=name, game="schafkopf", rules={"preset": "turnier"}, seed=name)
+
+
+def test_a_tournament_guest_with_a_capital_look_alike_of_a_members_name_is_refused(db):
+    create_player(db=db, name="Bernd")
+    t = _tournament(db)
+    before = snapshot(db)
+    with pytest.raises(InvalidInput) as err:
+        tm.add_entrant(db=db, tournament_id=t.id, guest="Вernd")
+    assert err.value.field == "guest"
+    db.rollback()
+    assert snapshot(db) == before
+
+
+def test_an_account_with_a_capital_look_alike_of_another_accounts_name_is_refused(db):
+    accounts.create_user(db=db, name="Bob", password=PASSWORD, role="scorer")
+    before = snapshot(db)
+    with pytest.raises(InvalidInput) as err:
+        accounts.create_user(db=db, name="Воb", password=PASSWORD, role="viewer")  # Cyrillic В, о
+    assert err.value.template == "there is an account called {name} already"
+    assert snapshot(db) == before
+
+
+# --- 1b. characters that show as nothing and are no format characters ---------------------------
+
+#: "Anna" and a character that shows as nothing: the blank Braille pattern, the Hangul filler, the
+#: Hangul choseong filler, the combining grapheme joiner, Khmer's inherent vowel, variation selector 16
+FILLERS = ["\u2800", "\u3164", "\u115f", "\u034f", "\u17b4", "\ufe0f"]
+
+
+@pytest.mark.parametrize("filler", FILLERS)
+def test_a_player_whose_name_holds_a_character_that_shows_as_nothing_is_refused(db, filler):
+    create_player(db=db, name="Anna")
+    before = snapshot(db)
+    with pytest.raises(InvalidInput) as err:
+        create_player(db=db, name="Anna" + filler)
+    assert err.value.message == (
+        f"the name must not contain invisible characters: character 5 is U+{ord(filler):04X}, which shows as nothing"
+    )
+    assert snapshot(db) == before
+
+
+@pytest.mark.parametrize("filler", FILLERS[:3])
+def test_a_guest_and_an_account_whose_name_holds_a_filler_are_refused(db, filler):
+    t = _tournament(db)
+    before = snapshot(db)
+    with pytest.raises(InvalidInput, match="invisible characters"):
+        tm.add_entrant(db=db, tournament_id=t.id, guest="Gustl" + filler)
+    db.rollback()
+    with pytest.raises(InvalidInput, match="invisible characters"):
+        accounts.create_user(db=db, name="Bob" + filler, password=PASSWORD, role="viewer")
+    assert snapshot(db) == before
+
+
+@pytest.mark.parametrize("name", ["Anna ❤️", "☀️ Sepp", "👨\u200d❤️\u200d👨"])
+def test_a_variation_selector_of_an_emoji_is_part_of_the_name(db, name):
+    assert create_player(db=db, name=name).name == name
+
+
+@pytest.mark.parametrize("filler", FILLERS)
+def test_a_name_stored_before_with_a_filler_is_the_same_name_as_without(db, filler):
+    db.add(Player(name="Anna" + filler))  # as an older version stored it (names stored are not changed)
+    db.commit()
+    with pytest.raises(InvalidInput, match="there is already a player called Anna"):
+        create_player(db=db, name="Anna")
+    assert len(db.exec(select(Player)).all()) == 1
