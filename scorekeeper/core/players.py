@@ -33,8 +33,18 @@ def player_named(db: Session, name: str, except_id: int | None = None) -> Player
 
 
 def _refuse_taken(db: Session, name: str, except_id: int | None = None) -> None:
-    """:raises InvalidInput: when another player (member or guest) has a name that looks like this one."""
-    if player_named(db, name, except_id) is not None:
+    """:raises InvalidInput: when another player (member or guest) has a name that looks like this one;
+    for a tournament's guest, the refusal says so (they are on no roster page) and carries the guest's
+    id (``guest_id``): the way to their page, where an admin makes them a member (:func:`make_member`)."""
+    taken = player_named(db, name, except_id)
+    if taken is not None and taken.guest:
+        raise InvalidInput(
+            "name",
+            "{name} is the name of a tournament's guest: to have them in the club, make them a member on their page",
+            name=taken.name,
+            guest_id=taken.id,
+        )
+    if taken is not None:
         raise InvalidInput("name", "there is already a player called {name}", name=name)
 
 
@@ -99,9 +109,32 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
     return player
 
 
-def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Player:
-    """Take a player off the seat pickers (or bring them back); their history stays. Audited."""
+def make_member(*, db: Session, player_id: int) -> Player:
+    """A tournament's guest joins the club: the same record (their tournaments stay theirs) is a
+    member now, on the roster and the seat pickers. Audited.
+
+    :raises InvalidInput: for a member.
+    """
     player = get_player(db=db, player_id=player_id)
+    if not player.guest:
+        raise InvalidInput("player", "{name} is a member of the club already", name=player.name)
+    player.guest = False
+    db.add(player)
+    db.add(RosterChange(action="member", player_id=player.id, detail={"name": player.name}))
+    db.commit()
+    return player
+
+
+def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Player:
+    """Take a player off the seat pickers (or bring them back); their history stays. Audited.
+
+    :raises InvalidInput: for a tournament's guest (on no seat picker: there is nothing to retire).
+    """
+    player = get_player(db=db, player_id=player_id)
+    if player.guest:
+        raise InvalidInput(
+            "player", "{name} is a tournament's guest, on no seat picker: there is nothing to retire", name=player.name
+        )
     if player.retired != retired:
         player.retired = retired
         db.add(player)
