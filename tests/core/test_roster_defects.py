@@ -4,16 +4,20 @@ page can show."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from sqlmodel import select
 
 from scorekeeper.core import accounts
+from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.errors import InvalidInput
-from scorekeeper.core.models import Player
-from scorekeeper.core.players import create_player, rename_player
+from scorekeeper.core.errors import InvalidInput, NotFound
+from scorekeeper.core.history import verify_nights
+from scorekeeper.core.models import Player, Seat
+from scorekeeper.core.players import create_player, merge_players, rename_player
 from scorekeeper.core.text import name_key
-from tests.support import PASSWORD, snapshot
+from tests.support import PASSWORD, snapshot, start_night
 
 # --- 1a. capitals of other alphabets that look like Latin ones ---------------------------------
 
@@ -139,3 +143,131 @@ def test_a_name_stored_before_with_a_filler_is_the_same_name_as_without(db, fill
     with pytest.raises(InvalidInput, match="there is already a player called Anna"):
         create_player(db=db, name="Anna")
     assert len(db.exec(select(Player)).all()) == 1
+
+
+# --- 3. roster writes at the same moment (PostgreSQL: READ COMMITTED; SQLite's BEGIN IMMEDIATE serialises) ---
+
+
+class Held:
+    """A roster use case run in a thread on its own write session, held at its commit until
+    :meth:`release`: another writer meanwhile finds it under way, as at the same moment."""
+
+    def __init__(self, engine, use_case, **kwargs):
+        self.gate, self.at_commit, self.result, self.error = threading.Event(), threading.Event(), None, None
+        self.thread = threading.Thread(target=self._run, args=(engine, use_case, kwargs), daemon=True)
+        self.thread.start()
+        assert self.at_commit.wait(10)
+
+    def _run(self, engine, use_case, kwargs):
+        with database.session(engine, write=True) as session:
+            commit = session.commit
+
+            def held_commit():
+                self.at_commit.set()
+                self.gate.wait(10)
+                commit()
+
+            session.commit = held_commit
+            try:
+                self.result = use_case(db=session, **kwargs)
+            except BaseException as exc:  # reported by the test
+                self.error = exc
+            finally:
+                self.at_commit.set()
+
+    def release(self):
+        self.gate.set()
+        self.thread.join(15)
+        assert not self.thread.is_alive()
+
+
+class Other:
+    """A second roster use case in a thread on its own write session, started while a :class:`Held` one is under way."""
+
+    def __init__(self, engine, use_case, **kwargs):
+        self.result, self.error = None, None
+        self.thread = threading.Thread(target=self._run, args=(engine, use_case, kwargs), daemon=True)
+        self.thread.start()
+
+    def _run(self, engine, use_case, kwargs):
+        with database.session(engine, write=True) as session:
+            try:
+                self.result = use_case(db=session, **kwargs)
+            except BaseException as exc:  # reported by the test
+                self.error = exc
+
+    def join(self):
+        self.thread.join(15)
+        assert not self.thread.is_alive()
+
+
+@pytest.mark.parametrize("twin", ["zed", "ZED", "Zеd"])  # the last with a Cyrillic е
+def test_two_players_added_at_the_same_moment_under_names_that_look_alike_are_one(app, db, twin):
+    engine = app.extensions["sk_engine"]
+    first = Held(engine, create_player, name="Zed")
+    second = Other(engine, create_player, name=twin)
+    second.thread.join(0.5)
+    assert second.thread.is_alive()  # waiting for the names the first holds
+    first.release()
+    second.join()
+    assert first.error is None
+    assert isinstance(second.error, InvalidInput)
+    assert second.error.message == f"there is already a player called {twin}"
+    db.rollback()
+    assert [p.name for p in db.exec(select(Player))] == ["Zed"]
+
+
+@pytest.mark.parametrize("name", ["Same", "same"])
+def test_two_players_renamed_at_the_same_moment_to_one_name_are_refused_cleanly(app, db, name):
+    engine = app.extensions["sk_engine"]
+    ids = [create_player(db=db, name=n).id for n in ("P0", "P1")]
+    first = Held(engine, rename_player, player_id=ids[0], name="Same")
+    second = Other(engine, rename_player, player_id=ids[1], name=name)
+    second.thread.join(0.5)
+    first.release()
+    second.join()
+    assert first.error is None
+    assert isinstance(second.error, InvalidInput)  # it was an IntegrityError (ix_player_name): a 500
+    assert second.error.message == f"there is already a player called {name}"
+    db.rollback()
+    assert sorted(p.name for p in db.exec(select(Player))) == ["P1", "Same"]
+
+
+def test_a_merge_into_a_record_merged_away_at_the_same_moment_is_serialised(app, db, players):
+    """X into Y while Y goes into Z: the second waits for the first, then moves X's nights too."""
+    engine = app.extensions["sk_engine"]
+    x, y, z = (create_player(db=db, name=n) for n in ("X", "Y", "Z"))
+    for who in (x, y):
+        start_night(db, [*players[:3], who])
+    first = Held(engine, merge_players, keep_id=y.id, merge_id=x.id)
+    second = Other(engine, merge_players, keep_id=z.id, merge_id=y.id)
+    second.thread.join(0.5)
+    assert second.thread.is_alive()  # waiting for Y, which the first merge holds
+    first.release()
+    second.join()
+    assert (first.error, second.error) == (None, None)  # the second was an IntegrityError: "still referenced"
+    db.rollback()
+    assert {p.name for p in db.exec(select(Player))} >= {"Z"}
+    assert not {"X", "Y"} & {p.name for p in db.exec(select(Player))}
+    assert len(db.exec(select(Seat).where(Seat.player_id == z.id)).all()) == 2
+    assert verify_nights(db=db) == []
+
+
+def test_a_merge_of_a_record_merged_away_at_the_same_moment_finds_no_such_player(app, db, players):
+    """Y into Z while X goes into Y: the second waits, then Y is gone (the page says: no such player)."""
+    engine = app.extensions["sk_engine"]
+    x, y, z = (create_player(db=db, name=n) for n in ("X", "Y", "Z"))
+    for who in (x, y):
+        start_night(db, [*players[:3], who])
+    first = Held(engine, merge_players, keep_id=z.id, merge_id=y.id)
+    second = Other(engine, merge_players, keep_id=y.id, merge_id=x.id)
+    second.thread.join(0.5)
+    assert second.thread.is_alive()
+    first.release()
+    second.join()
+    assert first.error is None
+    assert isinstance(second.error, NotFound)
+    db.rollback()
+    assert len(db.exec(select(Seat).where(Seat.player_id == z.id)).all()) == 1
+    assert len(db.exec(select(Seat).where(Seat.player_id == x.id)).all()) == 1
+    assert verify_nights(db=db) == []
