@@ -5,6 +5,7 @@ page can show."""
 from __future__ import annotations
 
 import threading
+import uuid
 
 import pytest
 from sqlmodel import select
@@ -271,3 +272,94 @@ def test_a_merge_of_a_record_merged_away_at_the_same_moment_finds_no_such_player
     assert len(db.exec(select(Seat).where(Seat.player_id == z.id)).all()) == 1
     assert len(db.exec(select(Seat).where(Seat.player_id == x.id)).all()) == 1
     assert verify_nights(db=db) == []
+
+
+# --- 5. a club file's roster changes are those a page can show --------------------------------------
+
+AT = "2026-01-01T10:00:00+00:00"
+
+
+def _club(change: dict) -> dict:
+    players = [{"name": n, "retired": False, "created_at": AT} for n in ("Anna", "Bernd")]
+    change = {"uid": uuid.uuid4().hex, "player": "Anna", "at": AT, **change}
+    return {
+        "format": "scorekeeper-club",
+        "version": 2,
+        "players": players,
+        "roster_changes": [change],
+        "nights": [],
+        "tournaments": [],
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        (
+            {"action": "merge", "detail": {"kept": "Anna", "merged": "X", "merged_id": 7, "nights": "many"}},
+            "roster_changes[0].detail.nights",
+            "must be a whole number, not a text",
+        ),
+        (
+            {"action": "merge", "detail": {"merged": "X", "nights": 2}},
+            "roster_changes[0].detail.kept",
+            "kept is required",
+        ),
+        (
+            {"action": "deleted", "detail": {}},
+            "roster_changes[0].action",
+            "must be one of member, merge, rename, retire, unretire, not 'deleted'",
+        ),
+        (
+            {"action": "rename", "detail": {"before": {"x": 1}, "after": None}},
+            "roster_changes[0].detail.before",
+            "must be a text, not an object",
+        ),
+        (
+            {"action": "rename", "detail": {"before": "Ann", "after": ""}},
+            "roster_changes[0].detail.after",
+            "must not be empty",
+        ),
+        (
+            {"action": "retire", "detail": {"name": "Anna", "why": 1}},
+            "roster_changes[0].detail.why",
+            "unknown key 'why'",
+        ),
+        (
+            {"action": "unretire", "detail": []},
+            "roster_changes[0].detail",
+            "a roster change's detail must be an object",
+        ),
+    ],
+)
+def test_a_club_file_with_a_roster_change_no_page_can_show_is_refused_naming_the_path(db, change, path, message):
+    from scorekeeper.core.exchange.checks import InvalidExport
+    from scorekeeper.core.exchange.club_file import import_club
+
+    before = snapshot(db)
+    with pytest.raises(InvalidExport) as err:
+        import_club(db=db, data=_club(change))
+    assert err.value.path == path
+    assert err.value.message.startswith(message)
+    db.rollback()
+    assert snapshot(db) == before
+
+
+def test_every_roster_change_the_club_makes_goes_through_its_file(db, other_db):
+    """Rename, merge, retire, back, a guest made a member: exported and imported, each shown as before."""
+    from scorekeeper.core.exchange.club_file import club_json, import_club
+    from scorekeeper.core.players import make_member, retire_player, roster_changes
+
+    anna = create_player(db=db, name="Anna")
+    dup = create_player(db=db, name="Anna B")
+    rename_player(db=db, player_id=anna.id, name="Anna A")
+    merge_players(db=db, keep_id=anna.id, merge_id=dup.id)
+    retire_player(db=db, player_id=anna.id)
+    retire_player(db=db, player_id=anna.id, retired=False)
+    guest = tm.add_entrant(db=db, tournament_id=_tournament(db).id, guest="Sepp").player_id
+    make_member(db=db, player_id=guest)
+    import_club(db=other_db, data=club_json(db))
+    other_db.commit()
+    mine = [(c.action, c.detail) for c in roster_changes(db=db)]
+    assert [c.action for c in roster_changes(db=db)] == ["rename", "merge", "retire", "unretire", "member"]
+    assert [(c.action, c.detail) for c in roster_changes(db=other_db)] == mine
