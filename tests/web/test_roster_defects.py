@@ -134,3 +134,19 @@ def test_a_members_page_still_offers_retire_and_merges_members(client, db):
     assert "Make a member" not in page
     merge = client.get(f"/players/{anna.id}/merge?lang=en").get_data(as_text=True)
     assert re.findall(r'<option value="(\d+)"', merge) == [str(bernd.id)]
+
+
+# --- 6. what the API's documents say about names ----------------------------------------------------
+
+
+def test_the_api_documents_say_how_names_compare_as_they_do(client, db):
+    from tests.support import ROOT
+
+    create_player(db=db, name="Anna")
+    assert client.post("/api/v1/players", json={"name": "An na"}).status_code == 201  # a space is not nothing
+    assert client.post("/api/v1/players", json={"name": "An  na"}).status_code == 400  # a run of spaces is one
+    said = "a run of spaces counts as one, but a space is not nothing"
+    described = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["NewPlayer"]["description"]
+    assert said in described
+    assert said in " ".join((ROOT / "docs" / "api.md").read_text(encoding="utf-8").split())
+    assert "ignoring case and spaces" not in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
