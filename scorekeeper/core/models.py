@@ -212,7 +212,7 @@ class RosterChange(SQLModel, table=True):
     __tablename__ = "roster_change"
 
     id: int | None = Field(default=None, primary_key=True)
-    action: str = Field(max_length=20)  # rename, merge, retire, unretire
+    action: str = Field(max_length=20)  # rename, merge, retire, unretire, member (a guest joined the club)
     player_id: int = Field(index=True)  # no foreign key: the record merged away is gone, its change stays
     detail: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     at: datetime = Field(default_factory=utcnow)

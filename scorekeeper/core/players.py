@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, update
+from sqlalchemy import func, or_, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -20,21 +20,46 @@ from scorekeeper.core.models import (
 )
 from scorekeeper.core.text import clean_name, is_id, name_key
 
+#: PostgreSQL's advisory lock of the roster's names (any number no other tool uses; db.MIGRATION_LOCK is another)
+NAMES_LOCK = 7_262_538
+
+
+def _lock_names(db: Session) -> None:
+    """Take the roster's names for this transaction (to its commit or rollback): of two writers that
+    check a name at the same moment, the second waits for the first's commit and then sees its name.
+    Names look alike by a rule no index can hold (:func:`name_key` is computed, not stored): the check
+    and the write are made one step so. PostgreSQL: an advisory lock; SQLite's write sessions hold the
+    whole database from their ``BEGIN IMMEDIATE`` already."""
+    if db.get_bind().dialect.name == "postgresql":
+        db.exec(text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=NAMES_LOCK))
+
 
 def player_named(db: Session, name: str, except_id: int | None = None) -> Player | None:
     """The player (a member or a tournament's guest) whose name looks like ``name``: the same
     ignoring case in every alphabet (Ölfa = ölfa) and letters that only look alike (a Cyrillic
-    Сilli is Cilli): core/text.py ``name_key``.
+    Сilli is Cilli): core/text.py ``name_key``. The roster's names are locked to the end of the
+    transaction (:func:`_lock_names`): a name found free stays free until this transaction's commit.
 
     Compared in Python: SQLite's lower() knows only ASCII, and a club's roster is small.
     """
+    _lock_names(db)
     key = name_key(name)
     return next((p for p in db.exec(select(Player)) if p.id != except_id and name_key(p.name) == key), None)
 
 
 def _refuse_taken(db: Session, name: str, except_id: int | None = None) -> None:
-    """:raises InvalidInput: when another player (member or guest) has a name that looks like this one."""
-    if player_named(db, name, except_id) is not None:
+    """:raises InvalidInput: when another player (member or guest) has a name that looks like this one;
+    for a tournament's guest, the refusal says so (they are on no roster page) and carries the guest's
+    id (``guest_id``): the way to their page, where an admin makes them a member (:func:`make_member`)."""
+    taken = player_named(db, name, except_id)
+    if taken is not None and taken.guest:
+        raise InvalidInput(
+            "name",
+            "{name} is the name of a tournament's guest: to have them in the club, make them a member on their page",
+            name=taken.name,
+            guest_id=taken.id,
+        )
+    if taken is not None:
         raise InvalidInput("name", "there is already a player called {name}", name=name)
 
 
@@ -95,13 +120,40 @@ def rename_player(*, db: Session, player_id: int, name: Any) -> Player:
         _name_the_replaced(db, player.id, player.id, name)
     player.name = name
     db.add(player)
+    try:
+        db.commit()
+    except IntegrityError:  # the same name written meanwhile by a writer that did not lock the names
+        db.rollback()
+        raise InvalidInput("name", "there is already a player called {name}", name=name) from None
+    return player
+
+
+def make_member(*, db: Session, player_id: int) -> Player:
+    """A tournament's guest joins the club: the same record (their tournaments stay theirs) is a
+    member now, on the roster and the seat pickers. Audited.
+
+    :raises InvalidInput: for a member.
+    """
+    player = get_player(db=db, player_id=player_id)
+    if not player.guest:
+        raise InvalidInput("player", "{name} is a member of the club already", name=player.name)
+    player.guest = False
+    db.add(player)
+    db.add(RosterChange(action="member", player_id=player.id, detail={"name": player.name}))
     db.commit()
     return player
 
 
 def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Player:
-    """Take a player off the seat pickers (or bring them back); their history stays. Audited."""
+    """Take a player off the seat pickers (or bring them back); their history stays. Audited.
+
+    :raises InvalidInput: for a tournament's guest (on no seat picker: there is nothing to retire).
+    """
     player = get_player(db=db, player_id=player_id)
+    if player.guest:
+        raise InvalidInput(
+            "player", "{name} is a tournament's guest, on no seat picker: there is nothing to retire", name=player.name
+        )
     if player.retired != retired:
         player.retired = retired
         db.add(player)
@@ -112,6 +164,25 @@ def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Playe
     return player
 
 
+def _lock_pair(db: Session, *player_ids: int) -> dict[int, Player]:
+    """Lock the two records of a merge (in the order of their ids: two merges never wait for each
+    other in a circle) to the end of the transaction, read afresh: of two merges sharing a record
+    (X into Y while Y goes into Z), the second waits for the first and then finds the records as the
+    first left them (Y gone: no such player; Y with X's nights: all of them go to Z). SQLite's write
+    session holds the whole database already. Returns the records found, by id (those the session
+    held before are read again: one merged away meanwhile is not among them)."""
+    ids = sorted({i for i in player_ids if is_id(i)})
+    query = select(Player).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()
+    return {p.id: p for p in db.exec(query.execution_options(populate_existing=True))}
+
+
+def _locked(locked: dict[int, Player], player_id: int) -> Player:
+    """:raises NotFound: for a record :func:`_lock_pair` did not find (merged away meanwhile, or never there)."""
+    if player_id not in locked:
+        raise NotFound(f"no player {player_id}")
+    return locked[player_id]
+
+
 def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     """Make two records of the same person one: every seat and result of ``merge_id`` goes to
     ``keep_id``, which keeps its name; the other record is deleted. Audited, in one transaction.
@@ -119,8 +190,8 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     :raises InvalidInput: for the same record twice, or two records that sat at the same night
         (they can't be one person).
     """
-    keep = get_player(db=db, player_id=keep_id)
-    merged = get_player(db=db, player_id=merge_id)
+    locked = _lock_pair(db, keep_id, merge_id)
+    keep, merged = (_locked(locked, i) for i in (keep_id, merge_id))
     if keep.id == merged.id:
         raise InvalidInput("other", "choose another player: a record cannot be merged with itself")
     if keep.guest != merged.guest:  # a member's club results never go to a guest, nor a guest's into the roster
@@ -198,7 +269,8 @@ def list_players(*, db: Session, active: bool = False) -> list[Player]:
 def find_or_add_players(*, db: Session, people: list[dict[str, Any]]) -> list[tuple[Player, bool]]:
     """The roster's players of these names (``people``: Player's columns, checked), found ignoring
     case, each with whether it is new: the missing ones are added with their columns (an import;
-    not committed)."""
+    not committed). The roster's names are locked to the commit (:func:`_lock_names`)."""
+    _lock_names(db)
     roster = {name_key(p.name): p for p in db.exec(select(Player))}
     found = []
     for columns in people:

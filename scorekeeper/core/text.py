@@ -46,21 +46,55 @@ def has_control(text: str) -> bool:
 _ZWJ = "\u200d"
 _TAGS = range(0xE0020, 0xE0080)  # the tag letters of a flag such as Scotland's
 _BLACK_FLAG = "\U0001f3f4"
+_VARIATION_SELECTORS = frozenset([*map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0))])
+
+#: Characters that show as nothing but are no format characters (Unicode's Default_Ignorable_Code_Point
+#: outside category Cf, and the blank Braille pattern): Hangul fillers, the combining grapheme joiner,
+#: Khmer's inherent vowels, Mongolian's and Unicode's variation selectors. "Anna" followed by one of
+#: them looks like Anna.
+_BLANK = frozenset(
+    [
+        "\u034f",  # combining grapheme joiner
+        "\u115f",  # Hangul choseong filler
+        "\u1160",  # Hangul jungseong filler
+        "\u17b4",  # Khmer vowel inherent AQ
+        "\u17b5",  # Khmer vowel inherent AA
+        *map(chr, range(0x180B, 0x1810)),  # Mongolian free variation selectors, vowel separator
+        "\u2800",  # Braille pattern blank
+        "\u3164",  # Hangul filler
+        "\uffa0",  # halfwidth Hangul filler
+        *map(chr, range(0xFFF0, 0xFFF9)),  # unassigned specials
+        *map(chr, range(0x1BCA0, 0x1BCA4)),  # shorthand format controls
+        *map(chr, range(0x1D173, 0x1D17B)),  # musical format controls
+        *_VARIATION_SELECTORS,
+    ]
+)
+
+
+def _shows_nothing(c: str) -> bool:
+    """Whether ``c`` is invisible on its own: a format character (Unicode category Cf) or :data:`_BLANK`."""
+    return c in _BLANK or unicodedata.category(c) == "Cf"
 
 
 def invisible(text: str) -> str | None:
-    """The first invisible format character (Unicode category Cf) in ``text``, if any: a zero-width
-    space, a direction mark, a soft hyphen. Those inside an emoji are part of what one sees and
-    pass: a joiner between two pictographs (👨‍👩‍👧), the tags of a subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+    """The first invisible character in ``text``, if any: a format character (Unicode category Cf:
+    a zero-width space, a direction mark, a soft hyphen) or another that shows as nothing (a Hangul
+    filler, the blank Braille pattern, a variation selector after a letter: :data:`_BLANK`). Those
+    inside an emoji are part of what one sees and pass: a joiner between two pictographs (👨‍👩‍👧),
+    a variation selector after one (❤️), the tags of a subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
 
     >>> invisible("Anna\u200b"), invisible("A\u200fB"), invisible("Anna 👨\u200d👩\u200d👧")
     ('\u200b', '\u200f', None)
+    >>> invisible("Anna\u3164"), invisible("Anna\ufe0f"), invisible("Anna ❤\ufe0f")
+    ('\u3164', '\ufe0f', None)
     """
     for i, c in enumerate(text):
-        if unicodedata.category(c) != "Cf":
+        if not _shows_nothing(c):
             continue
         before, after = text[i - 1 : i], text[i + 1 : i + 2]
         if c == _ZWJ and before and after and _pictograph(before) and _pictograph(after):
+            continue
+        if c in _VARIATION_SELECTORS and before and _pictograph(before):
             continue
         if ord(c) in _TAGS and _BLACK_FLAG in text[:i]:
             continue
@@ -91,29 +125,68 @@ def clean_name(name: Any) -> str:
         )
     if has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
-    if invisible(name):
-        raise InvalidInput("name", "the name must not contain invisible characters")
+    hidden = invisible(name)
+    if hidden:
+        raise InvalidInput(
+            "name",
+            "the name must not contain invisible characters: character {n} is {code}, which shows as nothing",
+            n=name.index(hidden) + 1,
+            code=f"U+{ord(hidden):04X}",
+        )
     return name
 
 
 def name_key(name: str) -> str:
     """What makes two names the same person's: they look the same. Equal ignoring case in every
     alphabet, whatever Unicode form they were typed in (``STRASSE`` finds ``Straße``, full-width
-    ``Ａｎｎａ`` finds ``Anna``), ignoring invisible characters and runs of spaces, and letters of
-    other alphabets that look like Latin ones (a Cyrillic ``С`` finds ``C``: :func:`skeleton`)."""
-    visible = "".join(c for c in unicodedata.normalize("NFKC", name) if unicodedata.category(c) != "Cf")
-    return " ".join(skeleton(visible.casefold()).split())
+    ``Ａｎｎａ`` finds ``Anna``), ignoring invisible characters (:func:`invisible`'s, emoji's too) and
+    runs of spaces, and letters of other alphabets that look like Latin ones, capital or small (a
+    Cyrillic ``С`` finds ``C``, a Cyrillic ``В`` finds ``B``: :func:`skeleton`)."""
+    visible = "".join(c for c in unicodedata.normalize("NFKC", name) if not _shows_nothing(c))
+    return " ".join(skeleton(visible).split())
 
 
 def skeleton(text: str) -> str:
-    """``text`` with every character that looks like a small Latin letter or a digit written as that
-    one (Unicode TS #39's confusables, as the kept library ``confusable-homoglyphs`` has them): its
-    confusable skeleton, of a text already folded to small letters. Accents stay (``ü`` is no ``u``).
+    """``text`` folded to small letters with every character that looks like a Latin letter or a
+    digit written as that one (Unicode TS #39's confusables, as the kept library
+    ``confusable-homoglyphs`` has them): its confusable skeleton, ignoring case. A letter is written
+    as the small Latin letter it looks like, else as its capital's look-alike when its capital looks
+    like a Latin one (the Cyrillic ``в`` looks like no Latin letter, its capital ``В`` like ``B``: both
+    are ``b``), so that a name's key never depends on its case. Accents stay (``ü`` is no ``u``).
 
-    >>> skeleton("сilli") == skeleton("cilli"), skeleton("аnni") == "anni", skeleton("ki11i"), skeleton("müller")
+    >>> skeleton("Сilli") == skeleton("cilli"), skeleton("аnni") == "anni", skeleton("Ki11i"), skeleton("Müller")
     (True, True, 'killi', 'müller')
+    >>> skeleton("Вernd") == skeleton("Bernd") == skeleton("BERND"), skeleton("ΚΑΡΛ") == skeleton("καρλ")
+    (True, True)
     """
-    return unicodedata.normalize("NFC", "".join(_prototype(c) for c in unicodedata.normalize("NFD", text)))
+    return unicodedata.normalize("NFC", "".join(_looks(c) for c in unicodedata.normalize("NFD", text)))
+
+
+def _looks(c: str) -> str:
+    """One character (of a text in NFD) as :func:`skeleton` writes it: its case folded, each of
+    those characters as it looks (:func:`_small_looks`)."""
+    return "".join(_small_looks(x) for x in unicodedata.normalize("NFD", c.casefold()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _small_looks(x: str) -> str:
+    """A character whose case is folded, as it looks: the small Latin letter (else the digit) it
+    looks like; else, when its capital looks like a Latin capital, that one's small letter; else itself."""
+    small = _prototype(x)
+    if small != x or x in _LATIN:
+        return small
+    capital = x.upper()
+    if len(capital) == 1 and capital != x:
+        alike = capital if capital in _CAPITALS else _alike(capital, _CAPITALS)
+        if alike:
+            return alike.casefold()
+    return x
+
+
+def _alike(c: str, kind: frozenset[str]) -> str | None:
+    """The first (in order) of ``kind`` that ``c`` looks like, if any."""
+    looks = {alias["c"].strip("\u200e\u200f") for alias in _HOMOGLYPHS.get(c, ())}
+    return min((x for x in looks if x in kind), default=None)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -121,13 +194,13 @@ def _prototype(c: str) -> str:
     """The small Latin letter (else the digit) ``c`` looks like; ``c`` itself when it looks like none."""
     if c in _LATIN:
         return c
-    looks = {alias["c"].strip("\u200e\u200f") for alias in _HOMOGLYPHS.get(c, ())}
-    for kind in (_LATIN, _DIGITS):
-        alike = sorted(x for x in looks if x in kind)
-        if alike:
-            return _prototype(alike[0]) if kind is _DIGITS else alike[0]
-    return c
+    small = _alike(c, _LATIN)
+    if small:
+        return small
+    digit = _alike(c, _DIGITS)
+    return _prototype(digit) if digit else c
 
 
 _LATIN = frozenset(string.ascii_lowercase)
+_CAPITALS = frozenset(string.ascii_uppercase)
 _DIGITS = frozenset(string.digits)

@@ -113,6 +113,8 @@ def roster_text(change: RosterChange) -> str:
         )
     if change.action == "retire":
         return _("retired")
+    if change.action == "member":
+        return _("made a member of the club (was a tournament's guest)")
     return _("back on the roster")
 
 

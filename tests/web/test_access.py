@@ -142,6 +142,7 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST hands.new",
             "POST hands.undo",
             "POST players.index",
+            "POST players.member",
             "POST players.merge",
             "POST players.rename",
             "POST players.retire",

@@ -204,6 +204,7 @@ WRITES: dict[str, Write] = {
     "players.index": Write(fields_of(player_forms.PlayerForm), lambda w, a: {"name": "Franz"}),
     "players.rename": Write(fields_of(player_forms.PlayerForm), lambda w, a: {"name": "Anni"}),
     "players.retire": Write(fields_of(player_forms.RetireForm), lambda w, a: {"retired": "1"}),
+    "players.member": Write(()),
     "players.merge": Write(
         fields_of(player_forms.MergeForm), lambda w, a: {"other": str(w.players[-1]), "confirm": "y"}
     ),

@@ -29,7 +29,7 @@ from scorekeeper.core.exchange.tournament_file import (
 )
 from scorekeeper.core.models import CLUB_NIGHT, POT_GONE, Night, RosterChange, Tournament
 from scorekeeper.core.players import add_imported_roster_change, list_players, roster_changes
-from scorekeeper.core.text import name_key
+from scorekeeper.core.text import ID_MAX, NAME_MAX, name_key
 from scorekeeper.engine import GAMES
 
 CLUB_FORMAT = "scorekeeper-club"
@@ -54,6 +54,17 @@ _CLUB_KEYS_V1 = ("players", "roster_changes", "nights")
 _CLUB_KEYS = (*_CLUB_KEYS_V1, "tournaments")
 _CLUB_PLAYER_KEYS = ("name", "retired", "created_at")
 _CHANGE_KEYS = ("uid", "action", "player", "detail", "at")
+#: Each roster change's action and the keys of its detail (core/players.py writes them; a player's page
+#: shows them: web/view.py roster_text): names, but a merge's ``merged_id`` (the record's id where it was
+#: written) and ``nights`` (how many it moved), whole numbers.
+_CHANGE_DETAILS: dict[str, tuple[str, ...]] = {
+    "rename": ("before", "after"),
+    "merge": ("kept", "merged", "merged_id", "nights"),
+    "retire": ("name",),
+    "unretire": ("name",),
+    "member": ("name",),
+}
+_CHANGE_NUMBERS = {"merged_id": 1, "nights": 0}  # the least of each
 
 
 def club_json(db: Session) -> dict[str, Any]:
@@ -137,16 +148,34 @@ def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, A
             player = checks.name(c["player"], f"{path}.player")
             if name_key(player) not in listed:
                 raise InvalidExport(f"{path}.player", f"{player!r} is not one of the players")
+        action = checks.action(c["action"], f"{path}.action")
         changes.append(
             {
                 "uid": uid,
-                "action": checks.action(c["action"], f"{path}.action"),
+                "action": action,
                 "player": player,
-                "detail": checks.json_object(c["detail"], f"{path}.detail"),
+                "detail": _change_detail(action, c["detail"], f"{path}.detail"),
                 "at": checks.moment(c["at"], f"{path}.at"),
             }
         )
     return changes
+
+
+def _change_detail(action: str, value: Any, path: str) -> dict[str, Any]:
+    """A roster change's detail as :data:`_CHANGE_DETAILS` has it for its action (``path``: the detail's).
+    Its names are as an older version may have stored them (1 to 40 characters, no control characters),
+    not held to today's name rules: what a roster change said stays as it was said."""
+    if action not in _CHANGE_DETAILS:
+        known = ", ".join(sorted(_CHANGE_DETAILS))
+        raise InvalidExport(checks.join(path.rsplit(".", 1)[0], "action"), f"must be one of {known}, not {action!r}")
+    detail = checks.object_with(value, path, _CHANGE_DETAILS[action], "a roster change's detail")
+    for key, item in detail.items():
+        item_path = checks.join(path, key)
+        if key in _CHANGE_NUMBERS:
+            checks.integer(item, item_path, _CHANGE_NUMBERS[key], ID_MAX)
+        else:
+            checks.text(item, item_path, NAME_MAX, required=True)
+    return detail
 
 
 def _read_nights(value: Any) -> list[CheckedNight]:

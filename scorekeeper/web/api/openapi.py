@@ -174,8 +174,10 @@ def _schemas() -> dict[str, Any]:
         "NewPlayer": _object(
             {"name": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}},
             ["name"],
-            description="Trimmed; no control or invisible characters; not the name of another player "
-            "(compared ignoring case and spaces).",
+            description="Trimmed; no control or invisible characters; not the name of another player, a member "
+            "or a tournament's guest, compared as names look: ignoring case, the Unicode form, invisible characters "
+            "and letters of other alphabets that look like Latin ones; a run of spaces counts as one, but a space "
+            "is not nothing ('An na' is not 'Anna'): docs/using.md, 'How names compare'.",
         ),
         "Rules": {
             "anyOf": [_rules_schema(g) for g in games],

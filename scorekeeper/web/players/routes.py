@@ -12,7 +12,9 @@ from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import (
     create_player,
     get_player,
+    list_guests,
     list_players,
+    make_member,
     merge_players,
     rename_player,
     retire_player,
@@ -22,7 +24,7 @@ from scorekeeper.core.tournaments import player_tournaments
 from scorekeeper.web.access import ADMIN, SCORER, VIEWER, access
 from scorekeeper.web.charts import chart_svg
 from scorekeeper.web.context import found, get_db
-from scorekeeper.web.forms import choices
+from scorekeeper.web.forms import ConfirmForm, choices
 from scorekeeper.web.i18n import day
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 from scorekeeper.web.messages import message
@@ -37,15 +39,18 @@ def index():
     """The roster, with a form to add a player."""
     db = get_db()
     form = PlayerForm()
+    guest = None  # the tournament's guest of the name refused: a link to their page, where they become a member
     if form.validate_on_submit():
         try:
             create_player(db=db, name=form.name.data)
         except InvalidInput as exc:
             form.name.errors.append(message(exc))
+            guest = exc.params.get("guest_id")
         else:
             return redirect(url_for(".index"))
     status = 400 if form.errors else 200
-    return render_template("players/index.html", form=form, players=list_players(db=db)), status
+    players = list_players(db=db)
+    return render_template("players/index.html", form=form, players=players, guest=guest), status
 
 
 @bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
@@ -79,11 +84,29 @@ def retire(player_id: int):
     form = RetireForm()
     if not form.validate_on_submit():
         abort(400, _("The form was not complete: reload the page and try again."))
-    player = retire_player(db=get_db(), player_id=player_id, retired=form.retired.data == "1")
+    try:
+        player = retire_player(db=get_db(), player_id=player_id, retired=form.retired.data == "1")
+    except InvalidInput as exc:
+        abort(400, message(exc))
     if player.retired:
         flash(_("%(name)s is retired: no longer offered for a seat. The history stays.", name=player.name))
     else:
         flash(_("%(name)s is back on the roster.", name=player.name))
+    return redirect(url_for("players.show", player_id=player_id))
+
+
+@bp.post("/<int:player_id>/member")
+@access(ADMIN)
+def member(player_id: int):
+    """A tournament's guest joins the club: the same record becomes a member (audited)."""
+    _player(player_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400, _("The form was not complete: reload the page and try again."))
+    try:
+        player = make_member(db=get_db(), player_id=player_id)
+    except InvalidInput as exc:
+        abort(400, message(exc))
+    flash(_("%(name)s is a member of the club now, on the roster.", name=player.name))
     return redirect(url_for("players.show", player_id=player_id))
 
 
@@ -94,7 +117,8 @@ def merge(player_id: int):
     db = get_db()
     player = _player(player_id)
     form = MergeForm()
-    others = [p for p in list_players(db=db) if p.id != player.id]
+    # a member's duplicate is a member, a guest's a guest (members and guests are never merged)
+    others = [p for p in (list_guests if player.guest else list_players)(db=db) if p.id != player.id]
     form.other.choices = choices([("", "—"), *((p.id, p.name) for p in others)])
     if form.validate_on_submit():
         other = form.other.data
