@@ -269,13 +269,27 @@ def list_players(*, db: Session, active: bool = False) -> list[Player]:
 def find_or_add_players(*, db: Session, people: list[dict[str, Any]]) -> list[tuple[Player, bool]]:
     """The roster's players of these names (``people``: Player's columns, checked), found ignoring
     case, each with whether it is new: the missing ones are added with their columns (an import;
-    not committed). The roster's names are locked to the commit (:func:`_lock_names`)."""
+    not committed). The roster's names are locked to the commit (:func:`_lock_names`).
+
+    A name no longer on the roster is the player it was renamed to or merged into here
+    (:func:`former_names`): a file written before a rename or a merge finds the same people, and
+    adds nobody (docs/backup.md). Not when that player is a guest and the name a member (or the
+    other way round), nor, for a rename, when the same file names that player by its name now: then
+    the file's two names are two people (a merge made them one on purpose).
+    """
     _lock_names(db)
     roster = {name_key(p.name): p for p in db.exec(select(Player))}
+    keys = [name_key(columns["name"]) for columns in people]
+    named_now = {roster[key].id for key in keys if key in roster}
+    former = former_names(db)
+    merged = former_names(db, renamed=False)
     found = []
-    for columns in people:
-        key = name_key(columns["name"])
+    for columns, key in zip(people, keys, strict=True):
         player = roster.get(key)
+        if player is None and key in former:
+            then = db.get(Player, former[key])
+            if then.guest == columns.get("guest", False) and (key in merged or then.id not in named_now):
+                player = roster[key] = then
         created = player is None
         if created:
             player = roster[key] = Player(**columns)
@@ -283,6 +297,30 @@ def find_or_add_players(*, db: Session, people: list[dict[str, Any]]) -> list[tu
         found.append((player, created))
     db.flush()
     return found
+
+
+def former_names(db: Session, *, renamed: bool = True) -> dict[str, int]:
+    """The names the roster's players had before (:func:`name_key`), each with the player's id now:
+    renamed, the player renamed; merged, the player it was merged into (``renamed=False``: only the
+    names a merge led away from); a name that is someone's name now is not among them: Anna renamed
+    Anneliese and Eva merged into Dieter give ``{"anna": Anneliese's id, "eva": Dieter's id}``.
+    """
+    former: dict[str, tuple[int, bool]] = {}  # the name: the player now, and whether a merge led there
+    for change in db.exec(select(RosterChange).order_by(RosterChange.id)):
+        detail = change.detail if isinstance(change.detail, dict) else {}
+        if change.action == "rename" and isinstance(detail.get("before"), str):
+            former[name_key(detail["before"])] = change.player_id, False
+        elif change.action == "merge" and isinstance(detail.get("merged"), str):
+            merged_id = detail.get("merged_id")
+            former = {key: (change.player_id, True) if to[0] == merged_id else to for key, to in former.items()}
+            former[name_key(detail["merged"])] = change.player_id, True
+    players = dict(db.exec(select(Player.id, Player.name)).all())
+    now = {name_key(name) for name in players.values()}
+    return {
+        key: id_
+        for key, (id_, by_merge) in former.items()
+        if key not in now and id_ in players and (renamed or by_merge)
+    }
 
 
 def add_imported_roster_change(*, db: Session, player_id: int, columns: dict[str, Any]) -> RosterChange:

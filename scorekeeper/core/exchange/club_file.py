@@ -299,7 +299,8 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
     try:
         # the roster's members: a name that is a tournament's guest here is refused (never merged)
         players = find_people(db, [(f"players[{i}].name", p) for i, p in enumerate(club.players)])
-        ids = {name_key(player.name): player.id for player, _ in players}
+        # by the file's names: a name renamed or merged here since is found as the player it is now
+        ids = {name_key(p["name"]): player.id for p, (player, _) in zip(club.players, players, strict=True)}
         known = set(db.exec(select(RosterChange.uid)))
         new_changes = [c for c in club.changes if c["uid"] not in known]
         for c in new_changes:
