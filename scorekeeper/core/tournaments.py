@@ -941,12 +941,7 @@ def enter_paper(
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
     ``solos``: each player's solos won and lost, ``[won, lost]`` or None where the list does not say
     (the standings then call them unknown). The table is then done."""
-    t = _open_tournament(db, tournament_id)
-    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
-    if row is None:
-        raise NotFound(f"no table {table} in round {round_number}")
-    night = lock_night(db=db, night_id=row.night_id)
-    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    t, row, night = _paper_table(db, tournament_id, round_number, table, who)
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput(
             "points",
@@ -993,6 +988,20 @@ def enter_paper(
     return row
 
 
+def _paper_table(
+    db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None
+) -> tuple[Tournament, TournamentTable, Night]:
+    """The open tournament, its table of that round and the table's night, locked, where ``who`` may
+    enter (or clear) paper points there (:mod:`scorekeeper.core.lifecycle`)."""
+    t = _open_tournament(db, tournament_id)
+    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
+    if row is None:
+        raise NotFound(f"no table {table} in round {round_number}")
+    night = lock_night(db=db, night_id=row.night_id)
+    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    return t, row, night
+
+
 def clear_paper(
     *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None = lifecycle.SYSTEM
 ) -> TournamentTable:
@@ -1004,12 +1013,7 @@ def clear_paper(
     :raises Conflict: for a table without paper points, a round that is not the last drawn, or who
         may not enter paper points (:mod:`scorekeeper.core.lifecycle`).
     """
-    t = _open_tournament(db, tournament_id)
-    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
-    if row is None:
-        raise NotFound(f"no table {table} in round {round_number}")
-    night = lock_night(db=db, night_id=row.night_id)
-    lifecycle.check(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    t, row, night = _paper_table(db, tournament_id, round_number, table, who)
     if row.paper is None:
         raise Conflict("this table has no points from paper to clear")
     if _last_round(db, t) > row.round:
