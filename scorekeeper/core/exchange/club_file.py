@@ -119,10 +119,9 @@ def _read_club_players(value: Any) -> list[dict[str, Any]]:
     seen: dict[str, int] = {}
     for i, path, p in checks.objects_with(checks.a_list(value, "players"), "players", _CLUB_PLAYER_KEYS, "a player"):
         name = checks.name(p["name"], f"{path}.name")
-        key = name_key(name)
-        if key in seen:
-            raise InvalidExport(f"{path}.name", f"{name!r} is players[{seen[key]}] already: a player is listed once")
-        seen[key] = i
+        if name in seen:  # names that only look alike: two records of a database of before today's rule
+            raise InvalidExport(f"{path}.name", f"{name!r} is players[{seen[name]}] already: a player is listed once")
+        seen[name] = i
         players.append(
             {
                 "name": name,
@@ -134,7 +133,7 @@ def _read_club_players(value: Any) -> list[dict[str, Any]]:
 
 
 def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    listed = {name_key(p["name"]) for p in players}
+    listed = [p["name"] for p in players]
     changes = []
     seen: dict[str, int] = {}
     changes_listed = checks.a_list(value, "roster_changes")
@@ -146,8 +145,7 @@ def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, A
         player = None
         if c["player"] is not None:
             player = checks.name(c["player"], f"{path}.player")
-            if name_key(player) not in listed:
-                raise InvalidExport(f"{path}.player", f"{player!r} is not one of the players")
+            player = _listed_as(player, listed, f"{path}.player")
         action = checks.action(c["action"], f"{path}.action")
         changes.append(
             {
@@ -159,6 +157,22 @@ def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, A
             }
         )
     return changes
+
+
+def _listed_as(name: str, listed: list[str], path: str) -> str:
+    """The name of ``listed`` a roster change's ``name`` is: the same name, else the one name that looks
+    like it (:func:`name_key`).
+
+    :raises InvalidExport: at ``path`` for a name that is none of them, or looks like several.
+    """
+    if name in listed:
+        return name
+    alike = [n for n in listed if name_key(n) == name_key(name)]
+    if len(alike) > 1:
+        raise InvalidExport(path, f"{name!r} looks like {' and '.join(map(repr, alike))}: name one of them exactly")
+    if not alike:
+        raise InvalidExport(path, f"{name!r} is not one of the players")
+    return alike[0]
 
 
 def _change_detail(action: str, value: Any, path: str) -> dict[str, Any]:
@@ -286,7 +300,8 @@ def _first_close(night: CheckedNight) -> Any:
 def import_club(*, db: Session, data: Any) -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
-    Players are found on the roster by name ignoring case, or added with the
+    Players are found on the roster by name (the exact name first, then one that looks like it:
+    :func:`~scorekeeper.core.players.match_names`), or added with the
     file's ``retired`` and ``created_at``; roster changes, nights and tournaments already in
     the database (the same uid) are left as they are, so importing a file twice
     changes nothing the second time. The whole file is checked before anything
@@ -300,11 +315,11 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
         # the roster's members: a name that is a tournament's guest here is refused (never merged)
         players = find_people(db, [(f"players[{i}].name", p) for i, p in enumerate(club.players)])
         # by the file's names: a name renamed or merged here since is found as the player it is now
-        ids = {name_key(p["name"]): player.id for p, (player, _) in zip(club.players, players, strict=True)}
+        ids = {p["name"]: player.id for p, (player, _) in zip(club.players, players, strict=True)}
         known = set(db.exec(select(RosterChange.uid)))
         new_changes = [c for c in club.changes if c["uid"] not in known]
         for c in new_changes:
-            player_id = GONE_PLAYER_ID if c["player"] is None else ids[name_key(c["player"])]
+            player_id = GONE_PLAYER_ID if c["player"] is None else ids[c["player"]]
             columns = {key: copy.deepcopy(value) for key, value in c.items() if key != "player"}
             add_imported_roster_change(db=db, player_id=player_id, columns=columns)
         db.flush()  # in file order: their ids keep the order

@@ -1,0 +1,134 @@
+"""Names stored before today's rule that now look alike ("Ölfa" and "ölfa", "Bernd" and Cyrillic
+"Вernd"): two records, each found by its own name (docs/using.md, "How names compare"). Found by an
+attack: ``export-all`` of such a database wrote a club file that no database would import ("a player
+is listed once"), and a file naming one of them seated the other."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from sqlmodel import select
+
+from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.exchange.club_file import club_json, import_club
+from scorekeeper.core.exchange.night_file import import_night, night_json
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.models import Night, Player, Seat
+from scorekeeper.core.nights import close_night, delete_night
+from scorekeeper.core.players import create_player, rename_player
+from tests.support import as_file, snapshot, start_night
+
+TREIBEN = {"contract": "treiben", "declarer": 4, "points": 70}
+
+
+def legacy(db, *names: str) -> list[Player]:
+    """Players as an older version stored them: written directly, past today's name check."""
+    players = [Player(name=n) for n in names]
+    db.add_all(players)
+    db.commit()
+    return players
+
+
+def seated(db, night_id: int) -> list[str]:
+    seats = db.exec(select(Seat).where(Seat.night_id == night_id).order_by(Seat.position)).all()
+    return [db.get(Player, s.player_id).name for s in seats]
+
+
+def played(db, players: list[Player], day: int) -> str:
+    night = start_night(db, players, played_on=date(2026, 1, day))
+    record_hand(db=db, night_id=night.id, hand=TREIBEN)
+    close_night(db=db, night_id=night.id)
+    return night.uid
+
+
+def a_legacy_club(db) -> dict[str, str]:
+    """Anna, Bernd, Clara; "Ölfa" and "ölfa", "Bernd" and Cyrillic "Вernd" stored as two records each;
+    a night of each of them, and one where Ölfa and ölfa sat together. The uids: who sat fourth."""
+    anna, bernd, clara = (create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara"))
+    big, small, cyrillic = legacy(db, "Ölfa", "ölfa", "Вernd")
+    return {
+        played(db, [anna, bernd, clara, big], 9): "Ölfa",
+        played(db, [anna, bernd, clara, small], 16): "ölfa",
+        played(db, [anna, clara, big, cyrillic], 23): "Вernd",
+        played(db, [anna, clara, small, big], 30): "Ölfa",
+    }
+
+
+def test_the_club_file_of_a_database_with_look_alike_names_restores_each_record(db, other_db):
+    """Made in one database (SQLite), restored into the app's (SQLite, PostgreSQL): the same club, twice harmless."""
+    fourth = a_legacy_club(other_db)
+    original = as_file(club_json(other_db))
+
+    done = import_club(db=db, data=original)
+
+    assert (done.players_created, done.nights_created) == (6, 4)
+    names = sorted(p.name for p in db.exec(select(Player)))
+    assert names == sorted(["Anna", "Bernd", "Clara", "Ölfa", "ölfa", "Вernd"])
+    for uid, name in fourth.items():
+        assert seated(db, db.exec(select(Night.id).where(Night.uid == uid)).one())[3] == name
+    assert club_json(db) == original
+    before = snapshot(db)
+    again = import_club(db=db, data=original)
+    assert not again.changed
+    assert snapshot(db) == before
+
+
+def test_a_night_file_seats_the_record_of_exactly_its_name(db):
+    """ölfa is stored before Ölfa: a roster keyed by the look alone found the last one, Ölfa."""
+    anna, bernd, clara = (create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara"))
+    small, _ = legacy(db, "ölfa", "Ölfa")
+    night = start_night(db, [anna, bernd, clara, small])
+    record_hand(db=db, night_id=night.id, hand=TREIBEN)
+    close_night(db=db, night_id=night.id)
+    data = night_json(db=db, night_id=night.id)
+    delete_night(db=db, night_id=night.id, reason="entered twice", export=data)
+
+    night_id, created = import_night(db=db, data=data)
+
+    assert created
+    assert seated(db, night_id) == ["Anna", "Bernd", "Clara", "ölfa"]
+
+
+def test_a_night_file_naming_neither_look_alike_exactly_is_refused_naming_both(db):
+    anna, bernd, clara = (create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara"))
+    big, small = legacy(db, "Ölfa", "ölfa")
+    night = start_night(db, [anna, bernd, clara, big])
+    data = night_json(db=db, night_id=night.id)
+    delete_night(db=db, night_id=night.id, reason="entered twice", export=data)
+    data["players"][3]["name"] = "ÖLFA"
+    before = snapshot(db)
+
+    with pytest.raises(InvalidExport) as err:
+        import_night(db=db, data=data)
+
+    assert err.value.path == "players[3].name"
+    assert f"'ÖLFA' looks like 'Ölfa' (id {big.id}) and 'ölfa' (id {small.id})" in err.value.message
+    assert snapshot(db) == before
+
+
+def test_a_name_that_looks_like_one_record_only_still_finds_it(db):
+    """The look still counts where it says who is meant: a file's "ANNA" is Anna."""
+    anna, bernd, clara, dieter = (create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter"))
+    legacy(db, "Ölfa", "ölfa")
+    night = start_night(db, [anna, bernd, clara, dieter])
+    data = night_json(db=db, night_id=night.id)
+    delete_night(db=db, night_id=night.id, reason="entered twice", export=data)
+    data["players"][0]["name"] = "ANNA"
+
+    night_id, _ = import_night(db=db, data=data)
+
+    assert seated(db, night_id) == ["Anna", "Bernd", "Clara", "Dieter"]
+
+
+def test_a_file_written_before_a_rename_still_finds_the_player_renamed(db):
+    anna, bernd, clara, dieter = (create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter"))
+    legacy(db, "Ölfa", "ölfa")
+    night = start_night(db, [anna, bernd, clara, dieter])
+    data = night_json(db=db, night_id=night.id)
+    delete_night(db=db, night_id=night.id, reason="entered twice", export=data)
+    rename_player(db=db, player_id=anna.id, name="Anneliese")
+
+    night_id, _ = import_night(db=db, data=data)
+
+    assert seated(db, night_id) == ["Anneliese", "Bernd", "Clara", "Dieter"]
