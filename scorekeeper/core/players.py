@@ -384,3 +384,14 @@ def add_imported_roster_change(*, db: Session, player_id: int, columns: dict[str
     change = RosterChange(player_id=player_id, **columns)
     db.add(change)
     return change
+
+
+def look_alike_names(*, db: Session) -> list[tuple[Player, Player]]:
+    """Every two players (members and guests) whose names look alike (:func:`name_key`), the lower id
+    first, by ids: names stored by an older version, before today's rule, which the club fixes by
+    renaming one of them or merging the two (docs/using.md, "How names compare")."""
+    alike: dict[str, list[Player]] = {}
+    for p in db.exec(select(Player).order_by(Player.id)):
+        alike.setdefault(name_key(p.name), []).append(p)
+    pairs = [(a, b) for group in alike.values() for i, a in enumerate(group) for b in group[i + 1 :]]
+    return sorted(pairs, key=lambda pair: (pair[0].id, pair[1].id))

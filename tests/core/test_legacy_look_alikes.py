@@ -132,3 +132,16 @@ def test_a_file_written_before_a_rename_still_finds_the_player_renamed(db):
     night_id, _ = import_night(db=db, data=data)
 
     assert seated(db, night_id) == ["Anneliese", "Bernd", "Clara", "Dieter"]
+
+
+def test_look_alike_names_lists_each_pair_with_its_ids(db):
+    from scorekeeper.core.players import look_alike_names  # new: imported here, the file's other tests run without it
+
+    create_player(db=db, name="Anna")
+    big, small, bernd, cyrillic, upper = legacy(db, "Ölfa", "ölfa", "Bernd", "Вernd", "ÖLFA")
+
+    pairs = [(a.id, b.id) for a, b in look_alike_names(db=db)]
+
+    assert pairs == sorted(
+        [(big.id, small.id), (big.id, upper.id), (small.id, upper.id), (bernd.id, cyrillic.id)],
+    )
