@@ -145,3 +145,36 @@ def test_look_alike_names_lists_each_pair_with_its_ids(db):
     assert pairs == sorted(
         [(big.id, small.id), (big.id, upper.id), (small.id, upper.id), (bernd.id, cyrillic.id)],
     )
+
+
+def test_a_tournament_of_look_alike_members_and_guests_comes_back_with_each_at_their_table(db, other_db):
+    """Ölfa and ölfa (members), Sepp and SEPP (guests) of an older version, at one table of a tournament:
+    the club's file restores the tournament (its entrants were refused as "entrants[0] already")."""
+    from scorekeeper.core import tournaments as tm
+
+    players = legacy(other_db, "Ölfa", "ölfa")
+    guests = [Player(name="Sepp", guest=True), Player(name="SEPP", guest=True)]
+    other_db.add_all(guests)
+    other_db.commit()
+    t = tm.create_tournament(
+        db=other_db, name="Preis", game="schafkopf", rules={"preset": "turnier"}, deals=2, seed="s"
+    )
+    for p in (*players, *guests):
+        tm.add_entrant(db=other_db, tournament_id=t.id, player_id=p.id)
+    tm.draw_round(db=other_db, tournament_id=t.id)
+    table = tm.read_tournament(db=other_db, tournament_id=t.id).rounds[0].tables[0]
+    record_hand(db=other_db, night_id=table.night.id, hand={"contract": "wenz", "declarer": 3, "points": 61})
+    original = as_file(club_json(other_db))
+    at_table = seated(other_db, table.night.id)
+
+    done = import_club(db=db, data=original)
+
+    assert done.tournaments_created == 1
+    night_id = db.exec(select(Night.id).where(Night.uid == table.night.uid)).one()
+    assert seated(db, night_id) == at_table
+    kinds = {p.name: p.guest for p in db.exec(select(Player))}
+    assert kinds == {"Ölfa": False, "ölfa": False, "Sepp": True, "SEPP": True}
+    assert club_json(db) == original
+    before = snapshot(db)
+    assert not import_club(db=db, data=original).changed
+    assert snapshot(db) == before
