@@ -12,6 +12,7 @@ from scorekeeper.core import history
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.exchange import club_file, night_file, tournament_file
 from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.players import look_alike_names
 from scorekeeper.core.table import get_night, load_table
 from scorekeeper.web.pdf import summary_pdf
 
@@ -170,12 +171,20 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    """Settle every night afresh and compare with what is stored: exit 1 and say what differs."""
+    """Settle every night afresh and compare with what is stored: exit 1 and say what differs. Also
+    name the players whose names look alike, stored by an older version (docs/using.md, "How names
+    compare"): not wrong results (the exit status is not theirs), but two records the club fixes."""
     with app_db() as (_, db):
         wrong = history.verify_nights(db=db)
         for night_id in wrong:
             for line in history.verify_night(db=db, night_id=night_id):
                 print(f"night {night_id}: {line}", file=sys.stderr)
+        for a, b in look_alike_names(db=db):
+            print(
+                f"players {a.id} {a.name!r} and {b.id} {b.name!r}: their names look alike; rename one of them "
+                "or merge the two on the player's page (docs/using.md, 'How names compare')",
+                file=sys.stderr,
+            )
     if wrong:
         print(f"{len(wrong)} night(s) differ from a fresh settle", file=sys.stderr)
         return 1
@@ -205,7 +214,11 @@ def add_parsers(sub: Any) -> dict[str, Command]:
     p.add_argument("id", type=int, help="the night's number")
     p.add_argument("-o", "--output", required=True, help="the PDF file to write")
     p.add_argument("--lang", choices=["de", "en"], default="de")
-    sub.add_parser("verify", help="settle every night afresh and compare with what is stored (exit 1 if any differ)")
+    sub.add_parser(
+        "verify",
+        help="settle every night afresh and compare with what is stored (exit 1 if any differ); "
+        "name the players whose names look alike",
+    )
     return {
         "export": _export,
         "export-all": _export_all,

@@ -266,33 +266,89 @@ def list_players(*, db: Session, active: bool = False) -> list[Player]:
     return sorted(db.exec(query), key=lambda p: name_key(p.name))
 
 
+class LooksLikeSeveral(ValueError):
+    """A name that is none of the players' exactly and looks like more than one of them, or looks like
+    one that another name of the same list looks like too: which one is meant is not guessed (names
+    stored before today's rule may look alike: docs/using.md, "How names compare"). ``index``: the
+    name's place in the list; ``players``: the players it looks like; ``other``: the list's other name
+    that looks like the same one (None when it looks like several)."""
+
+    def __init__(self, index: int, name: str, players: list[Player], other: str | None = None) -> None:
+        self.index, self.name, self.players, self.other = index, name, players, other
+        shown = " and ".join(f"{p.name!r} (id {p.id})" for p in players)
+        if other is None:
+            super().__init__(f"{name!r} looks like {shown} and is none of them exactly")
+        else:
+            super().__init__(f"{name!r} and {other!r} both look like {shown} and neither is that name exactly")
+
+
+def match_names(players: list[Player], names: list[str]) -> list[Player | None]:
+    """Each name's player among ``players``: the one of exactly that name; else the one whose name looks
+    like it (:func:`name_key`), not counting a player another of ``names`` names exactly; None where
+    there is none. Two names that differ (Ölfa, ölfa) are never one player: where a list names two
+    players stored before today's rule under names that look alike, each is found by its own name.
+
+    :raises LooksLikeSeveral: for a name that is none of them exactly and looks like two or more, or
+        looks like the same one as another name of the list.
+    """
+    exact = {p.name: p for p in players}
+    claimed = {id(exact[n]) for n in names if n in exact}
+    alike: dict[str, list[Player]] = {}
+    for p in players:
+        if id(p) not in claimed:
+            alike.setdefault(name_key(p.name), []).append(p)
+    found: list[Player | None] = []
+    by: dict[int, str] = {}  # a player found by a look-alike name: which name
+    for i, name in enumerate(names):
+        if name in exact:
+            found.append(exact[name])
+            continue
+        candidates = alike.get(name_key(name), [])
+        if len(candidates) > 1:
+            raise LooksLikeSeveral(i, name, candidates)
+        if candidates and id(candidates[0]) in by and by[id(candidates[0])] != name:
+            raise LooksLikeSeveral(i, name, candidates, by[id(candidates[0])])
+        if candidates:
+            by[id(candidates[0])] = name
+        found.append(candidates[0] if candidates else None)
+    return found
+
+
 def find_or_add_players(*, db: Session, people: list[dict[str, Any]]) -> list[tuple[Player, bool]]:
-    """The roster's players of these names (``people``: Player's columns, checked), found ignoring
-    case, each with whether it is new: the missing ones are added with their columns (an import;
-    not committed). The roster's names are locked to the commit (:func:`_lock_names`).
+    """The roster's players of these names (``people``: Player's columns, checked), found as
+    :func:`match_names` finds them (the exact name first, then the name that looks like it), each with
+    whether it is new: the missing ones are added with their columns (an import; not committed). The
+    roster's names are locked to the commit (:func:`_lock_names`).
 
     A name no longer on the roster is the player it was renamed to or merged into here
     (:func:`former_names`): a file written before a rename or a merge finds the same people, and
     adds nobody (docs/backup.md). Not when that player is a guest and the name a member (or the
     other way round), nor, for a rename, when the same file names that player by its name now: then
     the file's two names are two people (a merge made them one on purpose).
+
+    :raises LooksLikeSeveral: as :func:`match_names`.
     """
     _lock_names(db)
-    roster = {name_key(p.name): p for p in db.exec(select(Player))}
-    keys = [name_key(columns["name"]) for columns in people]
-    named_now = {roster[key].id for key in keys if key in roster}
+    names = [columns["name"] for columns in people]
+    matched = match_names(list(db.exec(select(Player))), names)
+    named_now = {p.id for p in matched if p is not None}
     former = former_names(db)
     merged = former_names(db, renamed=False)
-    found = []
-    for columns, key in zip(people, keys, strict=True):
-        player = roster.get(key)
-        if player is None and key in former:
+    found: list[tuple[Player, bool]] = []
+    added: dict[str, Player] = {}  # by exact name: a name listed twice is one player
+    given: set[int] = set()  # the former names' players given to a name of the list
+    for columns, player in zip(people, matched, strict=True):
+        name, key = columns["name"], name_key(columns["name"])
+        if player is None and name in added:
+            player = added[name]
+        if player is None and key in former and former[key] not in given:
             then = db.get(Player, former[key])
             if then.guest == columns.get("guest", False) and (key in merged or then.id not in named_now):
-                player = roster[key] = then
+                player = added[name] = then
+                given.add(then.id)
         created = player is None
         if created:
-            player = roster[key] = Player(**columns)
+            player = added[name] = Player(**columns)
             db.add(player)
         found.append((player, created))
     db.flush()
@@ -328,3 +384,14 @@ def add_imported_roster_change(*, db: Session, player_id: int, columns: dict[str
     change = RosterChange(player_id=player_id, **columns)
     db.add(change)
     return change
+
+
+def look_alike_names(*, db: Session) -> list[tuple[Player, Player]]:
+    """Every two players (members and guests) whose names look alike (:func:`name_key`), the lower id
+    first, by ids: names stored by an older version, before today's rule, which the club fixes by
+    renaming one of them or merging the two (docs/using.md, "How names compare")."""
+    alike: dict[str, list[Player]] = {}
+    for p in db.exec(select(Player).order_by(Player.id)):
+        alike.setdefault(name_key(p.name), []).append(p)
+    pairs = [(a, b) for group in alike.values() for i, a in enumerate(group) for b in group[i + 1 :]]
+    return sorted(pairs, key=lambda pair: (pair[0].id, pair[1].id))

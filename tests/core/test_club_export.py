@@ -283,10 +283,10 @@ BAD_CLUBS = {
     "a player without retired": (drop_at(["players", 2, "retired"]), "players[2].retired", "retired is required"),
     "retired given as text": (set_at(["players", 5, "retired"], "yes"), "players[5].retired", "must be true or false"),
     "an empty name": (set_at(["players", 1, "name"], " "), "players[1].name", "the name must not be empty"),
-    "a player listed twice": (
-        set_at(["players", 3, "name"], "anna"),
+    "a player listed twice": (  # "anna" beside "Anna" would be two records of an older version's database
+        set_at(["players", 3, "name"], "Anna"),
         "players[3].name",
-        "'anna' is players[0] already",
+        "'Anna' is players[0] already",
     ),
     "a creation time without a zone": (
         set_at(["players", 0, "created_at"], "2026-01-01T20:00:00"),

@@ -186,7 +186,7 @@ BAD = {
     "a game without tables of five": (set_at(["tournament", "game"], "matt"), "tournament.game", "must be one of"),
     "rules not complete": (set_at(["tournament", "rules"], {"preset": "turnier"}), "tournament.rules", "complete"),
     "a guest flag as text": (set_at(["entrants", 0, "guest"], "yes"), "entrants[0].guest", "true or false"),
-    "an entrant twice": (set_at(["entrants", 1, "name"], "spieler 1"), "entrants[1].name", "already"),
+    "an entrant twice": (set_at(["entrants", 1, "name"], "Spieler 1"), "entrants[1].name", "already"),
     "entrants out of order": (set_at(["entrants", 1, "number"], 1), "entrants[1].number", "by start number"),
     "a bye of nobody": (set_at(["rounds", 0, "byes"], [42]), "rounds[0].byes[0]", "no entrant"),
     "a round skipped": (set_at(["rounds", 1, "number"], 3), "rounds[1].number", "expected 2"),

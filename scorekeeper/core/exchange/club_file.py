@@ -28,7 +28,7 @@ from scorekeeper.core.exchange.tournament_file import (
     write_tournament,
 )
 from scorekeeper.core.models import CLUB_NIGHT, POT_GONE, Night, RosterChange, Tournament
-from scorekeeper.core.players import add_imported_roster_change, list_players, roster_changes
+from scorekeeper.core.players import add_imported_roster_change, list_guests, list_players, roster_changes
 from scorekeeper.core.text import ID_MAX, NAME_MAX, name_key
 from scorekeeper.engine import GAMES
 
@@ -72,7 +72,8 @@ def club_json(db: Session) -> dict[str, Any]:
 
     ``players``: the whole roster by name (retired players and players without
     a night too); ``roster_changes``: oldest first, each naming its player as
-    the roster has it now (null for a record that is gone, e.g. merged away);
+    the roster has it now, or a tournament's guest as the tournaments below have them (null for a
+    record that is gone, e.g. merged away);
     ``nights``: :func:`night_json` of every night of the club, in the order they were made;
     ``tournaments``: :func:`~scorekeeper.core.exchange.tournament_file.tournament_json` of every
     tournament, oldest first, with its tables (nights of a tournament: not in ``nights``).
@@ -84,7 +85,16 @@ def club_json(db: Session) -> dict[str, Any]:
     tournaments = [tournament_json(db, t_id) for t_id in db.exec(select(Tournament.id).order_by(Tournament.id))]
     # The roster after the nights: a player seated at a night exported above is on it (guests are not).
     players = list_players(db=db)
-    names = {p.id: p.name for p in players}  # changes name only players of this list
+    # a change names a player of this list, or a guest of the tournaments below (their import finds them)
+    at_tournaments = {
+        person["name"]
+        for t in tournaments
+        for e in t["entrants"]
+        for person in (e, *e.get("former", ()))
+        if person["guest"]
+    }
+    names = {p.id: p.name for p in players}
+    names |= {p.id: p.name for p in list_guests(db=db) if p.name in at_tournaments}
     return {
         "format": CLUB_FORMAT,
         "version": CLUB_VERSION,
@@ -109,7 +119,9 @@ class CheckedClub:
     """A checked club file, ready to be written."""
 
     players: list[dict[str, Any]]  # Player's columns
-    changes: list[dict[str, Any]]  # RosterChange's columns, with ``player`` (a name or None) for player_id
+    # RosterChange's columns, with ``player`` (a name or None) for player_id, and ``guest``: whether that
+    # name is a guest's of the file's tournaments (not one of its players)
+    changes: list[dict[str, Any]]
     nights: list[CheckedNight]
     tournaments: list[CheckedTournament] = field(default_factory=list)
 
@@ -119,10 +131,9 @@ def _read_club_players(value: Any) -> list[dict[str, Any]]:
     seen: dict[str, int] = {}
     for i, path, p in checks.objects_with(checks.a_list(value, "players"), "players", _CLUB_PLAYER_KEYS, "a player"):
         name = checks.name(p["name"], f"{path}.name")
-        key = name_key(name)
-        if key in seen:
-            raise InvalidExport(f"{path}.name", f"{name!r} is players[{seen[key]}] already: a player is listed once")
-        seen[key] = i
+        if name in seen:  # names that only look alike: two records of a database of before today's rule
+            raise InvalidExport(f"{path}.name", f"{name!r} is players[{seen[name]}] already: a player is listed once")
+        seen[name] = i
         players.append(
             {
                 "name": name,
@@ -133,8 +144,10 @@ def _read_club_players(value: Any) -> list[dict[str, Any]]:
     return players
 
 
-def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    listed = {name_key(p["name"]) for p in players}
+def _read_changes(value: Any, players: list[dict[str, Any]], guests: list[str]) -> list[dict[str, Any]]:
+    """The roster changes; each one's ``player`` is one of ``players`` or of ``guests`` (the guests of the
+    file's tournaments: ``guest`` True)."""
+    listed = [p["name"] for p in players]
     changes = []
     seen: dict[str, int] = {}
     changes_listed = checks.a_list(value, "roster_changes")
@@ -143,22 +156,39 @@ def _read_changes(value: Any, players: list[dict[str, Any]]) -> list[dict[str, A
         if uid in seen:
             raise InvalidExport(f"{path}.uid", f"roster_changes[{seen[uid]}] has the same uid")
         seen[uid] = i
-        player = None
+        player, guest = None, False
         if c["player"] is not None:
             player = checks.name(c["player"], f"{path}.player")
-            if name_key(player) not in listed:
-                raise InvalidExport(f"{path}.player", f"{player!r} is not one of the players")
+            player, guest = _listed_as(player, listed, guests, f"{path}.player")
         action = checks.action(c["action"], f"{path}.action")
         changes.append(
             {
                 "uid": uid,
                 "action": action,
                 "player": player,
+                "guest": guest,
                 "detail": _change_detail(action, c["detail"], f"{path}.detail"),
                 "at": checks.moment(c["at"], f"{path}.at"),
             }
         )
     return changes
+
+
+def _listed_as(name: str, listed: list[str], guests: list[str], path: str) -> tuple[str, bool]:
+    """The name of ``listed`` (a member) or of ``guests`` (a tournament's guest) a roster change's ``name``
+    is, and whether a guest's: the same name, else the one name that looks like it (:func:`name_key`).
+
+    :raises InvalidExport: at ``path`` for a name that is none of them, or looks like several.
+    """
+    if name in listed or name in guests:
+        return name, name not in listed
+    for names, guest in ((listed, False), (guests, True)):
+        alike = [n for n in names if name_key(n) == name_key(name)]
+        if len(alike) > 1:
+            raise InvalidExport(path, f"{name!r} looks like {' and '.join(map(repr, alike))}: name one of them exactly")
+        if alike:
+            return alike[0], guest
+    raise InvalidExport(path, f"{name!r} is not one of the players, nor a guest of the tournaments")
 
 
 def _change_detail(action: str, value: Any, path: str) -> dict[str, Any]:
@@ -209,7 +239,6 @@ def read_club(data: Any) -> CheckedClub:
     old = version == 1
     top = checks.file_top(data, CLUB_FORMAT, version, _CLUB_KEYS_V1 if old else _CLUB_KEYS, "club")
     players = _read_club_players(top["players"])
-    changes = _read_changes(top["roster_changes"], players)
     nights = _read_nights(top["nights"])
     tournaments = []
     loose = {night.columns["uid"]: f"nights[{i}]" for i, night in enumerate(nights)}  # where each night is
@@ -231,6 +260,9 @@ def read_club(data: Any) -> CheckedClub:
                 )
             loose[uid] = f"{path}.tables[{j}].night"
         tournaments.append(t)
+    guests = [e["name"] for t in tournaments for e in t.entrants if e["guest"]]
+    guests += [f["name"] for t in tournaments for e in t.entrants for f in e["former"] if f["guest"]]
+    changes = _read_changes(top["roster_changes"], players, guests)
     return CheckedClub(players, changes, nights, tournaments)
 
 
@@ -286,7 +318,8 @@ def _first_close(night: CheckedNight) -> Any:
 def import_club(*, db: Session, data: Any) -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
-    Players are found on the roster by name ignoring case, or added with the
+    Players are found on the roster by name (the exact name first, then one that looks like it:
+    :func:`~scorekeeper.core.players.match_names`), or added with the
     file's ``retired`` and ``created_at``; roster changes, nights and tournaments already in
     the database (the same uid) are left as they are, so importing a file twice
     changes nothing the second time. The whole file is checked before anything
@@ -300,12 +333,17 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
         # the roster's members: a name that is a tournament's guest here is refused (never merged)
         players = find_people(db, [(f"players[{i}].name", p) for i, p in enumerate(club.players)])
         # by the file's names: a name renamed or merged here since is found as the player it is now
-        ids = {name_key(p["name"]): player.id for p, (player, _) in zip(club.players, players, strict=True)}
+        ids = {p["name"]: player.id for p, (player, _) in zip(club.players, players, strict=True)}
         known = set(db.exec(select(RosterChange.uid)))
         new_changes = [c for c in club.changes if c["uid"] not in known]
+        # a guest's changes: the guest found among the guests by name (or added, as their tournament adds them)
+        guests = list(dict.fromkeys(c["player"] for c in new_changes if c["guest"]))
+        at = {c["player"]: f"roster_changes[{i}].player" for i, c in reversed(list(enumerate(club.changes)))}
+        found = find_people(db, [(at[name], {"name": name, "guest": True}) for name in guests])
+        guest_ids = {name: player.id for name, (player, _) in zip(guests, found, strict=True)}
         for c in new_changes:
-            player_id = GONE_PLAYER_ID if c["player"] is None else ids[name_key(c["player"])]
-            columns = {key: copy.deepcopy(value) for key, value in c.items() if key != "player"}
+            player_id = GONE_PLAYER_ID if c["player"] is None else (guest_ids if c["guest"] else ids)[c["player"]]
+            columns = {key: copy.deepcopy(value) for key, value in c.items() if key not in ("player", "guest")}
             add_imported_roster_change(db=db, player_id=player_id, columns=columns)
         db.flush()  # in file order: their ids keep the order
         created = []

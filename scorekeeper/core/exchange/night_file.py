@@ -39,9 +39,9 @@ from scorekeeper.core.models import (
     TournamentTable,
 )
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
-from scorekeeper.core.players import find_or_add_players
+from scorekeeper.core.players import LooksLikeSeveral, find_or_add_players, match_names
 from scorekeeper.core.table import audit_trail, get_night
-from scorekeeper.core.text import ID_MAX, has_control, name_key
+from scorekeeper.core.text import ID_MAX, has_control
 from scorekeeper.core.tournaments import NAME_MAX
 from scorekeeper.engine import GAMES, InvalidHand, deal, settle_session
 
@@ -299,10 +299,9 @@ def _read_players(value: Any, seat_count: int) -> list[str]:
         if position != i + 1:
             raise InvalidExport(f"{path}.position", f"the players are listed in seat order: expected {i + 1}")
         name = checks.name(p["name"], f"{path}.name")
-        key = name_key(name)
-        if key in seen:
-            raise InvalidExport(f"{path}.name", f"{name!r} already sits at seat {seen[key]}: a player has one seat")
-        seen[key] = position
+        if name in seen:  # two names that look alike are two records of a database of before today's rule
+            raise InvalidExport(f"{path}.name", f"{name!r} already sits at seat {seen[name]}: a player has one seat")
+        seen[name] = position
         names.append(name)
     return names
 
@@ -453,9 +452,13 @@ def find_people(db: Session, people: list[tuple[str, dict[str, Any]]]) -> list[t
 
     :raises InvalidExport: at the person's path, when the name here is the other kind's; before anything is written.
     """
-    here = {name_key(p.name): p for p in db.exec(select(Player))}
-    for path, columns in people:
-        other = here.get(name_key(columns["name"]))
+    names = [columns["name"] for _, columns in people]
+    try:
+        here = match_names(list(db.exec(select(Player))), names)
+    except LooksLikeSeveral as err:  # names stored before today's rule look alike: not guessed
+        said = f"{err}: the file names whom it means exactly, or one of them is renamed here first"
+        raise InvalidExport(people[err.index][0], said) from None
+    for (path, columns), other in zip(people, here, strict=True):
         guest = columns.get("guest", False)
         if other is not None and other.guest != guest:
             said = "a member of the club, not a guest" if guest else "a guest of a tournament, not a member"
@@ -487,7 +490,7 @@ def import_night(*, db: Session, data: Any) -> tuple[int, bool]:
 
     A night whose ``uid`` is already in the database is not imported again:
     its id comes back with ``created`` False and nothing changes. Players are
-    found on the roster by name ignoring case, or added to it. Everything
+    found on the roster by name (the exact name first, then one that looks like it), or added to it. Everything
     happens in one transaction: on any error nothing is written (the session
     is rolled back, with whatever else it held).
 

@@ -262,9 +262,9 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
             raise InvalidExport(f"{path}.number", f"the entrants are listed by start number: expected more than {last}")
         last = number
         name = checks.name(e["name"], f"{path}.name")
-        if name_key(name) in names:
-            raise InvalidExport(f"{path}.name", f"{name!r} is entrants[{names[name_key(name)]}] already")
-        names[name_key(name)] = i
+        if name in names:  # names that only look alike: two records of a database of before today's rule
+            raise InvalidExport(f"{path}.name", f"{name!r} is entrants[{names[name]}] already")
+        names[name] = i
         withdrawn = e["withdrawn_after"]
         if withdrawn is not None:
             checks.integer(withdrawn, f"{path}.withdrawn_after", 0, rounds)
@@ -273,9 +273,9 @@ def _read_entrants(value: Any, rounds: int) -> list[dict[str, Any]]:
         replaced = checks.a_list(e.get("former", []), f"{path}.former")
         for _, fpath, f in checks.objects_with(replaced, f"{path}.former", _FORMER_KEYS, "a replaced person"):
             fname = checks.name(f["name"], f"{fpath}.name")
-            if name_key(fname) in names:
+            if fname in names:
                 raise InvalidExport(f"{fpath}.name", f"{fname!r} is an entrant already")
-            names[name_key(fname)] = i
+            names[fname] = i
             former.append(
                 {
                     "name": fname,
@@ -316,8 +316,11 @@ def _read_rounds(value: Any, rounds: int, numbers: set[int]) -> list[dict[str, A
 def _read_tables(
     value: Any, columns: dict[str, Any], entrants: list[dict[str, Any]], rounds: list[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], CheckedNight]]:
-    by_name = {name_key(e["name"]): e["number"] for e in entrants}
-    by_name |= {name_key(f["name"]): e["number"] for e in entrants for f in e["former"]}
+    exact = {e["name"]: e["number"] for e in entrants}
+    exact |= {f["name"]: e["number"] for e in entrants for f in e["former"]}
+    alike: dict[str, set[int]] = {}  # a seat's name that is no entrant's exactly: the one that looks like it
+    for name, number in exact.items():
+        alike.setdefault(name_key(name), set()).add(number)
     seated: dict[int, dict[int, str]] = {r["number"]: {b: "a bye" for b in r["byes"]} for r in rounds}
     tables: list[tuple[dict[str, Any], CheckedNight]] = []
     keys: dict[tuple[int, int], int] = {}
@@ -345,8 +348,11 @@ def _read_tables(
         if night.columns["rules"] != columns["rules"]:
             raise InvalidExport(f"{npath}.rules", "a table plays the tournament's rules (tournament.rules)")
         for seat, name in enumerate(night.names):
-            entrant = by_name.get(name_key(name))
+            looks = alike.get(name_key(name), set())
+            entrant = exact.get(name, next(iter(looks)) if len(looks) == 1 else None)
             spath = f"{path}.night.players[{seat}].name"
+            if entrant is None and len(looks) > 1:
+                raise InvalidExport(spath, f"{name!r} looks like several entrants and is none of them exactly")
             if entrant is None:
                 raise InvalidExport(spath, f"{name!r} is not one of the entrants")
             if entrant in seated[round_number]:

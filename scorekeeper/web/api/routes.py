@@ -19,10 +19,9 @@ from scorekeeper.core.hands import StaleVersion, edit_hand, record_hand, undo_la
 from scorekeeper.core.models import Player
 from scorekeeper.core.nights import PotMoved, check_date, pot_moved, start_night
 from scorekeeper.core.numbers import parse_int
-from scorekeeper.core.players import create_player, list_players
+from scorekeeper.core.players import LooksLikeSeveral, create_player, list_players, match_names
 from scorekeeper.core.summary import night_money
 from scorekeeper.core.table import Table, load_table
-from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.fields import shown
 from scorekeeper.web import life
@@ -129,17 +128,30 @@ def add_player():
     return _player_json(create_player(db=get_db(), name=data.get("name"))), 201
 
 
+def _looks_alike(err: LooksLikeSeveral) -> str:
+    """What a name given for a seat that is none of the roster's exactly, and looks like several, says."""
+    them = " and ".join(f"{shown(p.name)} (id {p.id})" for p in err.players)
+    if err.other is None:
+        return f"{len(err.players)} players look like {shown(err.name)}: {them}; choose one by id"
+    return f"{shown(err.name)} and {shown(err.other)} both look like {them}: choose by id"
+
+
 def _player_ids(value: Any) -> list[int]:
     """Players as ids or as roster names, in seat order."""
     if not isinstance(value, list):
         raise ApiError(400, "players", "players must be a list of player ids or names in seat order")
-    by_name = {name_key(p.name): p.id for p in list_players(db=get_db())}
+    names = [item for item in value if isinstance(item, str)]
+    try:  # the exact name first, then the one that looks like it; of two that look alike, neither is guessed
+        found = iter(match_names(list_players(db=get_db()), names))
+    except LooksLikeSeveral as err:
+        raise ApiError(400, "players", _looks_alike(err)) from None
     ids = []
     for item in value:
+        player = next(found) if isinstance(item, str) else None
         if type(item) is int:
             ids.append(item)
-        elif isinstance(item, str) and name_key(item) in by_name:
-            ids.append(by_name[name_key(item)])
+        elif player is not None:
+            ids.append(player.id)
         else:
             raise ApiError(400, "players", f"there is no player {shown(item)} on the roster")
     return ids
