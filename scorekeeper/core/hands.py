@@ -42,6 +42,7 @@ __all__ = [
     "UndoneHand",
     "add_hands",
     "add_imported_hands",
+    "changed_meanwhile",
     "complete_hand",
     "edit_hand",
     "is_idempotency_key",
@@ -220,6 +221,17 @@ _CHANGED = {
 }
 
 
+def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -> Conflict | None:
+    """Why a form made when the night had ``expected_hands`` hands is stale now that it has ``count`` (another
+    phone recorded or took back a hand meanwhile), or None: the one reason of the save and of the form's preview."""
+    if expected_hands is None or expected_hands == count:
+        return None
+    at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+    if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
+        return Conflict(*_CHANGED["back", at_table], n=expected_hands, now=count)
+    return Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
+
+
 def record_hand(
     *,
     db: Session,
@@ -259,11 +271,8 @@ def record_hand(
     lifecycle.check(life, lifecycle.RECORD, who)
     last = last_hand(db=db, night_id=night_id)
     count = 0 if last is None else last.number
-    if expected_hands is not None and expected_hands != count:
-        at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
-        if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
-            raise Conflict(*_CHANGED["back", at_table], n=expected_hands, now=count)
-        raise Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
+    if (stale := changed_meanwhile(night=night, expected_hands=expected_hands, count=count)) is not None:
+        raise stale
     last = _last_stored(db=db, night=night, last=last)
     game = GAMES[night.game]
     rules = game.parse_rules(night.rules)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from flask import Flask, abort, current_app, flash, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -30,12 +30,13 @@ from flask_login import current_user, login_user
 from flask_wtf.csrf import generate_csrf
 from sqlmodel import col, select
 
-from scorekeeper.core import accounts
+from scorekeeper.core import accounts, lifecycle
 from scorekeeper.core.models import Night, TournamentTable, User
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.text import is_id
 from scorekeeper.web.context import SAFE_METHODS, get_db, is_api, read_db
 from scorekeeper.web.extensions import login_manager
+from scorekeeper.web.messages import message
 
 PUBLIC = "public"  # anyone: sign in, join with a code, static files
 VIEWER = "viewer"  # any account: the history
@@ -160,6 +161,27 @@ def _guest_nights() -> tuple[frozenset[int], frozenset[int], frozenset[int], fro
     return frozenset(valid), frozenset(read), frozenset(gone), frozenset(gone_tables)
 
 
+def spent_nights() -> frozenset[int]:
+    """The nights this browser joined as a guest that are still there but that its code (or the mark of the night it
+    closed) opens no more: closed by another phone since, reopened (a new code), given a new code as a guest at it
+    signed out; the night it closed, reopened or corrected since. The guest is told why on their pages, as a
+    member is, never sent to the sign-in page (:func:`_spent_answer`); a member asks nothing of them."""
+    if "spent_nights" not in g:
+        joined = session.get(GUESTS)
+        spent = set()
+        if isinstance(joined, dict) and not session_ended() and not is_api():
+            db = read_db()
+            for key, code in joined.items():
+                night_id = parse_int(str(key))
+                night = db.get(Night, night_id) if night_id is not None and is_id(night_id) else None
+                if night is None or accounts.code_valid(night=night, code=code):
+                    continue
+                if not accounts.reads_closed(night=night, mark=code):
+                    spent.add(night.id)
+        g.spent_nights = frozenset(spent)
+    return g.spent_nights
+
+
 def identity() -> Identity:
     """Who is asking in this request (worked out once)."""
     if "identity" not in g:
@@ -196,7 +218,7 @@ def way_back(leaving: int | None = None) -> tuple[str, str]:
     with none left (its night deleted, its tournament's round drawn again), to joining one with its code: never
     the sign-in page, which a guest at the pub table has no use for; nobody to the nights (that is the sign-in)."""
     who = identity()
-    if who.user is None and (who.guest_nights or who.read_nights or who.gone_nights):
+    if who.user is None and (who.guest_nights or who.read_nights or who.gone_nights or spent_nights()):
         others = (who.guest_nights - {leaving}) or (who.read_nights - {leaving})
         if others:
             return url_for("nights.show", night_id=max(others)), _("Back to the table")
@@ -277,6 +299,34 @@ REDRAWN = _l(
 )
 
 
+#: What a guest whose night has a new code is told on the join page (docs/rules.md, guests).
+NEW_CODE = _l(
+    "This night was reopened or got a new code since you joined it: join it again with the code on its table page."
+)
+
+
+def _spent_answer(who: Identity, night_id: int | None):
+    """A guest's request to a night it joined whose code is spent (:func:`spent_nights`), or a write to the
+    night it closed and reads on: why it may not, as a member is told, never the sign-in page. A night with a new
+    code (reopened): its pages lead to joining it again, saying so; a closed one: the closing's reason, with the
+    way back to its table if the guest reads it, else to joining (:func:`way_back`). None: neither."""
+    writes_hand = request.blueprint == "hands"  # the night it reads on takes no hand: said as to a member
+    if night_id is None or (night_id not in spent_nights() and not (writes_hand and night_id in who.read_nights)):
+        return None
+    night = read_db().get(Night, night_id)
+    if night is None:
+        return None
+    if night.is_open:
+        if request.method in SAFE_METHODS:
+            flash(str(NEW_CODE), "error")
+            return redirect(url_for("signin.join_night"))
+        abort(409, str(NEW_CODE))
+    refused = lifecycle.refusal(lifecycle.life_of(db=read_db(), night=night), lifecycle.RECORD)
+    if refused is None:
+        return None
+    abort(409, message(refused, sentence=True))
+
+
 def _enforce():
     """Before every request: refuse what the asker may not do."""
     if request.endpoint is None:
@@ -295,6 +345,8 @@ def _enforce():
         abort(404, str(REDRAWN))
     if night_id in who.gone_nights and request.method in SAFE_METHODS and not is_api():
         return None  # a night the guest joined, gone: not found (the route's 404), as for a member
+    if who.user is None and not is_api() and (answer := _spent_answer(who, night_id)) is not None:
+        return answer
     if is_api():
         if who.user is None:
             return (
@@ -304,7 +356,9 @@ def _enforce():
             )
         return {"error": {"field": "", "message": f"the role {who.role} may not do this"}}, 403
     if who.user is None and request.method in SAFE_METHODS:
-        if request.endpoint == "nights.index" and (who.guest_nights or who.read_nights or who.gone_nights):
+        if request.endpoint == "nights.index" and (
+            who.guest_nights or who.read_nights or who.gone_nights or spent_nights()
+        ):
             return redirect(way_back()[0])  # a guest's home (the app's name, "the nights"): its table, or joining one
         return redirect(url_for("signin.login", next=request.full_path.rstrip("?")))
     if who.user is None:

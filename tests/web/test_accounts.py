@@ -266,7 +266,9 @@ def test_the_code_expires_when_the_night_is_closed(app, db, anon, table):
     anon.post("/join", data={"code": code})
     assert anon.get(f"/nights/{night.id}").status_code == 200
     close_night(db=db, night_id=night.id)
-    assert anon.get(f"/nights/{night.id}").status_code == 302
+    assert (
+        anon.get(f"/nights/{night.id}").status_code == 409
+    )  # the closing's reason (tests/web/test_guest_closed_night.py)
     answer = app.test_client().post("/join", data={"code": code})
     assert answer.status_code == 400
     assert errors_of(answer) == [WRONG_CODE]
@@ -413,7 +415,7 @@ def test_a_guest_who_closes_the_night_sees_its_settlement(app, db, anon, table):
     anon.post("/join", data={"code": code})
     answer = anon.post(f"/nights/{night.id}/close")
     assert answer.status_code == 200 and "Abrechnung" in answer_text(answer)
-    assert other.get(f"/nights/{night.id}/summary").status_code == 302  # and then the code is spent
+    assert other.get(f"/nights/{night.id}/summary").status_code == 409  # and then the code is spent: closed, it says
 
 
 def test_a_guest_who_closes_the_night_can_open_what_its_settlement_offers(app, db, night):
@@ -438,9 +440,10 @@ def test_a_guest_who_closes_the_night_can_open_what_its_settlement_offers(app, d
     close_night(db=db, night_id=other.id)
     assert phone.get(f"/nights/{other.id}/summary").status_code == 302  # this night's only
     reopen_night(db=db, night_id=night.id, reason="a hand was wrong")
-    assert phone.get(f"/nights/{night.id}/summary").status_code == 302  # reopened: the right has ended
-    close_night(db=db, night_id=night.id)  # closed again by somebody else
-    assert phone.get(f"/nights/{night.id}/summary").status_code == 302
+    reopened = phone.get(f"/nights/{night.id}/summary")  # reopened: the right has ended; to joining it again
+    assert (reopened.status_code, reopened.headers["Location"]) == (302, "/join")
+    close_night(db=db, night_id=night.id)  # closed again by somebody else: the closing's reason, never the sign-in
+    assert phone.get(f"/nights/{night.id}/summary").status_code == 409
 
 
 def test_a_guest_who_closed_the_night_and_signs_out_reads_it_no_more(app, db, night):

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput
-from scorekeeper.core.hands import UndoneHand, edit_hand, record_hand, same_people, undo_last
+from scorekeeper.core.hands import UndoneHand, changed_meanwhile, edit_hand, record_hand, same_people, undo_last
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.table import Table, load_table
@@ -130,6 +130,12 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             # with the save's reason, changing nothing (core/lifecycle.py, asked as the use case asks it)
             if (refused := life.refusal(table.night, "edit" if edit else "record")) is not None:
                 raise refused
+            # and a stale form (another phone recorded or took back a hand meanwhile) with the save's reason too:
+            # its hand is no longer the next one, whose figures (at a table of five: other people's) it would show
+            if not edit and (
+                stale := changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1)
+            ):
+                raise stale
             # the same settling as saving (the night's carried pot included), without saving
             preview = hand_view(table.with_hand(number, hand), number)
         except InvalidHand as exc:
@@ -174,9 +180,13 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
                     errors.append(_("Other players play this hand, or another one declares: enter it again."))
                 form.form_errors = errors
                 form.expected_hands.data, form.dealt_by.data = str(number - 1), str(table.deal(number).dealer)
-                form.form_errors.append(
-                    _("Saved again, it is recorded as %(hand)s.", hand=hand_word(table.night.game, number, lower=True))
-                )
+                if not request.args.get("fragment"):  # the script's preview leaves the page's form as it was
+                    form.form_errors.append(
+                        _(
+                            "Saved again, it is recorded as %(hand)s.",
+                            hand=hand_word(table.night.game, number, lower=True),
+                        )
+                    )
             return _form_page(table, form, positions, number, None, 409, edit)
     return _form_page(table, form, positions, number, preview, edit=edit)
 
