@@ -399,14 +399,17 @@ def test_hands_kept_for_a_table_whose_round_was_drawn_again_are_named_a_tables_w
     (before any table recorded a hand): its phone saved two hands offline meanwhile. Its page opened again is not
     found, and the confirmation of "Discard them all" asked about the hands "for this night": the page knows
     nothing of it but what the hands say, and they say they were saved at a tournament's table: it says "table"
-    (so does its line "There is no such night.")."""
+    (so does the page: its round was drawn again)."""
     base, app = live
     tournament, night, code = tournament_table
     words = {
         "de": ("Nicht gefunden", "nie mehr zu senden: 2", "Alle verwerfen", "für diesen Tisch", "Abend"),
         "en": ("Not found", "never to be sent: 2", "Discard them all", "for this table", "night"),
     }[lang]
-    no_table = {"de": "Diesen Tisch gibt es nicht.", "en": "There is no such table."}[lang]
+    # the page says why the table is gone (its round drawn again), in a table's words (not "There is no such night.")
+    no_table = {"de": "Die Runde dieses Tisches wurde neu ausgelost", "en": "The round of this table was drawn again"}[
+        lang
+    ]
     phone = _table_phone_offline_with_hands(browser, base, night, code)
     try:
         with database.session(app.extensions["sk_engine"], write=True) as db:
@@ -416,7 +419,7 @@ def test_hands_kept_for_a_table_whose_round_was_drawn_again_are_named_a_tables_w
         expect(phone.locator("h1")).to_have_text(words[0])
         kept = phone.locator("#night-kept")
         expect(kept).to_contain_text(words[1])
-        expect(phone.locator("main")).to_contain_text(no_table)  # not "There is no such night."
+        expect(phone.locator("main")).to_contain_text(no_table)
         asked = []
         phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
         kept.get_by_role("button", name=words[2]).click()
