@@ -579,10 +579,15 @@ def _round_done(db: Session, t: Tournament, number: int) -> bool:
 
 def _round_started(db: Session, t: Tournament, number: int) -> bool:
     """Whether a table of the round has a hand, or ever had one (all taken back after a reopening: the
-    audit trail keeps them, and drawing the round again would delete it), or has points from paper."""
+    audit trail keeps them, and drawing the round again would delete it), or has points from paper.
+
+    The round's table nights are locked first (the lock a hand takes, in id order: docs/architecture.md,
+    "The order of locks"), so that the answer holds to the end of the transaction: a hand saved at the same
+    moment either is counted here or waits, and then finds its table drawn again (gone)."""
     nights = select(TournamentTable.night_id).where(
         TournamentTable.tournament_id == t.id, TournamentTable.round == number
     )
+    db.exec(select(Night.id).where(Night.id.in_(nights)).order_by(Night.id).with_for_update()).all()
     if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
         return True
     recorded = AuditEntry.night_id.in_(nights), AuditEntry.action.in_(("record", "import"))
