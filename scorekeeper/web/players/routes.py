@@ -104,8 +104,13 @@ def member(player_id: int):
         abort(400, _("The form was not complete: reload the page and try again."))
     try:
         player = make_member(db=get_db(), player_id=player_id)
-    except InvalidInput as exc:
-        abort(400, message(exc))
+    except NotFound:  # merged away meanwhile
+        get_db().rollback()
+        abort(404, _("There is no such player."))
+    except InvalidInput as exc:  # a member already (tapped twice, or made one meanwhile): said on their page
+        get_db().rollback()
+        flash(message(exc, sentence=True))
+        return redirect(url_for("players.show", player_id=player_id))
     flash(_("%(name)s is a member of the club now, on the roster.", name=player.name))
     return redirect(url_for("players.show", player_id=player_id))
 
