@@ -132,9 +132,9 @@ def make_member(*, db: Session, player_id: int) -> Player:
     """A tournament's guest joins the club: the same record (their tournaments stay theirs) is a
     member now, on the roster and the seat pickers. Audited.
 
-    :raises InvalidInput: for a member.
+    :raises InvalidInput: for a member. :raises NotFound: for no such player (merged away meanwhile).
     """
-    player = get_player(db=db, player_id=player_id)
+    player = _locked(_lock_pair(db, player_id), player_id)  # a merge at the same moment: one waits for the other
     if not player.guest:
         raise InvalidInput("player", "{name} is a member of the club already", name=player.name)
     player.guest = False
@@ -165,7 +165,7 @@ def retire_player(*, db: Session, player_id: int, retired: bool = True) -> Playe
 
 
 def _lock_pair(db: Session, *player_ids: int) -> dict[int, Player]:
-    """Lock the two records of a merge (in the order of their ids: two merges never wait for each
+    """Lock the records of a merge (or the one made a member) (in the order of their ids: two merges never wait for each
     other in a circle) to the end of the transaction, read afresh: of two merges sharing a record
     (X into Y while Y goes into Z), the second waits for the first and then finds the records as the
     first left them (Y gone: no such player; Y with X's nights: all of them go to Z). SQLite's write

@@ -534,11 +534,27 @@ def _bump(db: Session, t: Tournament) -> None:
     db.add(t)
 
 
-def _open_tournament(db: Session, tournament_id: Any) -> Tournament:
-    """The tournament for a change to it, its row locked to the end of the transaction.
+def _lock_people(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> None:
+    """Hold the players' rows a change to the tournament may write (its participants' and ``people``, who enter
+    or take a place) against a merge or a guest made a member, before the tournament's row: the app's one order
+    of locks (docs/architecture.md, "The order of locks"). ``FOR KEY SHARE``, in id order: two tournaments'
+    changes never wait for each other here; a merge waits for them, or they for it (and then find the merged
+    record gone: no such player)."""
+    ids = {i for i in people if is_id(i)}
+    if is_id(tournament_id):
+        ids |= set(db.exec(select(Entrant.player_id).where(Entrant.tournament_id == tournament_id)))
+    if ids:
+        query = select(Player.id).where(Player.id.in_(sorted(ids))).order_by(Player.id)
+        db.exec(query.with_for_update(key_share=True)).all()
+
+
+def _open_tournament(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> Tournament:
+    """The tournament for a change to it, its row locked to the end of the transaction, after its people's
+    (:func:`_lock_people`).
 
     :raises NotFound: for an unknown one; :raises Conflict: for a closed one.
     """
+    _lock_people(db, tournament_id, people)
     t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
     if not t.is_open:
         raise Conflict("this tournament is closed: nothing can be changed")
@@ -579,10 +595,15 @@ def _round_done(db: Session, t: Tournament, number: int) -> bool:
 
 def _round_started(db: Session, t: Tournament, number: int) -> bool:
     """Whether a table of the round has a hand, or ever had one (all taken back after a reopening: the
-    audit trail keeps them, and drawing the round again would delete it), or has points from paper."""
+    audit trail keeps them, and drawing the round again would delete it), or has points from paper.
+
+    The round's table nights are locked first (the lock a hand takes, in id order: docs/architecture.md,
+    "The order of locks"), so that the answer holds to the end of the transaction: a hand saved at the same
+    moment either is counted here or waits, and then finds its table drawn again (gone)."""
     nights = select(TournamentTable.night_id).where(
         TournamentTable.tournament_id == t.id, TournamentTable.round == number
     )
+    db.exec(select(Night.id).where(Night.id.in_(nights)).order_by(Night.id).with_for_update()).all()
     if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
         return True
     recorded = AuditEntry.night_id.in_(nights), AuditEntry.action.in_(("record", "import"))
@@ -605,8 +626,8 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
     if (player_id is None) == (guest is None or guest == ""):
         raise InvalidInput("player", "choose a player of the roster or type a guest's name")
     if player_id is not None:  # a member, or a guest of an earlier tournament entered again
-        player = db.get(Player, player_id) if is_id(player_id) else None
-        if player is None:
+        player = db.get(Player, player_id, populate_existing=True) if is_id(player_id) else None
+        if player is None:  # none, or merged away meanwhile
             raise InvalidInput("player", "there is no player {id}", id=player_id)
     else:
         name = clean_name(guest)
@@ -632,7 +653,7 @@ def add_entrant(*, db: Session, tournament_id: Any, player_id: Any = None, guest
 
     :raises Conflict: once every round is drawn (they would play none).
     """
-    t = _open_tournament(db, tournament_id)
+    t = _open_tournament(db, tournament_id, (player_id,))
     if _last_round(db, t) >= t.rounds:
         raise Conflict(
             *N_plural(
@@ -787,7 +808,7 @@ def replace_entrant(
     or in a drawn round that has not started (the new person takes the seat); refused while a round
     is being played, once every round is played (the new person would play none and take the place, the
     points and the prize of who played), and for a participant who has withdrawn."""
-    t = _open_tournament(db, tournament_id)
+    t = _open_tournament(db, tournament_id, (player_id,))
     entrant = _entrant(db, t, number)
     if entrant.withdrawn_after is not None:
         raise Conflict("this participant has withdrawn: take the withdrawal back first")

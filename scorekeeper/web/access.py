@@ -327,6 +327,16 @@ def _spent_answer(who: Identity, night_id: int | None):
     abort(409, message(refused, sentence=True))
 
 
+def night_gone(night_id: int, message: str) -> str:
+    """What a page says of a night found no more while it answered: a guest's tournament table whose round was
+    drawn again at that moment is told so (:data:`REDRAWN`), as on its next page, and its way out leads to joining
+    its new table (who asks is worked out again: the night was there when the request began); else ``message``."""
+    if night_id not in _tables():
+        return message
+    g.pop("identity", None)
+    return str(REDRAWN)
+
+
 def _enforce():
     """Before every request: refuse what the asker may not do."""
     if request.endpoint is None:

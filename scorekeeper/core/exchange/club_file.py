@@ -28,7 +28,13 @@ from scorekeeper.core.exchange.tournament_file import (
     write_tournament,
 )
 from scorekeeper.core.models import CLUB_NIGHT, POT_GONE, Night, RosterChange, Tournament
-from scorekeeper.core.players import add_imported_roster_change, list_guests, list_players, roster_changes
+from scorekeeper.core.players import (
+    add_imported_roster_change,
+    list_guests,
+    list_players,
+    player_named,
+    roster_changes,
+)
 from scorekeeper.core.text import ID_MAX, NAME_MAX, name_key
 from scorekeeper.engine import GAMES
 
@@ -315,6 +321,24 @@ def _first_close(night: CheckedNight) -> Any:
     return min((a["at"] for a in night.audit if a["action"] == "close"), default=None) or night.columns["closed_at"]
 
 
+def _made_members(db: Session, changes: list[dict[str, Any]]) -> None:
+    """The file's ``member`` roster changes this database does not know yet, applied first: a tournament's
+    guest here whom the file's club made a member since (the file's player, or the name the change
+    kept) is a member here too, so that the file's roster finds them as the member they are (the change
+    itself is kept with the others)."""
+    known = set(db.exec(select(RosterChange.uid)))
+    for c in changes:
+        if c["action"] != "member" or c["uid"] in known:
+            continue
+        for name in (c["player"], c["detail"].get("name")):
+            player = player_named(db, name) if name else None
+            if player is not None:
+                if player.guest:
+                    player.guest = False
+                    db.add(player)
+                break
+
+
 def import_club(*, db: Session, data: Any) -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
@@ -330,6 +354,7 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
     """
     club = read_club(data)
     try:
+        _made_members(db, club.changes)
         # the roster's members: a name that is a tournament's guest here is refused (never merged)
         players = find_people(db, [(f"players[{i}].name", p) for i, p in enumerate(club.players)])
         # by the file's names: a name renamed or merged here since is found as the player it is now

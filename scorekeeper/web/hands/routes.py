@@ -8,15 +8,15 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.core.errors import Conflict, InvalidInput
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import UndoneHand, changed_meanwhile, edit_hand, record_hand, same_people, undo_last
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import life
-from scorekeeper.web.access import NIGHT_WRITE, access
-from scorekeeper.web.context import found, get_db
+from scorekeeper.web.access import NIGHT_WRITE, access, night_gone
+from scorekeeper.web.context import get_db
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.hands.forms import FORMS, HandForm
 from scorekeeper.web.messages import message
@@ -29,7 +29,10 @@ bp = Blueprint("hands", __name__, url_prefix="/nights/<int:night_id>/hands")
 
 def _table(night_id: int, newest: int | None = None) -> Table:
     """The night (with ``newest``: only that many of its newest hands read)."""
-    return found(load_table, _("There is no such night."), night_id=night_id, newest=newest)
+    try:
+        return load_table(db=get_db(), night_id=night_id, newest=newest)
+    except NotFound:  # none, or gone since the request began (a tournament's round drawn again meanwhile)
+        abort(404, night_gone(night_id, _("There is no such night.")))
 
 
 def _hidden_fields(table: Table) -> frozenset[str]:
@@ -218,6 +221,9 @@ def new(night_id: int):
                 dealt_by=parse_int(form.dealt_by.data or ""),  # the core refuses it where other players play it now
                 seen=(table.night.version, dealt),  # the deal the core worked out as it read the night
             )
+        except NotFound:  # gone while it waited for the night's lock (a tournament's round drawn again)
+            get_db().rollback()
+            abort(404, night_gone(night_id, _("There is no such night.")))
         except UndoneHand as exc:  # saved before, undone since: dealt with (an outbox drops it), never recorded again
             get_db().rollback()
             flash(

@@ -60,16 +60,18 @@ def rename(player_id: int):
     db = get_db()
     player = _player(player_id)
     form = PlayerForm(data={"name": player.name})
+    guest = None  # as on the roster's form: the tournament's guest of the name refused, a link to their page
     if form.validate_on_submit():
         try:
             rename_player(db=db, player_id=player_id, name=form.name.data)
         except InvalidInput as exc:
             db.rollback()
             form.name.errors.append(message(exc))
+            guest = exc.params.get("guest_id")
         else:
             return redirect(url_for("players.show", player_id=player_id))
     status = 400 if form.errors else 200
-    return render_template("players/rename.html", form=form, player=player), status
+    return render_template("players/rename.html", form=form, player=player, guest=guest), status
 
 
 def _player(player_id: int) -> Player:
@@ -104,8 +106,13 @@ def member(player_id: int):
         abort(400, _("The form was not complete: reload the page and try again."))
     try:
         player = make_member(db=get_db(), player_id=player_id)
-    except InvalidInput as exc:
-        abort(400, message(exc))
+    except NotFound:  # merged away meanwhile
+        get_db().rollback()
+        abort(404, _("There is no such player."))
+    except InvalidInput as exc:  # a member already (tapped twice, or made one meanwhile): said on their page
+        get_db().rollback()
+        flash(message(exc, sentence=True))
+        return redirect(url_for("players.show", player_id=player_id))
     flash(_("%(name)s is a member of the club now, on the roster.", name=player.name))
     return redirect(url_for("players.show", player_id=player_id))
 
