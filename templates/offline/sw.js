@@ -162,16 +162,25 @@ function fromNetworkFirst(event, request, url) {
 // a Save is kept in the outbox under the form's own key (should the post arrive after all, the
 // server answers the outbox's later one as that same hand) and the phone goes to the night's table
 // page, where static/outbox.js shows it waiting and sends it. A preview that fails says nothing was saved.
+// A Save the server answers 401 (the session ended, here or on another device) is kept so too, for its account:
+// the table page leads to signing in, and the outbox sends it once that account is signed in again.
 function postOrKeep(request, night) {
   var copy = request.clone();
   var answered = new Promise(function (resolve, reject) {
     var timer = setTimeout(function () { reject(new Error("no answer")); }, SEND_WAIT);
     fetch(request).then(function (r) {
       clearTimeout(timer);
-      if (unreachable(r)) reject(new Error("the app is down")); else heard(r).then(function () { resolve(r); });
+      if (unreachable(r)) { reject(new Error("the app is down")); return; }
+      heard(r).then(function () {
+        if (r.status !== 401) { resolve(r); return; }
+        var out = new Error("signed out");  // the session ended (here or elsewhere): a Save waits for it
+        out.answer = r;
+        reject(out);
+      });
     }, function (e) { clearTimeout(timer); reject(e); });
   });
-  return answered.catch(function () {
+  return answered.catch(function (why) {
+    var answer = why && why.answer;  // the server's 401: what a preview gets
     return copy.formData().then(function (data) {
       if (data.get("action") !== "save") throw new Error("not a save");
       return self.skOutbox.waiting(night, String(data.get("outbox_account") || "")).then(function (hands) {
@@ -181,7 +190,7 @@ function postOrKeep(request, night) {
       }).then(function () {
         return Response.redirect(new URL("/nights/" + night, self.location.origin).href, 303);
       });
-    }).catch(function () { return unsaved(request); });
+    }).catch(function () { return answer || unsaved(request); });
   });
 }
 
