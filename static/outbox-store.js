@@ -7,7 +7,8 @@
 // (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
 // tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
 // of an earlier version has none: a night's); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
-// reason with it: the page says them in its own words and language (static/outbox.js); a record of an earlier
+// reason with it (``now``: the server's count of hands then; ``others``: beaten to its number, it would be played by
+// other people as the next hand, so it is entered again, not added): the page says them in its own words and language (static/outbox.js); a record of an earlier
 // version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
 // session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
@@ -188,8 +189,9 @@
     // while the sending is on is not sent, nor written back by it (update): it stays discarded. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
-    // and whether the night was found closed.
-    send: function (night, account) {
+    // and whether the night was found closed. ``words``: the page's words the server's answers are read for
+    // ({others: its reason that other people play the next hand}; none: not read).
+    send: function (night, account, words) {
       var landed = 0, closed = false;
       // this one and the rest: none of them can be recorded now (``state``: "closed", asked again; or never)
       function refuseAll(hands, state, why) {
@@ -226,9 +228,12 @@
             if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
             hand.now = fresh.count;
             hand.refused = r.status === 400;  // the hand refused, in the server's words: sending it again would not help
-            return (hand.refused ? r.text().then(reasons, function () { return ""; }) : Promise.resolve("")).then(function (why) {
+            return r.text().then(reasons, function () { return ""; }).then(function (why) {
               hand.conflict = r.status === 409 ? "taken" : "refused";
-              hand.why = why;
+              hand.why = hand.refused ? why : "";
+              // beaten to its number, it would be the next hand, which other people play (a table of five: another
+              // sits out; another declares): the server's reason says so (words.others, the page's words for it)
+              hand.others = !hand.refused && !!(words && words.others) && why.indexOf(words.others) >= 0;
               return scope.skOutbox.update(hand);  // not if discarded while on its way: it stays discarded
             });
           });

@@ -126,7 +126,8 @@
             theirs.textContent = text.theirs + ": " + there.textContent.replace(/\s+/g, " ").trim();
             item.appendChild(theirs);
           }
-          if (!hand.refused) item.appendChild(button(text.add, "add", hand.key));
+          // (not where other people would play it as the next hand: the server refuses it, it is entered again)
+          if (!hand.refused && !hand.others) item.appendChild(button(text.add, "add", hand.key));
         }
         item.appendChild(button(text.discard, "discard", hand.key));
         items.appendChild(item);
@@ -139,7 +140,13 @@
   function why(hand) {
     var state = store.stateOf(hand);
     if (state === null) return hand.conflict;  // refused, stored by an earlier version: its words are all there is
-    return says[state] + (hand.why ? " " + hand.why : "");
+    var words = says[state];
+    // a hand taken back meanwhile freed its number (the table has fewer hands than when it was saved): not "recorded"
+    if (state === "taken" && typeof hand.now === "number" && hand.now < hand.expected && text.undone) {
+      words = text.undone.replace("__HAND__", text.hand.replace("__N__", String(hand.now + 1)));
+    }
+    if (state === "taken" && hand.others && text.others) words += " " + text.others;
+    return words + (hand.why ? " " + hand.why : "");
   }
   function never(hand) { var state = store.stateOf(hand); return state === "gone" || state === "forbidden"; }
   function button(label, action, key) {
@@ -163,6 +170,7 @@
         if (!hand) return;
         hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
         hand.conflict = hand.why = "";  // makes other players play it: at a table of five another one sits out)
+        hand.others = false;
         return store.update(hand).then(function () { delay = 0; send(true); });  // (not if discarded meanwhile)
       });
     }
@@ -188,7 +196,7 @@
       busy = false;
       if (again) { again = false; send(); }
     }
-    round = store.send(night, account).then(function (sent) {
+    round = store.send(night, account, { others: text.others }).then(function (sent) {
       if (!sent.failed) delay = 2000;
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       return show().then(function (hands) {

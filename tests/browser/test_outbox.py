@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.core import db as database
 from scorekeeper.core import history
-from scorekeeper.core.hands import record_hand
+from scorekeeper.core.hands import record_hand, undo_last
 from scorekeeper.core.table import load_table
 from tests.support import DURCH, wait_sent, wait_until, worker_ready
 
@@ -157,6 +157,28 @@ def test_a_hand_another_phone_beat_to_its_number_is_shown_and_can_be_added_next(
     wait_sent(page, night, timeout=20)
     hands = table(live, night).hands
     assert [h.data["declarer"] for h in hands] == [4, 3]
+
+
+def test_a_hand_whose_number_an_undo_freed_says_a_hand_was_taken_back(page, live, night_with_a_hand):
+    """A Durch of Clara saved offline as hand 2 while another phone takes hand 1 back: the outbox said "Another
+    phone recorded a hand with this number meanwhile" beside a table of no hands. It says a hand was taken back and
+    that this one would become hand 1; added, it is hand 1."""
+    base, app = live
+    night = night_with_a_hand
+    page.goto(f"{base}/nights/{night}")
+    save_offline(page, base, night, ["Clara"])
+    with database.session(app.extensions["sk_engine"], write=True) as db:  # another phone: takes hand 1 back
+        undo_last(db=db, night_id=night)
+    page.context.set_offline(False)
+    page.goto(f"{base}/nights/{night}")
+    conflict = page.locator("#outbox li.conflict")
+    conflict.wait_for(timeout=20_000)
+    said = conflict.locator(".state").inner_text()
+    assert "Ein anderes Handy hat inzwischen ein Spiel zurückgenommen: dieses wäre jetzt Spiel 1." in said, said
+    assert "eingetragen" not in said, said
+    conflict.locator("button", has_text="Als nächstes Spiel anhängen").click()
+    wait_sent(page, night, timeout=20)
+    assert [h.data["declarer"] for h in table(live, night).hands] == [3]
 
 
 def test_a_waiting_hand_can_be_discarded_by_hand(page, live, night):
@@ -475,12 +497,13 @@ def enter_sauspiel(page, declarer: str, partner: str) -> None:
     page.locator("#save").click(no_wait_after=True)
 
 
-def test_at_a_table_of_five_a_hand_added_next_is_refused_and_kept_when_others_would_play_it(
+def test_at_a_table_of_five_a_hand_others_would_play_next_is_not_offered_as_the_next_one(
     browser, page, live, five, sign_in
 ):
-    """Two phones record hand 1 offline (Anna sits out). The first lands; the second, added as the next
-    hand, would be hand 2, where Bernd sits out and Anna plays: the server refuses it with the reason,
-    and the phone keeps it, visibly; nothing is stored with other players."""
+    """Two phones record hand 1 offline (Anna sits out). The first lands; the second, as the next hand, would be
+    hand 2, where Bernd sits out and Anna plays. It offered "Add as the next hand", which the server then refused:
+    the phone says the hand must be entered again and offers only Discard, and keeps it till then; nothing is
+    stored with other players."""
     base, _ = live
     other = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
     try:
@@ -499,12 +522,10 @@ def test_at_a_table_of_five_a_hand_added_next_is_refused_and_kept_when_others_wo
         other.goto(f"{base}/nights/{five}")
         conflict = other.locator("#outbox li.conflict")
         conflict.wait_for(timeout=20_000)
-        conflict.locator("button", has_text="Als nächstes Spiel anhängen").click()
-        refused = other.locator("#outbox li.conflict", has_text="Als Spiel 2 gibt Bernd")
-        refused.wait_for(timeout=20_000)
-        assert "andere Spieler" in refused.inner_text()
-        assert refused.locator("button", has_text="Als nächstes Spiel anhängen").count() == 0  # discard only
-        assert refused.locator("button", has_text="Verwerfen").count() == 1
+        said = conflict.inner_text()
+        assert "Dieses Spiel spielen andere Spieler, oder ein anderer sagt an: trag es neu ein." in said, said
+        assert conflict.locator("button", has_text="Als nächstes Spiel anhängen").count() == 0  # discard only
+        assert conflict.locator("button", has_text="Verwerfen").count() == 1
         assert (
             other.evaluate(
                 "n => self.skOutbox.waiting(n, document.documentElement.dataset.account).then(h => h.length)", str(five)

@@ -13,14 +13,23 @@ from scorekeeper.core import accounts
 from scorekeeper.core import db as database
 from scorekeeper.core.models import Night
 from tests.browser.conftest import ADMIN, PHONE
-from tests.browser.test_outbox import save_offline, table
+from tests.browser.test_outbox import enter_durch, save_offline, table
 from tests.browser.test_outbox_seams import _back_online
 from tests.browser.tournament_steps import join_table
-from tests.support import wait_sent
+from tests.support import wait_sent, wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
 
 SMALL = {"width": 360, "height": 640}
+#: whether the phone keeps one hand for the account ``a`` (the outbox's store, static/outbox-store.js)
+KEPT_FOR = """(a) => new Promise((done) => {
+  const q = indexedDB.open("scorekeeper", 1);
+  q.onupgradeneeded = () => q.result.createObjectStore("outbox", { keyPath: "key" });
+  q.onsuccess = () => {
+    const all = q.result.transaction("outbox").objectStore("outbox").getAll();
+    all.onsuccess = () => { q.result.close(); done(all.result.filter((h) => h.account === a).length === 1); };
+  };
+})"""
 
 
 @pytest.fixture
@@ -217,3 +226,24 @@ def test_at_360_the_notice_and_the_outbox_leave_the_table_on_the_first_screen(br
         assert page.locator("#outbox li.queued").first.is_visible()
     finally:
         context.close()
+
+
+def test_a_hand_saved_on_the_form_after_the_session_ended_elsewhere_waits_for_the_member(page, sign_in, live, night):
+    """A member fills in the hand form at the table while signing out on another phone; Save got the server's 401
+    page and the hand was lost (nothing kept on the phone). It is kept in the outbox, for that account, and sent
+    once the member is signed in again."""
+    base, app = live
+    page.goto(f"{base}/nights/{night}")
+    worker_ready(page)
+    page.goto(f"{base}/nights/{night}/hands/new")
+    with database.session(app.extensions["sk_engine"], write=True) as db:  # signed out on another device
+        accounts.end_sessions(db=db, user_id=accounts.find_user(db=db, name=ADMIN).id)
+    account = page.evaluate("document.documentElement.dataset.account")
+    enter_durch(page, "Clara")
+    page.wait_for_load_state()
+    wait_until(page, KEPT_FOR, account)  # on the sign-in page the table page led to
+    assert table(live, night).hands == []
+    sign_in(page)  # the member again, on this phone
+    page.goto(f"{base}/nights/{night}")
+    wait_sent(page, night, timeout=20)
+    assert [h.data["declarer"] for h in table(live, night).hands] == [3]  # Clara's Durch, once

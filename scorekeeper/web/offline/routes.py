@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from flask import Blueprint, g, make_response, render_template, request
+from flask_babel import get_locale
 
 from scorekeeper.web.access import PUBLIC, Identity, access, account_key
 from scorekeeper.web.assets import static_urls
@@ -18,7 +19,7 @@ from scorekeeper.web.context import is_api
 bp = Blueprint("offline", __name__)
 
 #: Bump when templates/offline/sw.js changes in a way the static files' hashes do not show.
-WORKER_VERSION = 2
+WORKER_VERSION = 3
 
 #: The header that tells the worker whose answer this is (:func:`access.account_key`; ``-``: nobody's).
 ACCOUNT_HEADER = "Scorekeeper-Account"
@@ -28,9 +29,13 @@ ACCOUNT_HEADER = "Scorekeeper-Account"
 def tell_the_worker(answer):
     """Every page and every request of the pages' scripts says whose it is: the worker keeps a page for
     that account only, and forgets the pages it kept when the answer is nobody's (the session ended
-    here or elsewhere: a sign-in page after a redirect, a 401). The API's answers are no page's."""
+    here or elsewhere: a sign-in page after a redirect, a 401). The API's answers are no page's.
+
+    A page says its language too (Content-Language): the worker fetches its offline pages again when the
+    phone's language changed since it kept them."""
     if not is_api():
         answer.headers[ACCOUNT_HEADER] = account_key()
+        answer.headers.setdefault("Content-Language", str(get_locale() or "de"))
     return answer
 
 
