@@ -85,6 +85,8 @@ ENTRANTS_MAX = 1000
 APART_MAX = 200
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
+#: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
+PAPER_CLEARED = "paper cleared"
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -131,10 +133,9 @@ class RoundView:
     byes: list[Entrant]
     #: pairs to keep apart (start numbers) that sit at one table of this round: the draw could not keep them apart
     together: list[tuple[int, int]] = field(default_factory=list)
-
-    @property
-    def started(self) -> bool:
-        return any(t.deals or t.paper for t in self.tables)
+    #: a table of it has or had a hand or points from paper (taken back: the audit trail keeps them): it is
+    #: not drawn again, and round 1 started fixes the rules (:func:`_started_rounds`)
+    started: bool = False
 
     @property
     def done(self) -> bool:
@@ -330,6 +331,7 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
         )
     byes = {r.number: r.byes for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id))}
     views = []
+    started = _started_rounds(db, t) if byes else set()
     for number in sorted(byes):
         for b in byes[number]:
             points[b][number] = 0  # a bye scores 0: the average of a round, every table's list sums to zero
@@ -339,7 +341,7 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
         together = [
             (a, b) for a, b in plan.apart_pairs(t.keep_apart) if table_of_number.get(a, 0) == table_of_number.get(b, -1)
         ]
-        views.append(RoundView(number, round_tables, [by_number[b] for b in byes[number]], together))
+        views.append(RoundView(number, round_tables, [by_number[b] for b in byes[number]], together, number in started))
     view = TournamentView(t, entrants, names, guests, views)
     drawn = len(views)
     view.standings.extend(_ranked(entrants, names, points, solos, range(1, drawn + 1), t.seed))
@@ -578,26 +580,25 @@ def _round_done(db: Session, t: Tournament, number: int) -> bool:
 
 
 def _round_started(db: Session, t: Tournament, number: int) -> bool:
-    """Whether a table of the round has a hand, or ever had one (all taken back after a reopening: the
-    audit trail keeps them, and drawing the round again would delete it), or has points from paper."""
-    nights = select(TournamentTable.night_id).where(
-        TournamentTable.tournament_id == t.id, TournamentTable.round == number
-    )
-    if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
-        return True
-    recorded = AuditEntry.night_id.in_(nights), AuditEntry.action.in_(("record", "import"))
-    if db.exec(select(AuditEntry.id).where(*recorded).limit(1)).first() is not None:
-        return True
-    return (
-        db.exec(
-            select(TournamentTable.number).where(
-                TournamentTable.tournament_id == t.id,
-                TournamentTable.round == number,
-                TournamentTable.paper.is_not(None),
-            )
-        ).first()
-        is not None
-    )
+    """Whether round ``number`` has started (:func:`_started_rounds`)."""
+    return number in _started_rounds(db, t, number)
+
+
+def _started_rounds(db: Session, t: Tournament, number: int | None = None) -> set[int]:
+    """The rounds (or only round ``number``) of which a table has a hand, or ever had one (all taken back
+    after a reopening: the audit trail keeps them, and drawing the round again would delete it), or has
+    points from paper, or had them (cleared: the audit trail keeps the points taken back, the same)."""
+    of = [TournamentTable.tournament_id == t.id] + ([] if number is None else [TournamentTable.round == number])
+    rounds = select(TournamentTable.round).where(*of).distinct()
+    started = set(db.exec(rounds.where(TournamentTable.paper.is_not(None))).all())
+    started |= set(db.exec(rounds.join(HandRecord, HandRecord.night_id == TournamentTable.night_id)).all())
+    audit = AuditEntry.night_id == TournamentTable.night_id
+    started |= set(db.exec(rounds.join(AuditEntry, audit).where(AuditEntry.action.in_(("record", "import")))).all())
+    reopened = select(TournamentTable.round, AuditEntry.after).join(AuditEntry, audit).where(*of)
+    for round_number, after in db.exec(reopened.where(AuditEntry.action == "reopen")).all():
+        if isinstance(after, dict) and after.get("why") == PAPER_CLEARED:
+            started.add(round_number)
+    return started
 
 
 def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) -> Player:
@@ -1020,7 +1021,7 @@ def clear_paper(
         raise Conflict(
             "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
         )
-    cleared = {"why": "paper cleared", "paper": list(row.paper), "solos": row.solos}
+    cleared = {"why": PAPER_CLEARED, "paper": list(row.paper), "solos": row.solos}
     row.paper = None
     row.solos = [[0, 0] for _ in range(night.seat_count)]
     db.add(row)

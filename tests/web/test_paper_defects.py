@@ -1,0 +1,109 @@
+"""A table's points from paper, the defects found on tournament day: a round whose table had paper
+points (cleared again too) has started; a paper form opened before its round was drawn again is
+refused; solo counts no table could have are refused; clearing asks first. Every refusal is said in
+English and German and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import select
+
+from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import Conflict
+from scorekeeper.core.models import AuditEntry, Night
+from tests.support import answer_text, snapshot
+from tests.support_tournament import make_tournament
+
+
+def _paper(client, t, table, points, round_number=1, lang="en", extra=None):
+    data = {f"p{i}": str(p) for i, p in enumerate(points, start=1)} | (extra or {})
+    return client.post(f"/tournaments/{t.id}/rounds/{round_number}/tables/{table}/paper?lang={lang}", data=data)
+
+
+def _view(db, t) -> tm.TournamentView:
+    db.rollback()
+    return tm.read_tournament(db=db, tournament_id=t.id)
+
+
+def _cleared_round(client, db, t):
+    """Round 1 drawn, table 1's paper points typed and cleared again (nothing else at any table)."""
+    client.post(f"/tournaments/{t.id}/draw")
+    assert _paper(client, t, 1, [12, -12, 5, -5]).status_code == 302
+    tm.clear_paper(db=db, tournament_id=t.id, round_number=1, table=1)
+    return _view(db, t).rounds[0].tables[0].night.id
+
+
+def _audit(db, night_id) -> list[tuple[str, dict | None]]:
+    db.rollback()
+    return [(a.action, a.after) for a in db.exec(select(AuditEntry).where(AuditEntry.night_id == night_id))]
+
+
+STARTED = {
+    "redraw": {"en": "Round 1 has started: it cannot be drawn again", "de": "Runde 1 hat begonnen"},
+    "rules": {
+        "en": "Round 1 has started: the rules are fixed for the whole tournament",
+        "de": "Runde 1 hat begonnen: die Regeln gelten fest für das ganze Turnier",
+    },
+    "withdraw": {"en": "Round 1 is being played", "de": "Runde 1 wird gespielt"},
+}
+
+
+def test_a_round_whose_paper_points_were_cleared_has_started_and_its_page_says_so(client, db):
+    t = make_tournament(db, n=8)
+    _cleared_round(client, db, t)
+    view = _view(db, t)
+    assert view.rounds[0].started and view.started
+    page = client.get(f"/tournaments/{t.id}?lang=en").get_data(as_text=True)
+    assert "Draw round 1 again" not in page
+    assert "House rules" not in page  # the rules are fixed
+    assert "Round 1 is being played." in page
+    rules = client.get(f"/tournaments/{t.id}/rules?lang=en")
+    assert "Round 1 has started: the rules are fixed" in answer_text(rules)
+    assert "Save the rules" not in answer_text(rules)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_after_a_clear_the_round_is_not_drawn_again_and_keeps_the_audit_trail(client, db, lang):
+    t = make_tournament(db, n=8)
+    night_id = _cleared_round(client, db, t)
+    audit = _audit(db, night_id)
+    assert ("reopen", {"why": "paper cleared", "paper": [12, -12, 5, -5], "solos": [None] * 4}) in audit
+    before = snapshot(db)
+    answer = client.post(f"/tournaments/{t.id}/draw?lang={lang}", data={"again": "1"})
+    assert answer.status_code == 409
+    assert STARTED["redraw"][lang] in answer_text(answer)
+    assert snapshot(db) == before
+    assert _audit(db, night_id) == audit and db.get(Night, night_id) is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_after_a_clear_a_withdrawal_does_not_draw_the_round_again(client, db, lang):
+    t = make_tournament(db, n=9)  # a table of five: a withdrawal would leave tables of four
+    night_id = _cleared_round(client, db, t)
+    before = snapshot(db)
+    answer = client.post(f"/tournaments/{t.id}/entrants/9/withdraw?lang={lang}", data={"confirm": "9"})
+    assert answer.status_code == 409
+    assert STARTED["withdraw"][lang] in answer_text(answer)
+    assert snapshot(db) == before
+    assert any(after and after.get("why") == "paper cleared" for _, after in _audit(db, night_id))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_after_a_clear_the_rules_are_fixed(client, db, lang):
+    t = make_tournament(db, n=8)
+    _cleared_round(client, db, t)
+    rules = dict(t.rules)
+    before = snapshot(db)
+    with pytest.raises(Conflict, match="round 1 has started: the rules are fixed"):
+        tm.set_rules(db=db, tournament_id=t.id, rules={**rules, "tariff_solo": 9})
+    db.rollback()
+    answer = client.post(
+        f"/tournaments/{t.id}/rules?lang={lang}",
+        data={"game": "schafkopf", "applied_preset": "turnier", "schafkopf__preset": "turnier"}
+        | {f"schafkopf__{k}": str(v).lower() if isinstance(v, bool) else str(v) for k, v in rules.items()}
+        | {"schafkopf__tariff_solo": "9"},
+    )
+    assert answer.status_code == 409, answer_text(answer)
+    assert STARTED["rules"][lang] in answer_text(answer)
+    assert snapshot(db) == before
+    assert tm.get_tournament(db=db, tournament_id=t.id).rules["tariff_solo"] == rules["tariff_solo"]
