@@ -120,6 +120,7 @@ class TableView:
     deals: int  # deals played (a hand dealt again does not count)
     points: list[int]  # per table position, so far
     paper: bool  # typed from a paper list
+    player_ids: list[int] = field(default_factory=list)  # who sits there, by table position
 
     @property
     def done(self) -> bool:
@@ -326,7 +327,14 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
             solos[entrant.number][tt.round] = None if c is None else list(c)
         rounds.setdefault(tt.round, []).append(
             TableView(
-                tt.number, night, at, [sat[p] for p in seats.get(night.id, [])], played, units, tt.paper is not None
+                tt.number,
+                night,
+                at,
+                [sat[p] for p in seats.get(night.id, [])],
+                played,
+                units,
+                tt.paper is not None,
+                list(seats.get(night.id, [])),
             )
         )
     byes = {r.number: r.byes for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id))}
@@ -937,12 +945,26 @@ def enter_paper(
     points: Any,
     solos: Any = None,
     who: str | None = lifecycle.SYSTEM,
+    night_uid: Any = None,
+    player_ids: Any = None,
 ) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
     ``solos``: each player's solos won and lost, ``[won, lost]`` or None where the list does not say
-    (the standings then call them unknown). The table is then done."""
+    (the standings then call them unknown). The table is then done.
+
+    ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
+    the form was made for. The points go by position, so where the round was drawn again meanwhile (a
+    new night) or another person took a seat, they are refused: they were typed for other people."""
     t, row, night = _paper_table(db, tournament_id, round_number, table, who)
+    if night_uid not in (None, "") and night_uid != night.uid:
+        raise Conflict(
+            "table {n} was drawn again meanwhile: nothing was saved, its new players are on the form", n=row.number
+        )
+    if player_ids is not None and list(player_ids) != _seat_players(db, night.id):
+        raise Conflict(
+            "the players of table {n} changed meanwhile: nothing was saved, they are on the form now", n=row.number
+        )
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput(
             "points",
@@ -987,6 +1009,11 @@ def enter_paper(
     _bump(db, t)
     db.commit()
     return row
+
+
+def _seat_players(db: Session, night_id: int) -> list[int]:
+    """The players of a night by table position."""
+    return list(db.exec(select(Seat.player_id).where(Seat.night_id == night_id).order_by(Seat.position)))
 
 
 def _paper_table(

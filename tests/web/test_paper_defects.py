@@ -5,13 +5,15 @@ English and German and changes nothing."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict
 from scorekeeper.core.models import AuditEntry, Night
-from tests.support import answer_text, snapshot
+from tests.support import answer_text, form_values, page_text, snapshot
 from tests.support_tournament import make_tournament
 
 
@@ -107,3 +109,70 @@ def test_after_a_clear_the_rules_are_fixed(client, db, lang):
     assert STARTED["rules"][lang] in answer_text(answer)
     assert snapshot(db) == before
     assert tm.get_tournament(db=db, tournament_id=t.id).rules["tariff_solo"] == rules["tariff_solo"]
+
+
+STALE = {
+    "drawn": {
+        "en": "Table 1 was drawn again meanwhile: nothing was saved, its new players are on the form",
+        "de": "Tisch 1 wurde inzwischen neu ausgelost: nichts wurde gespeichert, seine neuen Spieler",
+    },
+    "replaced": {
+        "en": "The players of table 1 changed meanwhile: nothing was saved, they are on the form now",
+        "de": "Die Spieler von Tisch 1 haben sich inzwischen geändert: nichts wurde gespeichert, sie stehen",
+    },
+}
+
+
+def _names_on(page: str) -> list[str]:
+    return [page_text(m) for m in re.findall(r"<legend>(.*?)</legend>", page, re.S)]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_paper_form_opened_before_its_round_was_drawn_again_is_refused(client, db, lang):
+    t = make_tournament(db, n=9)
+    client.post(f"/tournaments/{t.id}/draw")
+    opened = client.get(f"/tournaments/{t.id}/rounds/1/tables/1/paper")
+    data = form_values(opened.get_data(as_text=True))
+    assert data["night_uid"] == _view(db, t).rounds[0].tables[0].night.uid
+    names = _names_on(opened.get_data(as_text=True))
+    assert client.post(f"/tournaments/{t.id}/entrants/9/withdraw", data={"confirm": "9"}).status_code == 302
+    table = _view(db, t).rounds[0].tables[0]  # drawn again without start number 9
+    assert table.names != [n.split(" ", 1)[1] for n in names]
+    before = snapshot(db)
+    data |= {"p1": "20", "p2": "-20", "p3": "5", "p4": "-5"}
+    answer = client.post(f"/tournaments/{t.id}/rounds/1/tables/1/paper?lang={lang}", data=data)
+    assert answer.status_code == 409
+    page = answer.get_data(as_text=True)
+    assert STALE["drawn"][lang] in page_text(page)
+    assert snapshot(db) == before
+    assert [n.split(" ", 1)[1] for n in _names_on(page)] == table.names  # the form again, its new players named
+    again = form_values(page)
+    assert again["night_uid"] == table.night.uid and again["p1"] == ""
+    answer = client.post(
+        f"/tournaments/{t.id}/rounds/1/tables/1/paper", data=again | {"p1": "2", "p2": "-2", "p3": "0", "p4": "0"}
+    )
+    assert answer.status_code == 302  # that form saves
+    assert _view(db, t).rounds[0].tables[0].points == [2, -2, 0, 0]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_paper_form_opened_before_another_person_took_a_seat_is_refused(client, db, lang):
+    t = make_tournament(db, n=8)
+    client.post(f"/tournaments/{t.id}/draw")
+    data = form_values(client.get(f"/tournaments/{t.id}/rounds/1/tables/1/paper").get_data(as_text=True))
+    seated = _view(db, t).rounds[0].tables[0].entrants[0].number
+    answer = client.post(f"/tournaments/{t.id}/entrants/{seated}/replace", data={"player": "", "guest": "Xaver"})
+    assert answer.status_code == 302
+    before = snapshot(db)
+    answer = client.post(
+        f"/tournaments/{t.id}/rounds/1/tables/1/paper?lang={lang}",
+        data=data | {"p1": "20", "p2": "-20", "p3": "5", "p4": "-5"},
+    )
+    assert answer.status_code == 409
+    assert STALE["replaced"][lang] in answer_text(answer)
+    assert snapshot(db) == before
+    assert "Xaver" in _names_on(answer.get_data(as_text=True))[0]
+    with pytest.raises(Conflict, match="the players of table 1 changed meanwhile"):
+        tm.enter_paper(
+            db=db, tournament_id=t.id, round_number=1, table=1, points=[1, -1, 0, 0], player_ids=[1, 2, 3, 4]
+        )

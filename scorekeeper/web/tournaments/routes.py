@@ -430,7 +430,9 @@ def paper(tournament_id: int, round_number: int, table: int):
     status = 200
     if request.method == "POST" and request.form.get("clear"):  # typed into the wrong table: taken back
         return _clear_paper(tournament_id, round_number, table)
-    if request.method == "POST":
+    if request.method == "GET":
+        form.made_for(at)
+    else:
         status = 400
         if form.validate_on_submit():
             try:
@@ -442,12 +444,21 @@ def paper(tournament_id: int, round_number: int, table: int):
                     points=form.points(),
                     solos=form.solos(),
                     who=life.who(None),
+                    night_uid=form.night_uid.data,
+                    player_ids=form.player_ids(),
                 )
             except InvalidInput as exc:
                 get_db().rollback()
                 form.form_errors.append(message(exc))
             except Conflict as exc:
                 get_db().rollback()
+                view = _view(tournament_id)
+                now = _table(view, round_number, table)
+                posted = form.night_uid.data, form.player_ids()
+                if posted[0] not in (None, "", now.night.uid) or posted[1] not in (None, now.player_ids):
+                    # the table drawn again (or a seat taken by another): a new form, its players named
+                    at, form = now, paper_form(now.names, view.tournament.deals, formdata=None)
+                    form.made_for(now)
                 form.form_errors.append(message(exc))
                 status = 409
             else:
