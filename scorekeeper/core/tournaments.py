@@ -989,7 +989,6 @@ def enter_paper(
             not isinstance(pair, list | tuple)
             or len(pair) != 2
             or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
-            or sum(pair) > t.deals
         ):
             raise InvalidInput(
                 "solos",
@@ -999,6 +998,16 @@ def enter_paper(
                 ),
                 n=t.deals,
             )
+        if pair is not None and sum(pair) > t.deals:
+            raise InvalidInput("solos", "a player's solos won and lost together may not exceed {n}", n=t.deals)
+    total = sum(sum(pair) for pair in solos if pair is not None)
+    if total > t.deals:  # one declarer per deal: a table has at most as many solos as deals
+        raise InvalidInput(
+            "solos",
+            "the solos of all players together may not exceed {n}, one per deal: these are {total}",
+            n=t.deals,
+            total=total,
+        )
     row.paper = list(points)
     row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)

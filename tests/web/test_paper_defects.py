@@ -11,9 +11,9 @@ import pytest
 from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.errors import Conflict
+from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.core.models import AuditEntry, Night
-from tests.support import answer_text, form_values, page_text, snapshot
+from tests.support import answer_text, field_errors, form_values, page_text, snapshot
 from tests.support_tournament import make_tournament
 
 
@@ -176,3 +176,49 @@ def test_a_paper_form_opened_before_another_person_took_a_seat_is_refused(client
         tm.enter_paper(
             db=db, tournament_id=t.id, round_number=1, table=1, points=[1, -1, 0, 0], player_ids=[1, 2, 3, 4]
         )
+
+
+SOLOS = {
+    "table": {
+        "en": "All players' solos won and lost together may not exceed 4, one per deal: these are 16.",
+        "de": "Soli gewonnen und verloren aller Spieler dürfen zusammen 4 nicht überschreiten, eines pro Spiel: hier",
+    },
+    "each": {
+        "en": "Solos won and lost together may not exceed 8.",
+        "de": "Soli gewonnen und verloren dürfen zusammen 8 nicht überschreiten.",
+    },
+    "word": {"en": "Not a valid integer value.", "de": "Keine gültige, ganze Zahl."},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_more_solos_at_a_table_than_its_deals_are_refused(client, db, lang):
+    t = make_tournament(db, n=8, deals=4)
+    client.post(f"/tournaments/{t.id}/draw")
+    before = snapshot(db)
+    for key in "wl":
+        solos = {f"{k}{i}": ("4" if k == key else "0") for i in range(1, 5) for k in "wl"}
+        answer = _paper(client, t, 1, [5, -5, 0, 0], lang=lang, extra=solos)
+        assert answer.status_code == 400
+        assert SOLOS["table"][lang] in answer_text(answer)
+    assert snapshot(db) == before
+    with pytest.raises(InvalidInput, match="the solos of all players together may not exceed 4"):
+        tm.enter_paper(db=db, tournament_id=t.id, round_number=1, table=1, points=[0] * 4, solos=[[1, 1]] * 4)
+    db.rollback()
+    assert _paper(client, t, 1, [5, -5, 0, 0], extra={"w1": "2", "l2": "1", "w3": "1"}).status_code == 302
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_players_solos_beyond_the_deals_and_a_word_as_points_are_said_once_at_their_field(client, db, lang):
+    t = make_tournament(db, n=8, deals=8)
+    client.post(f"/tournaments/{t.id}/draw")
+    before = snapshot(db)
+    answer = _paper(client, t, 1, [5, -5, 0, 0], lang=lang, extra={"w1": "5", "l1": "5"})
+    assert answer.status_code == 400
+    assert field_errors(answer.get_data(as_text=True), "l1") == SOLOS["each"][lang]
+    answer = _paper(client, t, 1, ["zwölf", -12, 0, 0], lang=lang)
+    assert answer.status_code == 400
+    assert field_errors(answer.get_data(as_text=True), "p1") == SOLOS["word"][lang]  # no range error besides
+    assert snapshot(db) == before
+    with pytest.raises(InvalidInput, match="a player's solos won and lost together may not exceed 8"):
+        tm.enter_paper(db=db, tournament_id=t.id, round_number=1, table=1, points=[0] * 4, solos=[[5, 5], *[None] * 3])

@@ -138,6 +138,27 @@ class PaperForm(Form):
         won, lost = getattr(self, f"w{i}").data, getattr(self, f"l{i}").data
         return None if won is None and lost is None else [won or 0, lost or 0]
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Each field, then the solos no table could have: a player's won and lost together, and all
+        players' together, at most the round's deals (one declarer per deal)."""
+        valid = super().validate(extra_validators)
+        deals = self.deals
+        for _points, won, lost in self.rows():
+            if not won.errors and not lost.errors and (won.data or 0) + (lost.data or 0) > deals:
+                lost.errors.append(_l("Solos won and lost together may not exceed %(n)s.", n=deals))
+                valid = False
+        total = sum(pair[0] + pair[1] for pair in self.solos() if pair is not None)
+        if valid and total > deals:
+            self.form_errors.append(
+                _l(
+                    "All players' solos won and lost together may not exceed %(n)s, one per deal: these are %(total)s.",
+                    n=deals,
+                    total=total,
+                )
+            )
+            valid = False
+        return valid
+
     def rows(self) -> list[tuple[Field, Field, Field]]:
         """Per player: points, solos won, solos lost (the form's order: one player's line after another)."""
         return [(getattr(self, f"p{i}"), getattr(self, f"w{i}"), getattr(self, f"l{i}")) for i in self._seats()]
@@ -146,7 +167,7 @@ class PaperForm(Form):
 def paper_form(names: list[str], deals: int, **kwargs: Any) -> PaperForm:
     """The paper form of a table with these players (by table position); solos at most ``deals``
     (``formdata=None``: a new one, not the one posted)."""
-    attrs: dict[str, Any] = {}
+    attrs: dict[str, Any] = {"deals": deals}
     for i, name in enumerate(names, start=1):
         attrs[f"p{i}"] = WholeNumberField(
             name,
