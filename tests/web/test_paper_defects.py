@@ -222,3 +222,28 @@ def test_a_players_solos_beyond_the_deals_and_a_word_as_points_are_said_once_at_
     assert snapshot(db) == before
     with pytest.raises(InvalidInput, match="a player's solos won and lost together may not exceed 8"):
         tm.enter_paper(db=db, tournament_id=t.id, round_number=1, table=1, points=[0] * 4, solos=[[5, 5], *[None] * 3])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_clearing_a_tables_paper_points_asks_first_naming_the_table_and_its_players(client, db, lang):
+    t = make_tournament(db, n=8)
+    client.post(f"/tournaments/{t.id}/draw")
+    assert _paper(client, t, 2, [12, -12, 5, -5]).status_code == 302
+    table = _view(db, t).rounds[0].tables[1]
+    before = snapshot(db)
+    paper = f"/tournaments/{t.id}/rounds/1/tables/2/paper"
+    answer = client.post(f"{paper}?lang={lang}", data={"clear": "1"})  # the paper form's button of before
+    assert answer.status_code == 302 and answer.headers["Location"].startswith(f"{paper}/clear")
+    assert snapshot(db) == before
+    form = client.get(f"{paper}?lang={lang}").get_data(as_text=True)
+    assert f'href="{paper}/clear"' in form and 'name="clear"' not in form  # a link to the question, no button
+    asked = client.get(f"{paper}/clear?lang={lang}")
+    words = answer_text(asked)
+    assert {"en": "Clear the points of table 2?", "de": "Punkte von Tisch 2 löschen?"}[lang] in words
+    assert all(name in words for name in table.names)
+    assert client.post(f"{paper}/clear?lang={lang}", data={}).status_code == 400  # not this page's confirmation
+    assert snapshot(db) == before
+    assert _view(db, t).rounds[0].tables[1].paper
+    answer = client.post(f"{paper}/clear?lang={lang}", data=form_values(asked.get_data(as_text=True)))
+    assert answer.status_code == 302
+    assert not _view(db, t).rounds[0].tables[1].paper
