@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput
-from scorekeeper.core.models import AuditEntry, Night
+from scorekeeper.core.models import AuditEntry, Night, Player
 from tests.support import answer_text, field_errors, form_values, page_text, snapshot
 from tests.support_tournament import make_tournament
 
@@ -247,3 +247,24 @@ def test_clearing_a_tables_paper_points_asks_first_naming_the_table_and_its_play
     answer = client.post(f"{paper}/clear?lang={lang}", data=form_values(asked.get_data(as_text=True)))
     assert answer.status_code == 302
     assert not _view(db, t).rounds[0].tables[1].paper
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Spieler 1 and Spieler {b} sat at one table (Turnier, round 1, table 1): they are two people"),
+        ("de", "Spieler 1 und Spieler {b} saßen am selben Tisch (Turnier, Runde 1, Tisch 1): das sind zwei Personen"),
+    ],
+)
+def test_a_merge_of_two_people_of_one_tournament_table_names_the_tournament_round_and_table(client, db, lang, said):
+    t = make_tournament(db, n=8)
+    client.post(f"/tournaments/{t.id}/draw")
+    table = _view(db, t).rounds[0].tables[0]
+    first, other = sorted(table.player_ids)[:2]
+    before = snapshot(db)
+    answer = client.post(f"/players/{first}/merge?lang={lang}", data={"other": str(other), "confirm": "y"})
+    assert answer.status_code == 400
+    b = db.get(Player, other).name.split()[1]
+    assert said.replace("Spieler 1", db.get(Player, first).name).format(b=b) in answer_text(answer)
+    assert "night" not in answer_text(answer).split("they are two")[0][-120:]
+    assert snapshot(db) == before
