@@ -17,6 +17,7 @@ from scorekeeper.core.models import (
     RosterChange,
     Seat,
     Tournament,
+    TournamentTable,
 )
 from scorekeeper.core.text import clean_name, is_id, name_key
 
@@ -183,6 +184,33 @@ def _locked(locked: dict[int, Player], player_id: int) -> Player:
     return locked[player_id]
 
 
+def _two_people(db: Session, keep: Player, merged: Player, night_id: int) -> InvalidInput:
+    """The refusal of two records who sat at night ``night_id``: a tournament's table named as the
+    tournament, round and table (its pages never call it a night)."""
+    table = db.exec(
+        select(Tournament.name, TournamentTable.round, TournamentTable.number)
+        .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+        .where(TournamentTable.night_id == night_id)
+    ).first()
+    if table is not None:
+        return InvalidInput(
+            "other",
+            "{name} and {other} sat at one table ({tournament}, round {round}, table {table}): they are two people",
+            name=keep.name,
+            other=merged.name,
+            tournament=table[0],
+            round=table[1],
+            table=table[2],
+        )
+    return InvalidInput(
+        "other",
+        "{name} and {other} sat at the same night (night {night}): they are two people",
+        name=keep.name,
+        other=merged.name,
+        night=night_id,
+    )
+
+
 def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     """Make two records of the same person one: every seat and result of ``merge_id`` goes to
     ``keep_id``, which keeps its name; the other record is deleted. Audited, in one transaction.
@@ -204,13 +232,7 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     nights_of = select(Seat.night_id).where(Seat.player_id == keep.id)
     shared = db.exec(select(Seat.night_id).where(Seat.player_id == merged.id, Seat.night_id.in_(nights_of))).first()
     if shared is not None:
-        raise InvalidInput(
-            "other",
-            "{name} and {other} sat at the same night (night {night}): they are two people",
-            name=keep.name,
-            other=merged.name,
-            night=shared,
-        )
+        raise _two_people(db, keep, merged, shared)
     # a tournament's people: its participants and those they replaced (Entrant.former)
     entrants = db.exec(
         select(Entrant).where(or_(Entrant.player_id.in_((keep.id, merged.id)), Entrant.former.is_not(None)))

@@ -85,6 +85,8 @@ ENTRANTS_MAX = 1000
 APART_MAX = 200
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
+#: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
+PAPER_CLEARED = "paper cleared"
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -118,6 +120,7 @@ class TableView:
     deals: int  # deals played (a hand dealt again does not count)
     points: list[int]  # per table position, so far
     paper: bool  # typed from a paper list
+    player_ids: list[int] = field(default_factory=list)  # who sits there, by table position
 
     @property
     def done(self) -> bool:
@@ -131,10 +134,9 @@ class RoundView:
     byes: list[Entrant]
     #: pairs to keep apart (start numbers) that sit at one table of this round: the draw could not keep them apart
     together: list[tuple[int, int]] = field(default_factory=list)
-
-    @property
-    def started(self) -> bool:
-        return any(t.deals or t.paper for t in self.tables)
+    #: a table of it has or had a hand or points from paper (taken back: the audit trail keeps them): it is
+    #: not drawn again, and round 1 started fixes the rules (:func:`_started_rounds`)
+    started: bool = False
 
     @property
     def done(self) -> bool:
@@ -325,11 +327,19 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
             solos[entrant.number][tt.round] = None if c is None else list(c)
         rounds.setdefault(tt.round, []).append(
             TableView(
-                tt.number, night, at, [sat[p] for p in seats.get(night.id, [])], played, units, tt.paper is not None
+                tt.number,
+                night,
+                at,
+                [sat[p] for p in seats.get(night.id, [])],
+                played,
+                units,
+                tt.paper is not None,
+                list(seats.get(night.id, [])),
             )
         )
     byes = {r.number: r.byes for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id))}
     views = []
+    started = _started_rounds(db, t) if byes else set()
     for number in sorted(byes):
         for b in byes[number]:
             points[b][number] = 0  # a bye scores 0: the average of a round, every table's list sums to zero
@@ -339,7 +349,7 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
         together = [
             (a, b) for a, b in plan.apart_pairs(t.keep_apart) if table_of_number.get(a, 0) == table_of_number.get(b, -1)
         ]
-        views.append(RoundView(number, round_tables, [by_number[b] for b in byes[number]], together))
+        views.append(RoundView(number, round_tables, [by_number[b] for b in byes[number]], together, number in started))
     view = TournamentView(t, entrants, names, guests, views)
     drawn = len(views)
     view.standings.extend(_ranked(entrants, names, points, solos, range(1, drawn + 1), t.seed))
@@ -594,8 +604,7 @@ def _round_done(db: Session, t: Tournament, number: int) -> bool:
 
 
 def _round_started(db: Session, t: Tournament, number: int) -> bool:
-    """Whether a table of the round has a hand, or ever had one (all taken back after a reopening: the
-    audit trail keeps them, and drawing the round again would delete it), or has points from paper.
+    """Whether round ``number`` has started (:func:`_started_rounds`).
 
     The round's table nights are locked first (the lock a hand takes, in id order: docs/architecture.md,
     "The order of locks"), so that the answer holds to the end of the transaction: a hand saved at the same
@@ -604,21 +613,24 @@ def _round_started(db: Session, t: Tournament, number: int) -> bool:
         TournamentTable.tournament_id == t.id, TournamentTable.round == number
     )
     db.exec(select(Night.id).where(Night.id.in_(nights)).order_by(Night.id).with_for_update()).all()
-    if db.exec(select(HandRecord.id).where(HandRecord.night_id.in_(nights)).limit(1)).first() is not None:
-        return True
-    recorded = AuditEntry.night_id.in_(nights), AuditEntry.action.in_(("record", "import"))
-    if db.exec(select(AuditEntry.id).where(*recorded).limit(1)).first() is not None:
-        return True
-    return (
-        db.exec(
-            select(TournamentTable.number).where(
-                TournamentTable.tournament_id == t.id,
-                TournamentTable.round == number,
-                TournamentTable.paper.is_not(None),
-            )
-        ).first()
-        is not None
-    )
+    return number in _started_rounds(db, t, number)
+
+
+def _started_rounds(db: Session, t: Tournament, number: int | None = None) -> set[int]:
+    """The rounds (or only round ``number``) of which a table has a hand, or ever had one (all taken back
+    after a reopening: the audit trail keeps them, and drawing the round again would delete it), or has
+    points from paper, or had them (cleared: the audit trail keeps the points taken back, the same)."""
+    of = [TournamentTable.tournament_id == t.id] + ([] if number is None else [TournamentTable.round == number])
+    rounds = select(TournamentTable.round).where(*of).distinct()
+    started = set(db.exec(rounds.where(TournamentTable.paper.is_not(None))).all())
+    started |= set(db.exec(rounds.join(HandRecord, HandRecord.night_id == TournamentTable.night_id)).all())
+    audit = AuditEntry.night_id == TournamentTable.night_id
+    started |= set(db.exec(rounds.join(AuditEntry, audit).where(AuditEntry.action.in_(("record", "import")))).all())
+    reopened = select(TournamentTable.round, AuditEntry.after).join(AuditEntry, audit).where(*of)
+    for round_number, after in db.exec(reopened.where(AuditEntry.action == "reopen")).all():
+        if isinstance(after, dict) and after.get("why") == PAPER_CLEARED:
+            started.add(round_number)
+    return started
 
 
 def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) -> Player:
@@ -957,12 +969,26 @@ def enter_paper(
     points: Any,
     solos: Any = None,
     who: str | None = lifecycle.SYSTEM,
+    night_uid: Any = None,
+    player_ids: Any = None,
 ) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
     ``solos``: each player's solos won and lost, ``[won, lost]`` or None where the list does not say
-    (the standings then call them unknown). The table is then done."""
+    (the standings then call them unknown). The table is then done.
+
+    ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
+    the form was made for. The points go by position, so where the round was drawn again meanwhile (a
+    new night) or another person took a seat, they are refused: they were typed for other people."""
     t, row, night = _paper_table(db, tournament_id, round_number, table, who)
+    if night_uid not in (None, "") and night_uid != night.uid:
+        raise Conflict(
+            "table {n} was drawn again meanwhile: nothing was saved, its new players are on the form", n=row.number
+        )
+    if player_ids is not None and list(player_ids) != _seat_players(db, night.id):
+        raise Conflict(
+            "the players of table {n} changed meanwhile: nothing was saved, they are on the form now", n=row.number
+        )
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput(
             "points",
@@ -987,7 +1013,6 @@ def enter_paper(
             not isinstance(pair, list | tuple)
             or len(pair) != 2
             or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
-            or sum(pair) > t.deals
         ):
             raise InvalidInput(
                 "solos",
@@ -997,6 +1022,16 @@ def enter_paper(
                 ),
                 n=t.deals,
             )
+        if pair is not None and sum(pair) > t.deals:
+            raise InvalidInput("solos", "a player's solos won and lost together may not exceed {n}", n=t.deals)
+    total = sum(sum(pair) for pair in solos if pair is not None)
+    if total > t.deals:  # one declarer per deal: a table has at most as many solos as deals
+        raise InvalidInput(
+            "solos",
+            "the solos of all players together may not exceed {n}, one per deal: these are {total}",
+            n=t.deals,
+            total=total,
+        )
     row.paper = list(points)
     row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)
@@ -1007,6 +1042,11 @@ def enter_paper(
     _bump(db, t)
     db.commit()
     return row
+
+
+def _seat_players(db: Session, night_id: int) -> list[int]:
+    """The players of a night by table position."""
+    return list(db.exec(select(Seat.player_id).where(Seat.night_id == night_id).order_by(Seat.position)))
 
 
 def _paper_table(
@@ -1041,7 +1081,7 @@ def clear_paper(
         raise Conflict(
             "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
         )
-    cleared = {"why": "paper cleared", "paper": list(row.paper), "solos": row.solos}
+    cleared = {"why": PAPER_CLEARED, "paper": list(row.paper), "solos": row.solos}
     row.paper = None
     row.solos = [[0, 0] for _ in range(night.seat_count)]
     db.add(row)

@@ -9,7 +9,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, PasswordField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import EqualTo, InputRequired, ValidationError
+from wtforms.validators import EqualTo, InputRequired, StopValidation, ValidationError
 
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.engine import GAMES
@@ -49,6 +49,12 @@ class WholeNumberField(IntegerField):
         self.data = parse_int(str(valuelist[0]).strip(" \t"), digits=64, signed=True)  # too large: its range says so
         if self.data is None:
             raise ValueError(self.gettext("Not a valid integer value."))
+
+    def pre_validate(self, form: Any) -> None:
+        """A word typed, no number read: that one message, not the range's too (which says nothing of it);
+        nothing typed is its validators' to say (``Optional``, ``InputRequired``)."""
+        if self.process_errors and self.raw_data and str(self.raw_data[0]).strip():
+            raise StopValidation()
 
 
 class GetForm(Form):

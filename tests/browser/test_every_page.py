@@ -156,6 +156,7 @@ def _admin_pages(ids: dict[str, int], player: int) -> dict[str, str]:
         "tournament standings": f"/tournaments/{playing}/standings",
         "tournament reopen": f"/tournaments/{ids['closed']}/reopen",
         "tournament paper": f"/tournaments/{playing}/rounds/1/tables/{ids['table_number'] + 1}/paper",
+        "tournament paper clear": f"/tournaments/{playing}/rounds/1/tables/{ids['table_number'] + 1}/paper/clear",
         "tournament table": f"/nights/{table}",
         "tournament table hand form": f"/nights/{table}/hands/new",
         "tournament table settlement": f"/nights/{table}/summary",

@@ -38,7 +38,7 @@ WITHDRAWN = 5  # start number withdrawn after round 2 and taken back (Eva)
 PAPER = (2, 2)  # round, table typed from its paper list
 #: the paper list of that table: each seat's points and solos won/lost (None: left empty, unknown)
 PAPER_POINTS = [0, 0, 4, -4]  # the last ties with two players of the phone's table: unknown solos in a tie
-PAPER_SOLOS = [(1, 0), (1, 1), (0, 0), None]
+PAPER_SOLOS = [(1, 0), (0, 1), (0, 0), None]  # a table of 2 deals: at most 2 solos (one declarer per deal)
 #: the deals of the tables recorded through the core, by seat (0-based): a Sauspiel (declarer,
 #: partner) or a Wenz (declarer), won or lost; chosen so that equal points with different solos occur
 PATTERNS = [

@@ -167,6 +167,7 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST tournaments.close",
             "POST tournaments.reopen",
             "POST tournaments.paper",
+            "POST tournaments.clear_paper",
             "POST tournaments.rules",
         ]
     )

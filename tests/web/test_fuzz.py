@@ -260,9 +260,10 @@ WRITES: dict[str, Write] = {
     "tournaments.close": Write(()),
     "tournaments.reopen": Write(("reason",), lambda w, a: {"reason": "Tippfehler"}),
     "tournaments.paper": Write(
-        ("p1", "p2", "p3", "p4", "p5", "w1", "l1", "w2", "l2", "w3", "l3", "w4", "l4", "w5", "l5"),
+        (*(f"{k}{i}" for i in range(1, 6) for k in "pwl"), "night_uid", "players", "clear"),
         lambda w, a: {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"},
     ),
+    "tournaments.clear_paper": Write(("confirm",), lambda w, a: {"confirm": a.get("table", "")}),
     "tournaments.rules": Write(TOURNAMENT_RULE_FIELDS, lambda w, a: {"game": "schafkopf"}),
 }
 
@@ -318,6 +319,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "tournaments.replace": (),
     "tournaments.results": (),
     "tournaments.paper": (),
+    "tournaments.clear_paper": (),
     "tournaments.rules": (),
     "tournaments.reopen": (),
 }

@@ -37,6 +37,11 @@ LIFE_ROUTES = {
         "/tournaments/{t}/rounds/1/tables/1/paper",
         {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"},
     ),
+    ("tournaments.clear_paper", "POST"): (
+        lifecycle.PAPER,
+        "/tournaments/{t}/rounds/1/tables/1/paper/clear",
+        {"confirm": "1"},
+    ),
 }
 #: Routes with a night in their address that change no part of its life.
 NOT_LIFE: set[tuple[str, str]] = set()

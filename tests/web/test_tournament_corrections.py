@@ -21,8 +21,9 @@ def _paper(client, t, table, points, round_number=1):
 
 
 def _clear(client, t, table, round_number=1, lang="en"):
-    return client.post(
-        f"/tournaments/{t.id}/rounds/{round_number}/tables/{table}/paper?lang={lang}", data={"clear": "1"}
+    return client.post(  # the confirmation page's post (tests/web/test_paper_defects.py: it asks first)
+        f"/tournaments/{t.id}/rounds/{round_number}/tables/{table}/paper/clear?lang={lang}",
+        data={"confirm": str(table)},
     )
 
 

@@ -103,7 +103,7 @@ def test_a_tie_of_three_says_which_step_placed_each_of_them(client, db):
     [
         ({"w1": "-1"}, "Number must be between 0 and 2."),
         ({"w1": "3"}, "Number must be between 0 and 2."),
-        ({"w1": "2", "l1": "1"}, "Solos won and lost are whole numbers from 0 to 2 deals"),  # above the form
+        ({"w1": "2", "l1": "1"}, "Solos won and lost together may not exceed 2."),  # at the field
         ({"l2": "eins"}, "Not a valid integer value."),
     ],
 )

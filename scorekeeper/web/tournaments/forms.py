@@ -108,7 +108,22 @@ class KeepApartForm(Form):
 
 class PaperForm(Form):
     """A table's points per player from its paper list, and each player's solos won and lost
-    (optional: both left empty, the player's solos are unknown)."""
+    (optional: both left empty, the player's solos are unknown). It carries the table's night and its
+    players it was made for (``night_uid``, ``players``: their ids by table position): the points go by
+    position, so a table drawn again meanwhile is refused (:func:`scorekeeper.core.tournaments.enter_paper`)."""
+
+    night_uid = HiddenField()
+    players = HiddenField()
+
+    def made_for(self, table: Any) -> None:
+        """Make the form the one of ``table`` (a ``TableView``) as it is now."""
+        self.night_uid.data = table.night.uid
+        self.players.data = " ".join(str(p) for p in table.player_ids)
+
+    def player_ids(self) -> list[int] | None:
+        """The players the form was made for; None when it does not say (a form of before)."""
+        ids = (self.players.data or "").split()
+        return [int(p) for p in ids] if ids and all(p.isdigit() and len(p) < 19 for p in ids) else None
 
     def _seats(self) -> range:
         return range(1, sum(1 for name in self._fields if name[0] == "p" and name[1:].isdigit()) + 1)
@@ -123,14 +138,36 @@ class PaperForm(Form):
         won, lost = getattr(self, f"w{i}").data, getattr(self, f"l{i}").data
         return None if won is None and lost is None else [won or 0, lost or 0]
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Each field, then the solos no table could have: a player's won and lost together, and all
+        players' together, at most the round's deals (one declarer per deal)."""
+        valid = super().validate(extra_validators)
+        deals = self.deals
+        for _points, won, lost in self.rows():
+            if not won.errors and not lost.errors and (won.data or 0) + (lost.data or 0) > deals:
+                lost.errors.append(_l("Solos won and lost together may not exceed %(n)s.", n=deals))
+                valid = False
+        total = sum(pair[0] + pair[1] for pair in self.solos() if pair is not None)
+        if valid and total > deals:
+            self.form_errors.append(
+                _l(
+                    "All players' solos won and lost together may not exceed %(n)s, one per deal: these are %(total)s.",
+                    n=deals,
+                    total=total,
+                )
+            )
+            valid = False
+        return valid
+
     def rows(self) -> list[tuple[Field, Field, Field]]:
         """Per player: points, solos won, solos lost (the form's order: one player's line after another)."""
         return [(getattr(self, f"p{i}"), getattr(self, f"w{i}"), getattr(self, f"l{i}")) for i in self._seats()]
 
 
-def paper_form(names: list[str], deals: int) -> PaperForm:
-    """The paper form of a table with these players (by table position); solos at most ``deals``."""
-    attrs: dict[str, Any] = {}
+def paper_form(names: list[str], deals: int, **kwargs: Any) -> PaperForm:
+    """The paper form of a table with these players (by table position); solos at most ``deals``
+    (``formdata=None``: a new one, not the one posted)."""
+    attrs: dict[str, Any] = {"deals": deals}
     for i, name in enumerate(names, start=1):
         attrs[f"p{i}"] = WholeNumberField(
             name,
@@ -146,7 +183,7 @@ def paper_form(names: list[str], deals: int) -> PaperForm:
                 validators=[Optional(), NumberRange(min=0, max=deals)],
                 render_kw={"inputmode": "numeric", "min": 0, "max": deals, "enterkeyhint": "next"},
             )
-    return type("TablePaperForm", (PaperForm,), attrs)()
+    return type("TablePaperForm", (PaperForm,), attrs)(**kwargs)
 
 
 class WithdrawForm(Form):

@@ -428,9 +428,11 @@ def paper(tournament_id: int, round_number: int, table: int):
     at = _table(view, round_number, table)
     form = paper_form(at.names, view.tournament.deals)
     status = 200
-    if request.method == "POST" and request.form.get("clear"):  # typed into the wrong table: taken back
-        return _clear_paper(tournament_id, round_number, table)
-    if request.method == "POST":
+    if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
+        return redirect(url_for(".clear_paper", tournament_id=tournament_id, round_number=round_number, table=table))
+    if request.method == "GET":
+        form.made_for(at)
+    else:
         status = 400
         if form.validate_on_submit():
             try:
@@ -442,12 +444,21 @@ def paper(tournament_id: int, round_number: int, table: int):
                     points=form.points(),
                     solos=form.solos(),
                     who=life.who(None),
+                    night_uid=form.night_uid.data,
+                    player_ids=form.player_ids(),
                 )
             except InvalidInput as exc:
                 get_db().rollback()
                 form.form_errors.append(message(exc))
             except Conflict as exc:
                 get_db().rollback()
+                view = _view(tournament_id)
+                now = _table(view, round_number, table)
+                posted = form.night_uid.data, form.player_ids()
+                if posted[0] not in (None, "", now.night.uid) or posted[1] not in (None, now.player_ids):
+                    # the table drawn again (or a seat taken by another): a new form, its players named
+                    at, form = now, paper_form(now.names, view.tournament.deals, formdata=None)
+                    form.made_for(now)
                 form.form_errors.append(message(exc))
                 status = 409
             else:
@@ -467,18 +478,45 @@ def paper(tournament_id: int, round_number: int, table: int):
     )
 
 
-def _clear_paper(tournament_id: int, round_number: int, table: int):
-    """The paper form's other button: the table's paper points taken back, the table playing again."""
-    if not ActionForm().validate_on_submit():
-        return _refused(tournament_id, InvalidInput("csrf_token", "the form has expired: try again"))
-    try:
-        tm.clear_paper(
-            db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
-        )
-    except (Conflict, InvalidInput) as exc:
-        return _refused(tournament_id, exc)
-    flash(_("The points of table %(n)s are cleared: its phone records its deals again.", n=table))
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+@bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper/clear", methods=["GET", "POST"])
+@access(SCORER)
+def clear_paper(tournament_id: int, round_number: int, table: int):
+    """A table's paper points taken back (typed into the wrong table), after a page that names the table
+    and its players asks (as a withdrawal does; no script needed): the table plays again."""
+    view = _view(tournament_id)
+    at = _table(view, round_number, table)
+    form = WithdrawForm()
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if not form.validate_on_submit():
+            form.form_errors.append(_("The form has expired: try again."))
+        elif form.confirm.data != str(table):
+            form.form_errors.append(_("Confirm the clearing on this page."))
+        else:
+            try:
+                tm.clear_paper(
+                    db=get_db(),
+                    tournament_id=tournament_id,
+                    round_number=round_number,
+                    table=table,
+                    who=life.who(None),
+                )
+            except (Conflict, InvalidInput) as exc:
+                return _refused(tournament_id, exc)
+            flash(_("The points of table %(n)s are cleared: its phone records its deals again.", n=table))
+            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+    return (
+        render_template(
+            "tournaments/clear_paper.html",
+            view=view,
+            t=view.tournament,
+            at_table=at,
+            round_number=round_number,
+            form=form,
+        ),
+        status,
+    )
 
 
 def _standings_context(view: tm.TournamentView) -> dict:
