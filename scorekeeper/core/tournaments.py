@@ -121,6 +121,8 @@ class TableView:
     points: list[int]  # per table position, so far
     paper: bool  # typed from a paper list
     player_ids: list[int] = field(default_factory=list)  # who sits there, by table position
+    #: a paper table's solos won and lost per table position (None where its list did not say); else None
+    paper_solos: list[list[int] | None] | None = None
 
     @property
     def done(self) -> bool:
@@ -335,6 +337,7 @@ def read_tournament(*, db: Session, tournament_id: Any) -> TournamentView:
                 units,
                 tt.paper is not None,
                 list(seats.get(night.id, [])),
+                None if tt.paper is None else [None if c is None else list(c) for c in counted],
             )
         )
     byes = {r.number: r.byes for r in db.exec(select(TournamentRound).where(TournamentRound.tournament_id == t.id))}

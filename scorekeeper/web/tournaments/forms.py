@@ -119,6 +119,11 @@ class PaperForm(Form):
         """Make the form the one of ``table`` (a ``TableView``) as it is now."""
         self.night_uid.data = table.night.uid
         self.players.data = " ".join(str(p) for p in table.player_ids)
+        if table.paper:  # its points typed before: the form corrects them, it does not ask for all again
+            for i, (points, solos) in enumerate(zip(table.points, table.paper_solos, strict=True), start=1):
+                self[f"p{i}"].data = points
+                if solos is not None:
+                    self[f"w{i}"].data, self[f"l{i}"].data = solos
 
     def player_ids(self) -> list[int] | None:
         """The players the form was made for; None when it does not say (a form of before)."""
