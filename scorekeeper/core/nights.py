@@ -347,7 +347,8 @@ def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
 
 def lock_night(*, db: Session, night_id: int) -> Night:
     """The night for a change to it, its row locked to the end of the transaction
-    (``SELECT ... FOR UPDATE``; read afresh even if the session holds it already).
+    (``SELECT ... FOR UPDATE``; read afresh even if the session holds it already), after its
+    players' rows (:func:`_hold_seated`).
 
     Two changes of the same night (two phones recording at once) take their turns here
     instead of both numbering the same next hand. SQLite has no row locks: there a write
@@ -355,10 +356,27 @@ def lock_night(*, db: Session, night_id: int) -> Night:
 
     :raises NotFound: for an unknown night.
     """
+    _hold_seated(db, night_id)
     night = db.get(Night, night_id, with_for_update=True, populate_existing=True) if is_id(night_id) else None
     if night is None:
         raise NotFound(f"no night {night_id}")
     return night
+
+
+def _hold_seated(db: Session, night_id: int) -> None:
+    """PostgreSQL: hold the rows of the night's players ``FOR KEY SHARE`` (in id order) before its row:
+    the app's one order of locks, players first (docs/architecture.md, "The order of locks"). A change
+    of the night writes rows naming its players (a hand's history rows: ``night_result``,
+    ``contract_result``), whose foreign keys take these locks anyway, but after the night's: a merge of
+    one of them at that moment holds that player and waits for the night's history rows, and the two
+    waited for each other (a deadlock). Now the merge waits for the change, or the change for the
+    merge (and then seats the kept record). ``FOR KEY SHARE`` waits for nothing but a merge, a guest
+    made a member or a deletion of that player: two phones, a rename, a tournament's change go on."""
+    if not is_id(night_id) or db.get_bind().dialect.name != "postgresql":
+        return
+    seated = select(Seat.player_id).where(Seat.night_id == night_id)
+    query = select(Player.id).where(col(Player.id).in_(seated)).order_by(Player.id)
+    db.exec(query.with_for_update(read=True, key_share=True)).all()
 
 
 def bump(*, db: Session, night: Night) -> None:
