@@ -22,6 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, text
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -71,6 +72,20 @@ def check_password(password: Any) -> str:
     if has_control(password):
         raise InvalidInput("password", "the password must not contain control characters")
     return unicodedata.normalize("NFC", password)
+
+
+#: PostgreSQL's advisory lock of the accounts' names (players.NAMES_LOCK is the roster's, db.MIGRATION_LOCK another)
+ACCOUNT_NAMES_LOCK = 7_262_539
+
+
+def _lock_names(db: Session) -> None:
+    """Take the accounts' names for this transaction (to its commit or rollback), as the roster's
+    (``players._lock_names``): of two accounts made at the same moment under names that look alike,
+    the second waits for the first's commit and then finds its name. The first lock of its
+    transaction (docs/architecture.md, "The order of locks"). SQLite's write sessions hold the whole
+    database from their ``BEGIN IMMEDIATE`` already."""
+    if db.get_bind().dialect.name == "postgresql":
+        db.exec(text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=ACCOUNT_NAMES_LOCK))
 
 
 def _user_by_name(db: Session, name: str) -> User | None:
@@ -126,6 +141,7 @@ def create_user(*, db: Session, name: Any, password: Any, role: Any, first: bool
         raise InvalidInput("name", "there is an account called {name} already", name=name)
     _idle(db)
     password_hash = hash_password(password)
+    _lock_names(db)  # to the commit: the name found free below stays free
     if first and _active_admins(db, lock=True) > 0:
         db.rollback()
         raise Conflict("the club has an admin already: sign in instead")
@@ -134,7 +150,11 @@ def create_user(*, db: Session, name: Any, password: Any, role: Any, first: bool
         raise InvalidInput("name", "there is an account called {name} already", name=name)
     user = User(name=name, role=role, password_hash=password_hash)
     db.add(user)
-    db.commit()
+    try:
+        db.commit()
+    except IntegrityError:  # the same name written meanwhile by a writer that did not lock the names
+        db.rollback()
+        raise InvalidInput("name", "there is an account called {name} already", name=name) from None
     return user
 
 
