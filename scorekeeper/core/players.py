@@ -243,12 +243,14 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
             played[person].add(e.tournament_id)
     both = min(played[keep.id] & played[merged.id], default=None)
     if both is not None:
+        tournament = db.get(Tournament, both)
         raise InvalidInput(
             "other",
-            "{name} and {other} both played tournament {tournament}: they are two people",
+            "{name} and {other} both played tournament {tournament} on {date}: they are two people",
             name=keep.name,
             other=merged.name,
-            tournament=both,
+            tournament=tournament.name,
+            date=tournament.played_on,
         )
     # the merged one's tournaments (closed ones too) have other rows now
     db.exec(update(Tournament).where(Tournament.id.in_(played[merged.id])).values(version=Tournament.version + 1))

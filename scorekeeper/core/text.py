@@ -102,13 +102,34 @@ def invisible(text: str) -> str | None:
     return None
 
 
+#: The object replacement character: a placeholder for an image or an object that the text does not
+#: hold, shown as a box, as "OBJ" or as nothing (Anna followed by it looks like Anna, or not like a name).
+_PLACEHOLDER = "\ufffc"
+
+
+def unshown(text: str) -> str | None:
+    """The first character of ``text`` that stands for no letter or sign every device shows alike: the
+    object replacement character (U+FFFC) or a private-use character (Unicode category Co: each
+    font, if any, draws its own thing there; most show a box), if any.
+
+    >>> unshown("Anna\ufffc"), unshown("An\ue000na"), unshown("Anna ❤\ufe0f")
+    ('\ufffc', '\ue000', None)
+    """
+    return next((c for c in text if _unshown(c)), None)
+
+
+def _unshown(c: str) -> bool:
+    return c == _PLACEHOLDER or unicodedata.category(c) == "Co"
+
+
 def _pictograph(c: str) -> bool:
     return unicodedata.category(c) in ("So", "Sk") or c == "\ufe0f" or 0x1F3FB <= ord(c) <= 0x1F3FF
 
 
 def clean_name(name: Any) -> str:
     """Trimmed, NFC-normalised, 1-40 characters, no control characters, no invisible characters
-    (a name that looks like another must be refused like a duplicate, not stored beside it).
+    (a name that looks like another must be refused like a duplicate, not stored beside it), no
+    placeholder nor private-use character (:func:`unshown`: what they show depends on the device).
 
     :raises InvalidInput: otherwise.
     """
@@ -133,6 +154,23 @@ def clean_name(name: Any) -> str:
             n=name.index(hidden) + 1,
             code=f"U+{ord(hidden):04X}",
         )
+    odd = unshown(name)
+    if odd == _PLACEHOLDER:
+        raise InvalidInput(
+            "name",
+            "the name must not contain placeholders: character {n} is {code}, which stands for an image "
+            "and shows as a box or as nothing",
+            n=name.index(odd) + 1,
+            code=f"U+{ord(odd):04X}",
+        )
+    if odd:
+        raise InvalidInput(
+            "name",
+            "the name must not contain private-use characters: character {n} is {code}, which every device "
+            "shows differently (most as a box)",
+            n=name.index(odd) + 1,
+            code=f"U+{ord(odd):04X}",
+        )
     return name
 
 
@@ -141,8 +179,17 @@ def name_key(name: str) -> str:
     alphabet, whatever Unicode form they were typed in (``STRASSE`` finds ``Straße``, full-width
     ``Ａｎｎａ`` finds ``Anna``), ignoring invisible characters (:func:`invisible`'s, emoji's too) and
     runs of spaces, and letters of other alphabets that look like Latin ones, capital or small (a
-    Cyrillic ``С`` finds ``C``, a Cyrillic ``В`` finds ``B``: :func:`skeleton`)."""
-    visible = "".join(c for c in unicodedata.normalize("NFKC", name) if not _shows_nothing(c))
+    Cyrillic ``С`` finds ``C``, a Cyrillic ``В`` finds ``B``: :func:`skeleton`). Compatibility
+    characters are the characters they stand for (Unicode's NFKC): the Roman numeral ``Ⅸ`` is ``IX``,
+    the letterlike ``ℌans`` is ``Hans``, the ligature ``ﬁ`` is ``fi``, a superscript ``²`` is ``2``.
+    Characters :func:`clean_name` refuses that a name stored before may hold count as nothing
+    (:func:`invisible`'s, :func:`unshown`'s).
+
+    >>> name_key("Ⅸ") == name_key("IX"), name_key("ℌans") == name_key("Hans"), name_key("ﬁ\ufffc") == name_key("fi")
+    (True, True, True)
+    """
+    normal = unicodedata.normalize("NFKC", name)
+    visible = "".join(c for c in normal if not _shows_nothing(c) and not _unshown(c))
     return " ".join(skeleton(visible).split())
 
 
