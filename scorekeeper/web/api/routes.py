@@ -22,6 +22,7 @@ from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.players import LooksLikeSeveral, create_player, list_players, match_names
 from scorekeeper.core.summary import night_money
 from scorekeeper.core.table import Table, load_table
+from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.fields import shown
 from scorekeeper.web import life
@@ -133,7 +134,7 @@ def _looks_alike(err: LooksLikeSeveral) -> str:
     them = " and ".join(f"{shown(p.name)} (id {p.id})" for p in err.players)
     if err.other is None:
         return f"{len(err.players)} players look like {shown(err.name)}: {them}; choose one by id"
-    return f"{shown(err.name)} and {shown(err.other)} both look like {them}: choose by id"
+    return _one_name(err.other, err.name) + f" (both look like {them})"
 
 
 def _player_ids(value: Any) -> list[int]:
@@ -152,9 +153,25 @@ def _player_ids(value: Any) -> list[int]:
             ids.append(item)
         elif player is not None:
             ids.append(player.id)
+        elif (twin := _named_twice(item, names)) is not None:  # "ANNA" beside "Anna": not a missing player
+            raise ApiError(400, "players", _one_name(twin, item))
         else:
             raise ApiError(400, "players", f"there is no player {shown(item)} on the roster")
     return ids
+
+
+def _one_name(name: str, other: str) -> str:
+    """What two names given for two seats that look alike (``Anna``, ``ANNA``) say: one person named twice."""
+    return (
+        f"{shown(name)} and {shown(other)} are one name (names that look alike name one player): "
+        "a player sits at one seat"
+    )
+
+
+def _named_twice(name: str, names: list[str]) -> str | None:
+    """Another of ``names`` that looks like ``name`` (core/text.py ``name_key``) and is not it, if any."""
+    key = name_key(name)
+    return next((other for other in names if other != name and name_key(other) == key), None)
 
 
 @bp.post("/sessions")
