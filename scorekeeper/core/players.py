@@ -19,7 +19,7 @@ from scorekeeper.core.models import (
     Tournament,
     TournamentTable,
 )
-from scorekeeper.core.text import clean_name, is_id, name_key
+from scorekeeper.core.text import ID_MAX, NAME_MAX, clean_name, has_control, is_id, name_key
 
 #: PostgreSQL's advisory lock of the roster's names (any number no other tool uses; db.MIGRATION_LOCK is another)
 NAMES_LOCK = 7_262_538
@@ -266,6 +266,43 @@ def merge_players(*, db: Session, keep_id: int, merge_id: int) -> Player:
     db.delete(merged)
     db.commit()
     return keep
+
+
+#: Each roster change's action and the keys of its detail, as this module writes them: names, but a
+#: merge's ``merged_id`` (the merged record's id then) and ``nights`` (how many it moved), whole numbers
+#: from these least ones. (A club's file carries them: core/exchange/club_file.py; a player's page shows
+#: them: web/view.py ``roster_text``.)
+CHANGE_DETAILS: dict[str, tuple[str, ...]] = {
+    "rename": ("before", "after"),
+    "merge": ("kept", "merged", "merged_id", "nights"),
+    "retire": ("name",),
+    "unretire": ("name",),
+    "member": ("name",),
+}
+CHANGE_NUMBERS = {"merged_id": 1, "nights": 0}
+
+
+def sound_detail(change: RosterChange) -> dict[str, Any]:
+    """The part of a stored roster change's detail that is as :data:`CHANGE_DETAILS` has it: its action's
+    keys whose values are of their kind (a name: a text of 1 to 40 characters without control
+    characters; a number: a whole number from its least one). A club file imported before its roster
+    changes were checked may have stored another (a merge of ``"many"`` nights, a detail that is a list):
+    what reads them shows the change without the broken part, and an unknown action's detail is empty.
+
+    >>> sound_detail(RosterChange(action="merge", player_id=1, detail={"merged": "Eva", "nights": "many"}))
+    {'merged': 'Eva'}
+    """
+    detail = change.detail if isinstance(change.detail, dict) else {}
+    sound: dict[str, Any] = {}
+    for key in CHANGE_DETAILS.get(change.action, ()):
+        value = detail.get(key)
+        if key in CHANGE_NUMBERS:
+            ok = type(value) is int and CHANGE_NUMBERS[key] <= value <= ID_MAX
+        else:
+            ok = isinstance(value, str) and bool(value.strip()) and len(value) <= NAME_MAX and not has_control(value)
+        if ok:
+            sound[key] = value
+    return sound
 
 
 def roster_changes(*, db: Session, player_id: int | None = None) -> list[RosterChange]:

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from scorekeeper.core.exchange.spreadsheet import hand_marks, played_by
 from scorekeeper.core.models import AuditEntry, RosterChange
+from scorekeeper.core.players import sound_detail
 from scorekeeper.core.table import Table
 from scorekeeper.engine import HandResult, Mark, ledger
 from scorekeeper.web.hands.forms import FORMS
@@ -103,19 +104,32 @@ def hand_word(game: str, n: int | str | None = None, *, plural: bool = False, lo
 
 
 def roster_text(change: RosterChange) -> str:
-    """One roster change as a sentence in the user's language."""
-    d = change.detail
+    """One roster change as a sentence in the user's language: of a detail stored with a broken part (a
+    club file imported before its roster changes were checked), the sentence without that part
+    (core/players.py ``sound_detail``)."""
+    d = sound_detail(change)
     if change.action == "rename":
-        return _("renamed from %(before)s to %(after)s", before=d.get("before"), after=d.get("after"))
+        if "before" in d and "after" in d:
+            return _("renamed from %(before)s to %(after)s", before=d["before"], after=d["after"])
+        if "after" in d:
+            return _("renamed to %(after)s", after=d["after"])
+        if "before" in d:
+            return _("renamed from %(before)s", before=d["before"])
+        return _("renamed")
     if change.action == "merge":
-        return _(
-            "%(merged)s merged into this record (%(nights)d nights)", merged=d.get("merged"), nights=d.get("nights", 0)
-        )
+        merged = d.get("merged")
+        if merged is not None and "nights" in d:
+            return _("%(merged)s merged into this record (%(nights)d nights)", merged=merged, nights=d["nights"])
+        if merged is not None:
+            return _("%(merged)s merged into this record", merged=merged)
+        return _("another record merged into this one")
     if change.action == "retire":
         return _("retired")
     if change.action == "member":
         return _("made a member of the club (was a tournament's guest)")
-    return _("back on the roster")
+    if change.action == "unretire":
+        return _("back on the roster")
+    return _("changed on the roster")
 
 
 @dataclass(frozen=True)

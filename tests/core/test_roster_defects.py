@@ -301,9 +301,9 @@ def _club(change: dict) -> dict:
             "must be a whole number, not a text",
         ),
         (
-            {"action": "merge", "detail": {"merged": "X", "nights": 2}},
+            {"action": "merge", "detail": {"kept": 5, "merged": "X", "nights": 2}},
             "roster_changes[0].detail.kept",
-            "kept is required",
+            "must be a text, not a whole number",
         ),
         (
             {"action": "deleted", "detail": {}},

@@ -29,11 +29,14 @@ from scorekeeper.core.exchange.tournament_file import (
 )
 from scorekeeper.core.models import CLUB_NIGHT, POT_GONE, Night, RosterChange, Tournament
 from scorekeeper.core.players import (
+    CHANGE_DETAILS,
+    CHANGE_NUMBERS,
     add_imported_roster_change,
     list_guests,
     list_players,
     player_named,
     roster_changes,
+    sound_detail,
 )
 from scorekeeper.core.text import ID_MAX, NAME_MAX, name_key
 from scorekeeper.engine import GAMES
@@ -63,14 +66,8 @@ _CHANGE_KEYS = ("uid", "action", "player", "detail", "at")
 #: Each roster change's action and the keys of its detail (core/players.py writes them; a player's page
 #: shows them: web/view.py roster_text): names, but a merge's ``merged_id`` (the record's id where it was
 #: written) and ``nights`` (how many it moved), whole numbers.
-_CHANGE_DETAILS: dict[str, tuple[str, ...]] = {
-    "rename": ("before", "after"),
-    "merge": ("kept", "merged", "merged_id", "nights"),
-    "retire": ("name",),
-    "unretire": ("name",),
-    "member": ("name",),
-}
-_CHANGE_NUMBERS = {"merged_id": 1, "nights": 0}  # the least of each
+_CHANGE_DETAILS = CHANGE_DETAILS
+_CHANGE_NUMBERS = CHANGE_NUMBERS  # the least of each
 
 
 def club_json(db: Session) -> dict[str, Any]:
@@ -110,10 +107,11 @@ def club_json(db: Session) -> dict[str, Any]:
                 "uid": c.uid,
                 "action": c.action,
                 "player": names.get(c.player_id),
-                "detail": copy.deepcopy(c.detail),
+                "detail": copy.deepcopy(sound_detail(c)),  # a detail stored broken: without its broken part
                 "at": timestamp(c.at),
             }
             for c in roster_changes(db=db)
+            if c.action in _CHANGE_DETAILS  # an action no page knows (stored before the checks): nothing to show
         ],
         "nights": nights,
         "tournaments": tournaments,
@@ -204,7 +202,10 @@ def _change_detail(action: str, value: Any, path: str) -> dict[str, Any]:
     if action not in _CHANGE_DETAILS:
         known = ", ".join(sorted(_CHANGE_DETAILS))
         raise InvalidExport(checks.join(path.rsplit(".", 1)[0], "action"), f"must be one of {known}, not {action!r}")
-    detail = checks.object_with(value, path, _CHANGE_DETAILS[action], "a roster change's detail")
+    # without a key its change was stored without, or with broken (by a version before the checks)
+    detail = checks.object_with(
+        value, path, checks.keys_with(value, (), *_CHANGE_DETAILS[action]), "a roster change's detail"
+    )
     for key, item in detail.items():
         item_path = checks.join(path, key)
         if key in _CHANGE_NUMBERS:
