@@ -126,10 +126,14 @@ def _pictograph(c: str) -> bool:
     return unicodedata.category(c) in ("So", "Sk") or c == "\ufe0f" or 0x1F3FB <= ord(c) <= 0x1F3FF
 
 
-def clean_name(name: Any) -> str:
+def clean_name(name: Any, *, typed: bool = True) -> str:
     """Trimmed, NFC-normalised, 1-40 characters, no control characters, no invisible characters
     (a name that looks like another must be refused like a duplicate, not stored beside it), no
     placeholder nor private-use character (:func:`unshown`: what they show depends on the device).
+
+    A name read from a file (``typed=False``) is kept to the first three: the file holds what a
+    database stored, perhaps before the last two rules, and a backup must import again
+    (docs/using.md, "How names compare").
 
     :raises InvalidInput: otherwise.
     """
@@ -146,13 +150,14 @@ def clean_name(name: Any) -> str:
         )
     if has_control(name):
         raise InvalidInput("name", "the name must not contain control characters")
+    if not typed:
+        return name
     hidden = invisible(name)
     if hidden:
         raise InvalidInput(
             "name",
             "the name must not contain invisible characters: character {n} is {code}, which shows as nothing",
-            n=name.index(hidden) + 1,
-            code=f"U+{ord(hidden):04X}",
+            **_where(name, hidden),
         )
     odd = unshown(name)
     if odd == _PLACEHOLDER:
@@ -160,18 +165,21 @@ def clean_name(name: Any) -> str:
             "name",
             "the name must not contain placeholders: character {n} is {code}, which stands for an image "
             "and shows as a box or as nothing",
-            n=name.index(odd) + 1,
-            code=f"U+{ord(odd):04X}",
+            **_where(name, odd),
         )
     if odd:
         raise InvalidInput(
             "name",
             "the name must not contain private-use characters: character {n} is {code}, which every device "
             "shows differently (most as a box)",
-            n=name.index(odd) + 1,
-            code=f"U+{ord(odd):04X}",
+            **_where(name, odd),
         )
     return name
+
+
+def _where(name: str, character: str) -> dict[str, Any]:
+    """Where ``character`` first is in ``name`` (counted from 1), and its code point as U+XXXX."""
+    return {"n": name.index(character) + 1, "code": f"U+{ord(character):04X}"}
 
 
 def name_key(name: str) -> str:

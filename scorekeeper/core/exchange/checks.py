@@ -172,9 +172,10 @@ def action(value: Any, path: str) -> str:
 
 
 def name(value: Any, path: str) -> str:
-    """A player's name, cleaned as the roster cleans it."""
+    """A player's name, cleaned as the roster cleans a name, but as stored: a character a person may
+    no longer type is kept (``clean_name(typed=False)``), so a database's file imports again."""
     try:
-        return clean_name(value)
+        return clean_name(value, typed=False)
     except InvalidInput as err:
         raise InvalidExport(path, err.message) from None
 
