@@ -22,7 +22,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from scorekeeper.core import lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, N_plural, NotFound
+from scorekeeper.core.errors import N_, Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -85,6 +85,11 @@ ENTRANTS_MAX = 1000
 APART_MAX = 200
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
+#: The solos a paper list cannot have (one declarer per deal), the one place of the rule
+#: (:func:`enter_paper`): a player's won and lost together (their field ``solos.i``, 0-based by table
+#: position), and the whole table's (``solos``). The paper form says them in its words at their fields.
+PLAYER_SOLOS = N_("a player's solos won and lost together may not exceed {n}")
+TABLE_SOLOS = N_("the solos of all players together may not exceed {n}, one per deal: these are {total}")
 #: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
 PAPER_CLEARED = "paper cleared"
 
@@ -1011,14 +1016,14 @@ def enter_paper(
             *N_plural("give the solos of the one player", "give the solos of each of the {n} players"),
             n=night.seat_count,
         )
-    for pair in solos:
+    for i, pair in enumerate(solos):  # a player's refusal names them: solos.0 is the first table position's
         if pair is not None and (
             not isinstance(pair, list | tuple)
             or len(pair) != 2
             or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
         ):
             raise InvalidInput(
-                "solos",
+                f"solos.{i}",
                 *N_plural(
                     "solos won and lost are whole numbers from 0 to {n} deal",
                     "solos won and lost are whole numbers from 0 to {n} deals",
@@ -1026,15 +1031,10 @@ def enter_paper(
                 n=t.deals,
             )
         if pair is not None and sum(pair) > t.deals:
-            raise InvalidInput("solos", "a player's solos won and lost together may not exceed {n}", n=t.deals)
+            raise InvalidInput(f"solos.{i}", PLAYER_SOLOS, n=t.deals)
     total = sum(sum(pair) for pair in solos if pair is not None)
     if total > t.deals:  # one declarer per deal: a table has at most as many solos as deals
-        raise InvalidInput(
-            "solos",
-            "the solos of all players together may not exceed {n}, one per deal: these are {total}",
-            n=t.deals,
-            total=total,
-        )
+        raise InvalidInput("solos", TABLE_SOLOS, n=t.deals, total=total)
     row.paper = list(points)
     row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -420,6 +421,25 @@ def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableVi
     abort(404, _("There is no such table."))
 
 
+def _paper_refused(form, exc: InvalidInput) -> None:
+    """The core's refusal of a paper list (core/tournaments.py ``enter_paper``, the one place of its rules)
+    said on the form in its words: a player's solos (``solos.i``, by table position) at their solos lost,
+    the others above the form."""
+    player = re.fullmatch(r"solos\.(\d+)", exc.field)
+    field = form._fields.get(f"l{int(player[1]) + 1}") if player and len(player[1]) < 4 else None
+    if field is not None and exc.template == tm.PLAYER_SOLOS:
+        field.errors = [*list(field.errors), _("Solos won and lost together may not exceed %(n)s.", n=exc.params["n"])]
+    elif exc.template == tm.TABLE_SOLOS:
+        form.form_errors.append(
+            _(
+                "All players' solos won and lost together may not exceed %(n)s, one per deal: these are %(total)s.",
+                **exc.params,
+            )
+        )
+    else:
+        form.form_errors.append(message(exc))
+
+
 @bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper", methods=["GET", "POST"])
 @access(SCORER)
 def paper(tournament_id: int, round_number: int, table: int):
@@ -449,7 +469,7 @@ def paper(tournament_id: int, round_number: int, table: int):
                 )
             except InvalidInput as exc:
                 get_db().rollback()
-                form.form_errors.append(message(exc))
+                _paper_refused(form, exc)
             except Conflict as exc:
                 get_db().rollback()
                 view = _view(tournament_id)
