@@ -173,8 +173,9 @@ def paper_form(names: list[str], deals: int, **kwargs: Any) -> PaperForm:
     return type("TablePaperForm", (PaperForm,), attrs)(**kwargs)
 
 
-class WithdrawForm(Form):
-    """The confirmation of a withdrawal: the start number typed back by the confirm page."""
+class ConfirmForm(Form):
+    """The confirmation a page that asks first posts (a withdrawal: the start number; clearing a table's
+    paper points: the table's number), which a post from anywhere else lacks."""
 
     confirm = HiddenField()
 

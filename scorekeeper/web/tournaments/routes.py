@@ -33,10 +33,10 @@ from scorekeeper.web.messages import message
 from scorekeeper.web.nights.forms import presets_json
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
+    ConfirmForm,
     EntrantForm,
     KeepApartForm,
     TournamentForm,
-    WithdrawForm,
     paper_form,
     parse_prizes,
     rules_form,
@@ -213,9 +213,9 @@ def _entrant(view: tm.TournamentView, number: int):
 
 
 def _entrant_page(tournament_id: int, number: int, template: str, make_form, act):
-    """A page about one participant that asks before it changes anything (withdraw, replace): shown on
-    GET; on POST ``act(view, entrant, form)`` does the change and answers where to go next, or the
-    status to show the page again with (its refusals said on the form)."""
+    """A page about one participant that asks before it changes anything (replace): shown on GET; on POST
+    ``act(view, entrant, form)`` does the change and answers where to go next, or the status to show the
+    page again with (its refusals said on the form)."""
     view = _view(tournament_id)
     entrant = _entrant(view, number)
     form = make_form(view)
@@ -228,34 +228,54 @@ def _entrant_page(tournament_id: int, number: int, template: str, make_form, act
     return render_template(template, view=view, t=view.tournament, entrant=entrant, form=form), status
 
 
+def _confirmed(tournament_id: int, template: str, *, confirm: str, ask: str, change, done: str, back: str, **page):
+    """A change asked on its own page first (a plain link and form, no script: a withdrawal, clearing a
+    table's paper points). GET shows ``template`` (with ``page`` and the form); a POST carrying that page's
+    confirmation (``confirm``: what the page posts) does ``change()``, says ``done`` and leads ``back``; a
+    post without it (``ask`` says so) or with an expired form changes nothing and shows the page again; a
+    refusal of the core goes back to the tournament's page, said."""
+    form = ConfirmForm()
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if not form.validate_on_submit():
+            form.form_errors.append(_("The form has expired: try again."))
+        elif form.confirm.data != confirm:
+            form.form_errors.append(ask)
+        else:
+            try:
+                change()
+            except (Conflict, InvalidInput) as exc:
+                return _refused(tournament_id, exc)
+            flash(done)
+            return redirect(back)
+    return render_template(template, form=form, **page), status
+
+
 @bp.route("/<int:tournament_id>/entrants/<int:number>/withdraw", methods=["GET", "POST"])
 @access(SCORER)
 def withdraw(tournament_id: int, number: int):
     """Withdraw a participant between rounds, after a page that names them asks (no script needed)."""
     if request.method == "POST" and not any(e.number == number for e in _view(tournament_id).entrants):
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
-
-    def act(view, entrant, form):
-        if not form.validate_on_submit():
-            form.form_errors.append(_("The form has expired: try again."))
-            return 400
-        if form.confirm.data != str(number):
-            form.form_errors.append(_("Confirm the withdrawal on this page."))
-            return 400
-        try:
-            tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
-        except (Conflict, InvalidInput) as exc:
-            return _refused(tournament_id, exc)
-        flash(
-            _(
-                "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
-                name=view.names[number],
-                n=number,
-            )
-        )
-        return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
-
-    return _entrant_page(tournament_id, number, "tournaments/withdraw.html", lambda view: WithdrawForm(), act)
+    view = _view(tournament_id)
+    entrant = _entrant(view, number)
+    return _confirmed(
+        tournament_id,
+        "tournaments/withdraw.html",
+        confirm=str(number),
+        ask=_("Confirm the withdrawal on this page."),
+        change=lambda: tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number),
+        done=_(
+            "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
+            name=view.names[number],
+            n=number,
+        ),
+        back=url_for(".show", tournament_id=tournament_id, _anchor="entrants"),
+        view=view,
+        t=view.tournament,
+        entrant=entrant,
+    )
 
 
 @bp.post("/<int:tournament_id>/entrants/<int:number>/take-back")
@@ -505,37 +525,20 @@ def clear_paper(tournament_id: int, round_number: int, table: int):
     and its players asks (as a withdrawal does; no script needed): the table plays again."""
     view = _view(tournament_id)
     at = _table(view, round_number, table)
-    form = WithdrawForm()
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if not form.validate_on_submit():
-            form.form_errors.append(_("The form has expired: try again."))
-        elif form.confirm.data != str(table):
-            form.form_errors.append(_("Confirm the clearing on this page."))
-        else:
-            try:
-                tm.clear_paper(
-                    db=get_db(),
-                    tournament_id=tournament_id,
-                    round_number=round_number,
-                    table=table,
-                    who=life.who(None),
-                )
-            except (Conflict, InvalidInput) as exc:
-                return _refused(tournament_id, exc)
-            flash(_("The points of table %(n)s are cleared: its phone records its deals again.", n=table))
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
-    return (
-        render_template(
-            "tournaments/clear_paper.html",
-            view=view,
-            t=view.tournament,
-            at_table=at,
-            round_number=round_number,
-            form=form,
+    return _confirmed(
+        tournament_id,
+        "tournaments/clear_paper.html",
+        confirm=str(table),
+        ask=_("Confirm the clearing on this page."),
+        change=lambda: tm.clear_paper(
+            db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
         ),
-        status,
+        done=_("The points of table %(n)s are cleared: its phone records its deals again.", n=table),
+        back=url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"),
+        view=view,
+        t=view.tournament,
+        at_table=at,
+        round_number=round_number,
     )
 
 
