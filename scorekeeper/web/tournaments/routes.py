@@ -432,12 +432,28 @@ def reopen(tournament_id: int):
     return render_template("tournaments/reopen.html", t=t, form=form), status
 
 
-def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
+def _table(view: tm.TournamentView, round_number: int, table: int, made_for: str | None = None) -> tm.TableView:
+    """The table of a round, else 404. A paper form posted for a table its round, drawn again meanwhile, no
+    longer has (``made_for``: the night the form was made for, one no table of the round has now) leads to
+    the round's new tables, saying so and saving nothing, as a phone of such a table is told (web/access.py
+    ``REDRAWN``)."""
     for r in view.rounds:
         if r.number == round_number:
             for t in r.tables:
                 if t.number == table:
                     return t
+            if made_for and made_for not in {t.night.uid for t in r.tables}:
+                flash(
+                    _(
+                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone and nothing was saved. "
+                        "Here are the round's new tables.",
+                        r=round_number,
+                        n=table,
+                    ),
+                    "error",
+                )
+                back = url_for(".show", tournament_id=view.tournament.id, _anchor=f"round-{round_number}")
+                abort(redirect(back, 303))
     abort(404, _("There is no such table."))
 
 
@@ -465,7 +481,7 @@ def _paper_refused(form, exc: InvalidInput) -> None:
 def paper(tournament_id: int, round_number: int, table: int):
     """A table's final points typed from its paper list."""
     view = _view(tournament_id)
-    at = _table(view, round_number, table)
+    at = _table(view, round_number, table, request.form.get("night_uid") if request.method == "POST" else None)
     form = paper_form(at.names, view.tournament.deals)
     status = 200
     if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
@@ -493,7 +509,7 @@ def paper(tournament_id: int, round_number: int, table: int):
             except Conflict as exc:
                 get_db().rollback()
                 view = _view(tournament_id)
-                now = _table(view, round_number, table)
+                now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
                 posted = form.night_uid.data, form.player_ids()
                 if posted[0] not in (None, "", now.night.uid) or posted[1] not in (None, now.player_ids):
                     # the table drawn again (or a seat taken by another): a new form, its players named
