@@ -987,8 +987,18 @@ def enter_paper(
 
     ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
     the form was made for. The points go by position, so where the round was drawn again meanwhile (a
-    new night) or another person took a seat, they are refused: they were typed for other people."""
-    t, row, night = _paper_table(db, tournament_id, round_number, table, who)
+    new night, or no such table any more) or another person took a seat, they are refused: they were
+    typed for other people."""
+    try:
+        t, row, night = _paper_table(db, tournament_id, round_number, table, who)
+    except NotFound:  # a table of the night it names gone: its round was drawn again with fewer tables
+        if night_uid in (None, "") or not is_id(tournament_id) or not is_id(round_number):
+            raise
+        if db.get(TournamentRound, (tournament_id, round_number)) is None:
+            raise
+        raise Conflict(
+            "round {r} was drawn again meanwhile: table {n} is gone and nothing was saved", r=round_number, n=table
+        ) from None
     if night_uid not in (None, "") and night_uid != night.uid:
         raise Conflict(
             "table {n} was drawn again meanwhile: nothing was saved, its new players are on the form", n=row.number
