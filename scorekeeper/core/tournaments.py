@@ -40,10 +40,10 @@ from scorekeeper.core.models import (
     utcnow,
 )
 from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night, touch
-from scorekeeper.core.players import player_named
+from scorekeeper.core.players import LooksLikeSeveral, match_names, player_named
 from scorekeeper.core.stored import deals_played, last_hand
 from scorekeeper.core.table import read_table
-from scorekeeper.core.text import clean_name, has_control, is_id
+from scorekeeper.core.text import clean_name, has_control, is_id, name_key
 from scorekeeper.engine import GAMES, get_game
 from scorekeeper.engine import tournament as plan
 from scorekeeper.engine.rules import rules_to_json
@@ -651,7 +651,7 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
             raise InvalidInput("player", "there is no player {id}", id=player_id)
     else:
         name = clean_name(guest)
-        player = player_named(db, name)  # a guest who comes back is the same guest (their name, as it looks)
+        player = _person_named(db, name)  # a guest who comes back is the same guest (their name, as it looks)
         if player is not None and not player.guest:
             raise InvalidInput(
                 "guest", "there is already a player called {name}: choose them from the roster", name=name
@@ -663,6 +663,30 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
     for e in db.exec(select(Entrant).where(Entrant.tournament_id == t.id)):
         if e.player_id == player.id or any(f["player_id"] == player.id for f in e.former or ()):
             raise InvalidInput("player", "{name} is entered already", name=player.name)
+    return player
+
+
+def _person_named(db: Session, name: str) -> Player | None:
+    """The player (a member or a guest) a name typed for a guest means: the one of exactly that name, else
+    the one whose name looks like it (core/text.py ``name_key``); None: nobody. The roster's names are
+    locked to the commit (:func:`scorekeeper.core.players.player_named`).
+
+    :raises InvalidInput: where it is none of them exactly and looks like two or more (names stored before
+        today's rule may look alike): which one is meant is not guessed, the refusal names them with their
+        ids (the entrant form's list marks them so)."""
+    if player_named(db, name) is None:  # takes the names' lock; nobody looks like it
+        return None
+    key = name_key(name)
+    alike = [p for p in db.exec(select(Player).order_by(Player.id)) if name_key(p.name) == key]
+    try:
+        (player,) = match_names(alike, [name])
+    except LooksLikeSeveral as err:
+        raise InvalidInput(
+            "guest",
+            "{name} looks like {choices} and is none of them exactly: choose the one meant from the list",
+            name=name,
+            choices=", ".join(f"{p.name} (id {p.id})" for p in err.players),
+        ) from None
     return player
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players, roster_stamp
+from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.tariff import tariff
 from scorekeeper.web import life, options, printing
@@ -126,8 +128,20 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     entered = {e.player_id for e in view.entrants} | {f["player_id"] for e in view.entrants for f in e.former or ()}
     roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
     guests = [p for p in list_guests(db=get_db()) if p.id not in entered]  # a guest who comes back
+    # names that look alike (stored before today's rule) are told apart by id, as a guest's name typed that
+    # looks like several is refused naming them (core/tournaments.py _person_named)
+    alike = Counter(name_key(p.name) for p in (*roster, *guests))
+
+    def member(p) -> str:
+        return p.name if alike[name_key(p.name)] < 2 else f"{p.name} (id {p.id})"
+
+    def guest(p) -> str:
+        if alike[name_key(p.name)] < 2:
+            return _("%(name)s (guest)", name=p.name)
+        return _("%(name)s (guest, id %(id)s)", name=p.name, id=p.id)
+
     form.player.choices = choices(
-        [("", "—"), *((p.id, p.name) for p in roster), *((p.id, _("%(name)s (guest)", name=p.name)) for p in guests)]
+        [("", "—"), *((p.id, member(p)) for p in roster), *((p.id, guest(p)) for p in guests)]
     )
     return form
 
