@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.models import Night
+from scorekeeper.core.nights import deleted_nights
 from tests.support import answer_text, form_values, snapshot
 from tests.support_tournament import make_tournament
 
@@ -43,3 +45,19 @@ def test_a_paper_form_of_a_table_gone_after_the_round_was_drawn_again_leads_to_t
     assert client.post(f"/tournaments/{t.id}/rounds/1/tables/9/paper", data={"p1": "1"}).status_code == 404
     assert client.get(paper).status_code == 404
     assert snapshot(db) == before
+
+
+def test_a_round_drawn_again_gives_its_tables_new_nights_whose_ids_and_uids_were_never_used(client, db):
+    """Why a redraw's deleted nights need no deletion record (docs/tournaments.md, "A round drawn again"):
+    what a phone or a form of the old table holds (its night's id, uid, version) names no other night,
+    ever: the new tables' nights have higher ids (never reused) and new uids; the old ones are simply gone,
+    not listed as deleted nights (nothing to bring back: they had no hand)."""
+    t = make_tournament(db, n=8)
+    client.post(f"/tournaments/{t.id}/draw")
+    old = [(table.night.id, table.night.uid) for table in _view(db, t).rounds[0].tables]
+    tm.redraw_round(db=db, tournament_id=t.id)
+    new = [(table.night.id, table.night.uid) for table in _view(db, t).rounds[0].tables]
+    assert min(i for i, _ in new) > max(i for i, _ in old)
+    assert not {u for _, u in new} & {u for _, u in old}
+    assert all(db.get(Night, i) is None for i, _ in old)
+    assert deleted_nights(db=db) == []
