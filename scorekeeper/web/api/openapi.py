@@ -534,22 +534,16 @@ NUMBER = {
     "description": "the hand's number in the night (1, 2, ...)",
     "example": 1,
 }
-ROUND_NUMBER = {
-    "name": "round_number",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 1},
-    "description": "the round's number",
-    "example": 1,
-}
-TABLE_NUMBER = {
-    "name": "table",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 1},
-    "description": "the table's number in its round",
-    "example": 1,
-}
+
+
+def _path_number(name: str, description: str) -> dict[str, Any]:
+    """A path parameter that is a number from 1 (a round's, a table's)."""
+    schema = {"type": "integer", "minimum": 1}
+    return {"name": name, "in": "path", "required": True, "schema": schema, "description": description, "example": 1}
+
+
+ROUND_NUMBER = _path_number("round_number", "the round's number")
+TABLE_NUMBER = _path_number("table", "the table's number in its round")
 TOURNAMENT_ID = {
     "name": "tournament_id",
     "in": "path",
