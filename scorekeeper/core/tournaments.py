@@ -22,7 +22,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from scorekeeper.core import lifecycle
-from scorekeeper.core.errors import Conflict, InvalidInput, N_plural, NotFound
+from scorekeeper.core.errors import N_, Conflict, InvalidInput, N_plural, NotFound
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -40,10 +40,10 @@ from scorekeeper.core.models import (
     utcnow,
 )
 from scorekeeper.core.nights import add_night, bump, check_date, close_locked, lock_night, touch
-from scorekeeper.core.players import player_named
+from scorekeeper.core.players import LooksLikeSeveral, match_names, player_named
 from scorekeeper.core.stored import deals_played, last_hand
 from scorekeeper.core.table import read_table
-from scorekeeper.core.text import clean_name, has_control, is_id
+from scorekeeper.core.text import clean_name, has_control, is_id, name_key
 from scorekeeper.engine import GAMES, get_game
 from scorekeeper.engine import tournament as plan
 from scorekeeper.engine.rules import rules_to_json
@@ -85,6 +85,11 @@ ENTRANTS_MAX = 1000
 APART_MAX = 200
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
+#: The solos a paper list cannot have (one declarer per deal), the one place of the rule
+#: (:func:`enter_paper`): a player's won and lost together (their field ``solos.i``, 0-based by table
+#: position), and the whole table's (``solos``). The paper form says them in its words at their fields.
+PLAYER_SOLOS = N_("a player's solos won and lost together may not exceed {n}")
+TABLE_SOLOS = N_("the solos of all players together may not exceed {n}, one per deal: these are {total}")
 #: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
 PAPER_CLEARED = "paper cleared"
 
@@ -646,7 +651,7 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
             raise InvalidInput("player", "there is no player {id}", id=player_id)
     else:
         name = clean_name(guest)
-        player = player_named(db, name)  # a guest who comes back is the same guest (their name, as it looks)
+        player = _person_named(db, name)  # a guest who comes back is the same guest (their name, as it looks)
         if player is not None and not player.guest:
             raise InvalidInput(
                 "guest", "there is already a player called {name}: choose them from the roster", name=name
@@ -658,6 +663,30 @@ def _new_entrant_player(db: Session, t: Tournament, player_id: Any, guest: Any) 
     for e in db.exec(select(Entrant).where(Entrant.tournament_id == t.id)):
         if e.player_id == player.id or any(f["player_id"] == player.id for f in e.former or ()):
             raise InvalidInput("player", "{name} is entered already", name=player.name)
+    return player
+
+
+def _person_named(db: Session, name: str) -> Player | None:
+    """The player (a member or a guest) a name typed for a guest means: the one of exactly that name, else
+    the one whose name looks like it (core/text.py ``name_key``); None: nobody. The roster's names are
+    locked to the commit (:func:`scorekeeper.core.players.player_named`).
+
+    :raises InvalidInput: where it is none of them exactly and looks like two or more (names stored before
+        today's rule may look alike): which one is meant is not guessed, the refusal names them with their
+        ids (the entrant form's list marks them so)."""
+    if player_named(db, name) is None:  # takes the names' lock; nobody looks like it
+        return None
+    key = name_key(name)
+    alike = [p for p in db.exec(select(Player).order_by(Player.id)) if name_key(p.name) == key]
+    try:
+        (player,) = match_names(alike, [name])
+    except LooksLikeSeveral as err:
+        raise InvalidInput(
+            "guest",
+            "{name} looks like {choices} and is none of them exactly: choose the one meant from the list",
+            name=name,
+            choices=", ".join(f"{p.name} (id {p.id})" for p in err.players),
+        ) from None
     return player
 
 
@@ -982,8 +1011,18 @@ def enter_paper(
 
     ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
     the form was made for. The points go by position, so where the round was drawn again meanwhile (a
-    new night) or another person took a seat, they are refused: they were typed for other people."""
-    t, row, night = _paper_table(db, tournament_id, round_number, table, who)
+    new night, or no such table any more) or another person took a seat, they are refused: they were
+    typed for other people."""
+    try:
+        t, row, night = _paper_table(db, tournament_id, round_number, table, who)
+    except NotFound:  # a table of the night it names gone: its round was drawn again with fewer tables
+        if night_uid in (None, "") or not is_id(tournament_id) or not is_id(round_number):
+            raise
+        if db.get(TournamentRound, (tournament_id, round_number)) is None:
+            raise
+        raise Conflict(
+            "round {r} was drawn again meanwhile: table {n} is gone and nothing was saved", r=round_number, n=table
+        ) from None
     if night_uid not in (None, "") and night_uid != night.uid:
         raise Conflict(
             "table {n} was drawn again meanwhile: nothing was saved, its new players are on the form", n=row.number
@@ -1011,14 +1050,14 @@ def enter_paper(
             *N_plural("give the solos of the one player", "give the solos of each of the {n} players"),
             n=night.seat_count,
         )
-    for pair in solos:
+    for i, pair in enumerate(solos):  # a player's refusal names them: solos.0 is the first table position's
         if pair is not None and (
             not isinstance(pair, list | tuple)
             or len(pair) != 2
             or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
         ):
             raise InvalidInput(
-                "solos",
+                f"solos.{i}",
                 *N_plural(
                     "solos won and lost are whole numbers from 0 to {n} deal",
                     "solos won and lost are whole numbers from 0 to {n} deals",
@@ -1026,15 +1065,10 @@ def enter_paper(
                 n=t.deals,
             )
         if pair is not None and sum(pair) > t.deals:
-            raise InvalidInput("solos", "a player's solos won and lost together may not exceed {n}", n=t.deals)
+            raise InvalidInput(f"solos.{i}", PLAYER_SOLOS, n=t.deals)
     total = sum(sum(pair) for pair in solos if pair is not None)
     if total > t.deals:  # one declarer per deal: a table has at most as many solos as deals
-        raise InvalidInput(
-            "solos",
-            "the solos of all players together may not exceed {n}, one per deal: these are {total}",
-            n=t.deals,
-            total=total,
-        )
+        raise InvalidInput("solos", TABLE_SOLOS, n=t.deals, total=total)
     row.paper = list(points)
     row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)

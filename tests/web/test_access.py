@@ -156,6 +156,7 @@ def test_the_state_changing_routes_are_the_ones_this_test_knows(app):
             "POST api.add_entrant",
             "POST api.keep_apart",
             "POST api.draw_round",
+            "POST api.enter_paper",
             "POST tournaments.new",
             "POST tournaments.add_entrant",
             "POST tournaments.withdraw",

@@ -245,6 +245,9 @@ WRITES: dict[str, Write] = {
     "api.add_entrant": Write(("player_id", "guest"), lambda w, a: {"guest": "Gustl"}, api=True),
     "api.keep_apart": Write(("first", "second", "apart"), lambda w, a: {"first": 1, "second": 2}, api=True),
     "api.draw_round": Write((), api=True),
+    "api.enter_paper": Write(
+        ("points", "solos", "night_uid", "player_ids"), lambda w, a: {"points": [3, -1, -1, -1]}, api=True
+    ),
     "tournaments.new": Write((*fields_of(tournament_forms.TournamentForm), "apply_preset"), _tournament_form),
     "tournaments.add_entrant": Write(fields_of(tournament_forms.EntrantForm), lambda w, a: {"guest": "Gustl"}),
     "tournaments.keep_apart": Write(

@@ -37,6 +37,11 @@ LIFE_ROUTES = {
         "/tournaments/{t}/rounds/1/tables/1/paper",
         {"p1": "3", "p2": "-1", "p3": "-1", "p4": "-1"},
     ),
+    ("api.enter_paper", "POST"): (
+        lifecycle.PAPER,
+        "/api/v1/tournaments/{t}/rounds/1/tables/1/paper",
+        {"points": [3, -1, -1, -1]},
+    ),
     ("tournaments.clear_paper", "POST"): (
         lifecycle.PAPER,
         "/tournaments/{t}/rounds/1/tables/1/paper/clear",

@@ -343,6 +343,11 @@ def _tournament_schemas() -> dict[str, Any]:
     table = {
         "number": {"type": "integer", "minimum": 1},
         "night_id": {**ID, "description": "the table's night: its phone records through /sessions/{night_id}/hands"},
+        "night_uid": {
+            "type": "string",
+            "description": "the uid of the table's night: a paper list sent with it is refused once the round "
+            "is drawn again",
+        },
         "join_code": {
             "type": ["string", "null"],
             "description": "the code a table's phone joins with (to a scorer or admin, while the table is open)",
@@ -448,6 +453,39 @@ def _tournament_schemas() -> dict[str, Any]:
         },
         "Entrant": _object(entrant, list(entrant)),
         "Round": _object(drawn_round, list(drawn_round)),
+        "PaperList": _object(
+            {
+                "points": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": -tm.PAPER_MAX, "maximum": tm.PAPER_MAX},
+                    "description": "each player's final points of the round, by table position; they add up to 0",
+                },
+                "solos": {
+                    "type": ["array", "null"],
+                    "items": {
+                        "type": ["array", "null"],
+                        "items": {"type": "integer", "minimum": 0},
+                        "minItems": 2,
+                        "maxItems": 2,
+                    },
+                    "description": "each player's [solos won, solos lost], or null where the list does not say "
+                    "(unknown); a player's two together, and all players' together, at most the round's deals",
+                },
+                "night_uid": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 32,
+                    "description": "optional: the table's night_uid the list is for; the round drawn again since: 409",
+                },
+                "player_ids": {
+                    "type": "array",
+                    "items": ID,
+                    "description": "optional: the players the list is for (their player_id), by table position; "
+                    "another person seated since: 409",
+                },
+            },
+            ["points"],
+        ),
         "Tournament": _object(tournament, list(tournament)),
         "Standings": _object(
             {
@@ -496,6 +534,16 @@ NUMBER = {
     "description": "the hand's number in the night (1, 2, ...)",
     "example": 1,
 }
+
+
+def _path_number(name: str, description: str) -> dict[str, Any]:
+    """A path parameter that is a number from 1 (a round's, a table's)."""
+    schema = {"type": "integer", "minimum": 1}
+    return {"name": name, "in": "path", "required": True, "schema": schema, "description": description, "example": 1}
+
+
+ROUND_NUMBER = _path_number("round_number", "the round's number")
+TABLE_NUMBER = _path_number("table", "the table's number in its round")
 TOURNAMENT_ID = {
     "name": "tournament_id",
     "in": "path",
@@ -717,6 +765,21 @@ def _tournament_paths() -> dict[str, Any]:
                         }
                     },
                 },
+            )
+        },
+        "/tournaments/{tournament_id}/rounds/{round_number}/tables/{table}/paper": {
+            "post": _operation(
+                "enter_paper",
+                "A table's final points (and solos) from its paper list, while the table has no deal recorded: "
+                "the table is then done (scorer or admin). Sent with night_uid and player_ids, a list typed "
+                "before the round was drawn again or another person took a seat is refused (409), nothing saved.",
+                {200: _json(_ref("Round"), "The table's round, its points from paper in it.")},
+                [400, 401, 403, 404, 409, 413],
+                parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],
+                requestBody=_body(
+                    _ref("PaperList"),
+                    {"points": [12, -7, 3, -8], "solos": [[2, 0], [0, 1], None, [1, 1]]},
+                ),
             )
         },
         "/tournaments/{tournament_id}/standings": {

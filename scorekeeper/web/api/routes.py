@@ -379,6 +379,7 @@ def _table_json(table: tm.TableView, writer: bool) -> dict[str, Any]:
     return {
         "number": table.number,
         "night_id": table.night.id,
+        "night_uid": table.night.uid,  # what a paper list is sent for (POST .../paper): refused once drawn again
         "join_code": table.night.join_code if writer and table.night.is_open else None,
         "players": [{"number": e.number, "name": n} for e, n in zip(table.entrants, table.names, strict=True)],
         "deals": table.deals,
@@ -520,6 +521,42 @@ def draw_round(tournament_id: int):
     drawn = tm.draw_round(db=get_db(), tournament_id=tournament_id)
     view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
     return _round_json(view.rounds[drawn.number - 1]), 201
+
+
+PAPER_FIELDS = frozenset({"points", "solos", "night_uid", "player_ids"})
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper")
+@access(SCORER)
+def enter_paper(tournament_id: int, round_number: int, table: int):
+    """A table's final points typed from its paper list, by table position: ``{"points": [...], "solos":
+    [[won, lost] or null, ...]}`` (solos optional), and optionally the table's night and players the list
+    is for (``night_uid``, ``player_ids``, as the table in ``drawn`` names them): where the round was drawn
+    again since, or another person took a seat, it is refused with 409 and nothing is saved. The rules of
+    the figures are the core's (``tournaments.enter_paper``). Answers the round."""
+    data = _fields(PAPER_FIELDS)
+    tm.get_tournament(db=get_db(), tournament_id=tournament_id)  # unknown: 404 before the body's checks
+    if "points" not in data:
+        raise ApiError(400, "points", "points is required: each player's points by table position")
+    uid = data.get("night_uid")
+    if uid is not None and not (isinstance(uid, str) and 0 < len(uid) <= 32):
+        raise ApiError(400, "night_uid", "night_uid must be the uid of the table's night (a text)")
+    ids = data.get("player_ids")
+    if ids is not None and not (isinstance(ids, list) and all(type(i) is int for i in ids)):
+        raise ApiError(400, "player_ids", "player_ids must be a list of player ids (whole numbers)")
+    tm.enter_paper(
+        db=get_db(),
+        tournament_id=tournament_id,
+        round_number=round_number,
+        table=table,
+        points=data["points"],
+        solos=data.get("solos"),
+        who=life.who(None),
+        night_uid=uid,
+        player_ids=ids,
+    )
+    view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
+    return _round_json(view.rounds[round_number - 1])
 
 
 @bp.get("/tournaments/<int:tournament_id>/standings")

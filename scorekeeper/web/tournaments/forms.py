@@ -108,7 +108,10 @@ class KeepApartForm(Form):
 
 class PaperForm(Form):
     """A table's points per player from its paper list, and each player's solos won and lost
-    (optional: both left empty, the player's solos are unknown). It carries the table's night and its
+    (optional: both left empty, the player's solos are unknown). Each field is read here; what the
+    figures may be together (points adding up to zero, solos no table could have) is the core's rule
+    alone (:func:`scorekeeper.core.tournaments.enter_paper`), whose refusals the route says at their
+    fields. It carries the table's night and its
     players it was made for (``night_uid``, ``players``: their ids by table position): the points go by
     position, so a table drawn again meanwhile is refused (:func:`scorekeeper.core.tournaments.enter_paper`)."""
 
@@ -143,27 +146,6 @@ class PaperForm(Form):
         won, lost = getattr(self, f"w{i}").data, getattr(self, f"l{i}").data
         return None if won is None and lost is None else [won or 0, lost or 0]
 
-    def validate(self, extra_validators: Any = None) -> bool:
-        """Each field, then the solos no table could have: a player's won and lost together, and all
-        players' together, at most the round's deals (one declarer per deal)."""
-        valid = super().validate(extra_validators)
-        deals = self.deals
-        for _points, won, lost in self.rows():
-            if not won.errors and not lost.errors and (won.data or 0) + (lost.data or 0) > deals:
-                lost.errors.append(_l("Solos won and lost together may not exceed %(n)s.", n=deals))
-                valid = False
-        total = sum(pair[0] + pair[1] for pair in self.solos() if pair is not None)
-        if valid and total > deals:
-            self.form_errors.append(
-                _l(
-                    "All players' solos won and lost together may not exceed %(n)s, one per deal: these are %(total)s.",
-                    n=deals,
-                    total=total,
-                )
-            )
-            valid = False
-        return valid
-
     def rows(self) -> list[tuple[Field, Field, Field]]:
         """Per player: points, solos won, solos lost (the form's order: one player's line after another)."""
         return [(getattr(self, f"p{i}"), getattr(self, f"w{i}"), getattr(self, f"l{i}")) for i in self._seats()]
@@ -172,7 +154,7 @@ class PaperForm(Form):
 def paper_form(names: list[str], deals: int, **kwargs: Any) -> PaperForm:
     """The paper form of a table with these players (by table position); solos at most ``deals``
     (``formdata=None``: a new one, not the one posted)."""
-    attrs: dict[str, Any] = {"deals": deals}
+    attrs: dict[str, Any] = {}
     for i, name in enumerate(names, start=1):
         attrs[f"p{i}"] = WholeNumberField(
             name,
@@ -191,8 +173,9 @@ def paper_form(names: list[str], deals: int, **kwargs: Any) -> PaperForm:
     return type("TablePaperForm", (PaperForm,), attrs)(**kwargs)
 
 
-class WithdrawForm(Form):
-    """The confirmation of a withdrawal: the start number typed back by the confirm page."""
+class ConfirmForm(Form):
+    """The confirmation a page that asks first posts (a withdrawal: the start number; clearing a table's
+    paper points: the table's number), which a post from anywhere else lacks."""
 
     confirm = HiddenField()
 

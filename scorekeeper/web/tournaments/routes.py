@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import io
+import re
+from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -19,6 +21,7 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players, roster_stamp
+from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.tariff import tariff
 from scorekeeper.web import life, options, printing
@@ -32,10 +35,10 @@ from scorekeeper.web.messages import message
 from scorekeeper.web.nights.forms import presets_json
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
+    ConfirmForm,
     EntrantForm,
     KeepApartForm,
     TournamentForm,
-    WithdrawForm,
     paper_form,
     parse_prizes,
     rules_form,
@@ -125,8 +128,20 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     entered = {e.player_id for e in view.entrants} | {f["player_id"] for e in view.entrants for f in e.former or ()}
     roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
     guests = [p for p in list_guests(db=get_db()) if p.id not in entered]  # a guest who comes back
+    # names that look alike (stored before today's rule) are told apart by id, as a guest's name typed that
+    # looks like several is refused naming them (core/tournaments.py _person_named)
+    alike = Counter(name_key(p.name) for p in (*roster, *guests))
+
+    def member(p) -> str:
+        return p.name if alike[name_key(p.name)] < 2 else f"{p.name} (id {p.id})"
+
+    def guest(p) -> str:
+        if alike[name_key(p.name)] < 2:
+            return _("%(name)s (guest)", name=p.name)
+        return _("%(name)s (guest, id %(id)s)", name=p.name, id=p.id)
+
     form.player.choices = choices(
-        [("", "—"), *((p.id, p.name) for p in roster), *((p.id, _("%(name)s (guest)", name=p.name)) for p in guests)]
+        [("", "—"), *((p.id, member(p)) for p in roster), *((p.id, guest(p)) for p in guests)]
     )
     return form
 
@@ -212,9 +227,9 @@ def _entrant(view: tm.TournamentView, number: int):
 
 
 def _entrant_page(tournament_id: int, number: int, template: str, make_form, act):
-    """A page about one participant that asks before it changes anything (withdraw, replace): shown on
-    GET; on POST ``act(view, entrant, form)`` does the change and answers where to go next, or the
-    status to show the page again with (its refusals said on the form)."""
+    """A page about one participant that asks before it changes anything (replace): shown on GET; on POST
+    ``act(view, entrant, form)`` does the change and answers where to go next, or the status to show the
+    page again with (its refusals said on the form)."""
     view = _view(tournament_id)
     entrant = _entrant(view, number)
     form = make_form(view)
@@ -227,34 +242,54 @@ def _entrant_page(tournament_id: int, number: int, template: str, make_form, act
     return render_template(template, view=view, t=view.tournament, entrant=entrant, form=form), status
 
 
+def _confirmed(tournament_id: int, template: str, *, confirm: str, ask: str, change, done: str, back: str, **page):
+    """A change asked on its own page first (a plain link and form, no script: a withdrawal, clearing a
+    table's paper points). GET shows ``template`` (with ``page`` and the form); a POST carrying that page's
+    confirmation (``confirm``: what the page posts) does ``change()``, says ``done`` and leads ``back``; a
+    post without it (``ask`` says so) or with an expired form changes nothing and shows the page again; a
+    refusal of the core goes back to the tournament's page, said."""
+    form = ConfirmForm()
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if not form.validate_on_submit():
+            form.form_errors.append(_("The form has expired: try again."))
+        elif form.confirm.data != confirm:
+            form.form_errors.append(ask)
+        else:
+            try:
+                change()
+            except (Conflict, InvalidInput) as exc:
+                return _refused(tournament_id, exc)
+            flash(done)
+            return redirect(back)
+    return render_template(template, form=form, **page), status
+
+
 @bp.route("/<int:tournament_id>/entrants/<int:number>/withdraw", methods=["GET", "POST"])
 @access(SCORER)
 def withdraw(tournament_id: int, number: int):
     """Withdraw a participant between rounds, after a page that names them asks (no script needed)."""
     if request.method == "POST" and not any(e.number == number for e in _view(tournament_id).entrants):
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
-
-    def act(view, entrant, form):
-        if not form.validate_on_submit():
-            form.form_errors.append(_("The form has expired: try again."))
-            return 400
-        if form.confirm.data != str(number):
-            form.form_errors.append(_("Confirm the withdrawal on this page."))
-            return 400
-        try:
-            tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number)
-        except (Conflict, InvalidInput) as exc:
-            return _refused(tournament_id, exc)
-        flash(
-            _(
-                "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
-                name=view.names[number],
-                n=number,
-            )
-        )
-        return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
-
-    return _entrant_page(tournament_id, number, "tournaments/withdraw.html", lambda view: WithdrawForm(), act)
+    view = _view(tournament_id)
+    entrant = _entrant(view, number)
+    return _confirmed(
+        tournament_id,
+        "tournaments/withdraw.html",
+        confirm=str(number),
+        ask=_("Confirm the withdrawal on this page."),
+        change=lambda: tm.withdraw_entrant(db=get_db(), tournament_id=tournament_id, number=number),
+        done=_(
+            "%(name)s (start number %(n)s) has withdrawn: not drawn again; the points so far stay.",
+            name=view.names[number],
+            n=number,
+        ),
+        back=url_for(".show", tournament_id=tournament_id, _anchor="entrants"),
+        view=view,
+        t=view.tournament,
+        entrant=entrant,
+    )
 
 
 @bp.post("/<int:tournament_id>/entrants/<int:number>/take-back")
@@ -411,13 +446,48 @@ def reopen(tournament_id: int):
     return render_template("tournaments/reopen.html", t=t, form=form), status
 
 
-def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
+def _table(view: tm.TournamentView, round_number: int, table: int, made_for: str | None = None) -> tm.TableView:
+    """The table of a round, else 404. A paper form posted for a table its round, drawn again meanwhile, no
+    longer has (``made_for``: the night the form was made for, one no table of the round has now) leads to
+    the round's new tables, saying so and saving nothing, as a phone of such a table is told (web/access.py
+    ``REDRAWN``)."""
     for r in view.rounds:
         if r.number == round_number:
             for t in r.tables:
                 if t.number == table:
                     return t
+            if made_for and made_for not in {t.night.uid for t in r.tables}:
+                flash(
+                    _(
+                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone and nothing was saved. "
+                        "Here are the round's new tables.",
+                        r=round_number,
+                        n=table,
+                    ),
+                    "error",
+                )
+                back = url_for(".show", tournament_id=view.tournament.id, _anchor=f"round-{round_number}")
+                abort(redirect(back, 303))
     abort(404, _("There is no such table."))
+
+
+def _paper_refused(form, exc: InvalidInput) -> None:
+    """The core's refusal of a paper list (core/tournaments.py ``enter_paper``, the one place of its rules)
+    said on the form in its words: a player's solos (``solos.i``, by table position) at their solos lost,
+    the others above the form."""
+    player = re.fullmatch(r"solos\.(\d+)", exc.field)
+    field = form._fields.get(f"l{int(player[1]) + 1}") if player and len(player[1]) < 4 else None
+    if field is not None and exc.template == tm.PLAYER_SOLOS:
+        field.errors = [*list(field.errors), _("Solos won and lost together may not exceed %(n)s.", n=exc.params["n"])]
+    elif exc.template == tm.TABLE_SOLOS:
+        form.form_errors.append(
+            _(
+                "All players' solos won and lost together may not exceed %(n)s, one per deal: these are %(total)s.",
+                **exc.params,
+            )
+        )
+    else:
+        form.form_errors.append(message(exc))
 
 
 @bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper", methods=["GET", "POST"])
@@ -425,7 +495,7 @@ def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableVi
 def paper(tournament_id: int, round_number: int, table: int):
     """A table's final points typed from its paper list."""
     view = _view(tournament_id)
-    at = _table(view, round_number, table)
+    at = _table(view, round_number, table, request.form.get("night_uid") if request.method == "POST" else None)
     form = paper_form(at.names, view.tournament.deals)
     status = 200
     if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
@@ -449,11 +519,11 @@ def paper(tournament_id: int, round_number: int, table: int):
                 )
             except InvalidInput as exc:
                 get_db().rollback()
-                form.form_errors.append(message(exc))
+                _paper_refused(form, exc)
             except Conflict as exc:
                 get_db().rollback()
                 view = _view(tournament_id)
-                now = _table(view, round_number, table)
+                now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
                 posted = form.night_uid.data, form.player_ids()
                 if posted[0] not in (None, "", now.night.uid) or posted[1] not in (None, now.player_ids):
                     # the table drawn again (or a seat taken by another): a new form, its players named
@@ -485,37 +555,20 @@ def clear_paper(tournament_id: int, round_number: int, table: int):
     and its players asks (as a withdrawal does; no script needed): the table plays again."""
     view = _view(tournament_id)
     at = _table(view, round_number, table)
-    form = WithdrawForm()
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if not form.validate_on_submit():
-            form.form_errors.append(_("The form has expired: try again."))
-        elif form.confirm.data != str(table):
-            form.form_errors.append(_("Confirm the clearing on this page."))
-        else:
-            try:
-                tm.clear_paper(
-                    db=get_db(),
-                    tournament_id=tournament_id,
-                    round_number=round_number,
-                    table=table,
-                    who=life.who(None),
-                )
-            except (Conflict, InvalidInput) as exc:
-                return _refused(tournament_id, exc)
-            flash(_("The points of table %(n)s are cleared: its phone records its deals again.", n=table))
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
-    return (
-        render_template(
-            "tournaments/clear_paper.html",
-            view=view,
-            t=view.tournament,
-            at_table=at,
-            round_number=round_number,
-            form=form,
+    return _confirmed(
+        tournament_id,
+        "tournaments/clear_paper.html",
+        confirm=str(table),
+        ask=_("Confirm the clearing on this page."),
+        change=lambda: tm.clear_paper(
+            db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
         ),
-        status,
+        done=_("The points of table %(n)s are cleared: its phone records its deals again.", n=table),
+        back=url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"),
+        view=view,
+        t=view.tournament,
+        at_table=at,
+        round_number=round_number,
     )
 
 
