@@ -563,7 +563,7 @@ def _lock_people(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) 
         ids |= set(db.exec(select(Entrant.player_id).where(Entrant.tournament_id == tournament_id)))
     if ids:
         query = select(Player.id).where(Player.id.in_(sorted(ids))).order_by(Player.id)
-        db.exec(query.with_for_update(key_share=True)).all()
+        db.exec(query.with_for_update(read=True, key_share=True)).all()
 
 
 def _open_tournament(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> Tournament:
@@ -683,7 +683,7 @@ def _person_named(db: Session, name: str) -> Player | None:
     except LooksLikeSeveral as err:
         raise InvalidInput(
             "guest",
-            "{name} looks like {choices} and is none of them exactly: choose the one meant from the list",
+            "several look like {name}: {choices}; choose the one meant from the list",
             name=name,
             choices=", ".join(f"{p.name} (id {p.id})" for p in err.players),
         ) from None

@@ -9,6 +9,7 @@ import threading
 from datetime import date
 
 import pytest
+from sqlalchemy import text
 from sqlmodel import select
 
 from scorekeeper.core import accounts
@@ -207,3 +208,23 @@ def test_a_hand_saved_while_its_declarer_is_merged_waits_never_a_deadlock(app, d
     assert klara.id in set(db.exec(select(Seat.player_id).where(Seat.night_id == night.id)))
     assert len(db.exec(select(HandRecord).where(HandRecord.night_id == night.id)).all()) == 1
     assert verify_nights(db=db) == []
+
+
+# --- the people of a tournament's change are held FOR KEY SHARE, not FOR NO KEY UPDATE --------------
+
+
+def test_two_tournaments_changes_do_not_wait_for_each_other_at_a_player_of_both(app, db, players):
+    """``_lock_people`` holds the people of a tournament's change against a merge: a share lock, so the
+    changes of two tournaments that share a player go on side by side.
+    It took ``FOR NO KEY UPDATE`` (SQLAlchemy's ``key_share=True`` without ``read=True``), which two
+    such changes hold one at a time."""
+    engine = app.extensions["sk_engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("row locks are PostgreSQL's: SQLite takes the whole database for a write")
+    anna = players[0].id
+    with database.session(engine, write=True) as first, database.session(engine, write=True) as second:
+        tm._lock_people(first, None, (anna,))
+        second.exec(text("SET LOCAL lock_timeout = '300ms'"))
+        tm._lock_people(second, None, (anna,))  # it waited, and ran out of time: LockNotAvailable
+        second.rollback()
+        first.rollback()
