@@ -1,5 +1,5 @@
 """The settlement's PDF as a reader sees it: every name's letters drawn (a font of the server's for those
-DejaVu lacks), a name kept in its cells."""
+DejaVu lacks), a name kept in its cells, a short night on one page."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from scorekeeper.core.players import create_player, rename_player
 from scorekeeper.core.table import load_table
 from scorekeeper.web.pdf import PLAYER_CHARS, name_chars, summary_document
 from tests.support import closed_split_night
+from tests.web.test_pdf import FIVE_LONG_NAMES
 
 #: Names in Chinese, Korean, Japanese and full-width letters: none of their letters is in DejaVu.
 CJK_NAMES = ("王小明", "김민준", "Ｆｕｌｌ Ｗｉｄｔｈ", "さくら")
@@ -139,3 +140,15 @@ def test_a_name_of_stacked_accents_stays_in_its_cells(app, db, players, tmp_path
     assert len(cells) >= 4 + 2 + 2 + 1  # the balance's, the statistics', the log's head's and hands', a payment's
     outside = ImageChops.subtract(changed, names)
     assert outside.getbbox() is None, outside.getbbox()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("names", [("Anna", "Bernd", "Clara", "Dieter"), FIVE_LONG_NAMES[:4]], ids=["short", "long"])
+def test_a_short_nights_settlement_is_one_page(app, db, lang, names):
+    """A closed night of three hands whose pot was shared out ran onto a second page with its whole log, and with
+    long names so did the log's head: the chart (125 mm wide, 52 mm high, a long name's legend a row of its own),
+    the paragraphs' and the headings' margins, the tables' rows and the page's took the room."""
+    night = closed_split_night(db, [create_player(db=db, name=name) for name in names])
+    with app.test_request_context(f"/?lang={lang}"):
+        document = summary_document(load_table(db=db, night_id=night.id))
+    assert len(document.pages) == 1
