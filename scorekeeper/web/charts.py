@@ -16,10 +16,12 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell the lines apart in black a
 #: and more, no smaller than the page's small text (``.hint``, 15.6 px). Drawn 480 wide, the text came
 #: out at 11 px. A wider screen shows it at most ``.chart-box svg``'s ``max-width`` (static/style.css).
 WIDTH, HEIGHT, FONT = 330, 200, 17
-#: The PDF's chart: 125 mm wide on A4 (templates/nights/summary_pdf.html), its text at about 11 pt; 52 mm high
-#: (its plot 41 mm), so that a night's log has room on the first page (at 240, 62 mm, Matt's five Durchgänge
-#: ran onto a second).
-PDF_WIDTH, PDF_HEIGHT, PDF_FONT = 480, 200, 15
+#: The PDF's chart: the page's width on A4, 182 mm (templates/nights/summary_pdf.html), its text at about 11 pt;
+#: 44 mm high (its plot 33 mm), so that a short night's log has room on the first page: at 480 wide (125 mm) and
+#: 200 high (52 mm), a closed night of three hands ran onto a second page, and with long names, whose legend then
+#: took a row each, so did its log's head (at 240, 62 mm, Matt's five Durchgänge did). Its legend's rows hold two
+#: names of 37 characters (``legend_chars``: at 480 wide, 24).
+PDF_WIDTH, PDF_HEIGHT, PDF_FONT = 700, 170, 15
 #: A character of a legend's name is at most this wide on average, in ems (DejaVu Sans).
 LEGEND_EM = 0.56
 #: The legend's rows (a name's first line) and a wrapped name's next lines, apart in ems.
@@ -36,7 +38,7 @@ def legend_chars(width: int = WIDTH, font: int = FONT) -> tuple[int, int]:
 #: A page's legend: a name at most ``LEGEND_HALF`` characters long shares its row with another; a longer
 #: one has a row to itself, wrapped at its spaces into lines of at most ``LEGEND_FULL`` characters
 #: (Konter a Matt's teams: "Team A: " and two players' names). A word longer than a line is cut short
-#: with an ellipsis, and the name's title says it whole. (The PDF's chart: 24 and 50.)
+#: with an ellipsis, and the name's title says it whole. (The PDF's chart: 37 and 76.)
 LEGEND_HALF, LEGEND_FULL = legend_chars()
 
 
@@ -45,8 +47,8 @@ def legend_lines(name: str, full: int = LEGEND_FULL) -> list[str]:
 
     >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber")  # the page's
     ['Team A: Maximilian', 'Obermeier-Schwarzenberger +', 'Bartholomäus Huber']
-    >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber", full=50)  # the PDF's
-    ['Team A: Maximilian Obermeier-Schwarzenberger +', 'Bartholomäus Huber']
+    >>> legend_lines("Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber", full=76)  # the PDF's
+    ['Team A: Maximilian Obermeier-Schwarzenberger + Bartholomäus Huber']
     """
     lines: list[str] = []
     for word in name.split():

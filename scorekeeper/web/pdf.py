@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from flask import current_app, render_template
@@ -181,11 +182,21 @@ def steps_text(steps: Sequence[tuple[str, int, int]]) -> str:
     return "; ".join(f"{text} ({units:+d})" if units else text for text, units, _total in steps[:-1])
 
 
+def letters_wide(word: str) -> int:
+    """How many letters wide ``word`` is: a full-width or CJK letter (East Asian width F or W) as two, an accent
+    drawn on the letter before it (a combining mark, Mn or Me) as none."""
+    return sum(
+        0 if unicodedata.category(c) in ("Mn", "Me") else 2 if unicodedata.east_asian_width(c) in "FW" else 1
+        for c in word
+    )
+
+
 def name_chars(name: str) -> int:
     """How wide a player's field is for the name above it: its longest word, a hyphen it breaks
-    after counted with it (a bold letter of the header is about 1.1 characters of the figures),
-    and the gap before it (``NAME_GAP``, with room to spare); at least ``PLAYER_CHARS``."""
-    longest = max((len(word) for word in re.findall(r"[^\s-]+-?", name)), default=0)
+    after counted with it (a bold letter of the header is about 1.1 characters of the figures,
+    a full-width or CJK letter twice that, an accent none: ``letters_wide``), and the gap before
+    it (``NAME_GAP``, with room to spare); at least ``PLAYER_CHARS``."""
+    longest = max((letters_wide(word) for word in re.findall(r"[^\s-]+-?", name)), default=0)
     return max(PLAYER_CHARS, round(longest * 1.1 + 1.5))
 
 
