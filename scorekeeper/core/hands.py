@@ -45,6 +45,7 @@ __all__ = [
     "changed_meanwhile",
     "complete_hand",
     "edit_hand",
+    "edited_meanwhile",
     "is_idempotency_key",
     "record_hand",
     "undo_last",
@@ -232,6 +233,20 @@ def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -
     return Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
 
 
+def edited_meanwhile(*, night: Night, expected_version: int | None) -> StaleVersion | None:
+    """Why an edit form made at the night's version ``expected_version`` is stale now (another phone recorded,
+    edited or took back a hand meanwhile), or None: the one reason of the edit's save and of its preview."""
+    if expected_version is None or expected_version == night.version:
+        return None
+    return StaleVersion(
+        N_("the table changed while you were editing: check the hand and edit it again")
+        if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+        else N_("the night changed while you were editing: check the hand and edit it again"),
+        seen=expected_version,
+        now=night.version,
+    )
+
+
 def record_hand(
     *,
     db: Session,
@@ -393,14 +408,8 @@ def edit_hand(
     lifecycle.check_form(night, night_uid)
     life = lifecycle.life_of(db=db, night=night)
     lifecycle.check(life, lifecycle.EDIT, who)
-    if expected_version is not None and expected_version != night.version:
-        raise StaleVersion(
-            N_("the table changed while you were editing: check the hand and edit it again")
-            if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
-            else N_("the night changed while you were editing: check the hand and edit it again"),
-            seen=expected_version,
-            now=night.version,
-        )
+    if (stale := edited_meanwhile(night=night, expected_version=expected_version)) is not None:
+        raise stale
     hands = hand_rows(db=db, night_id=night_id)
     record = hand_record(db=db, night_id=night_id, number=number) if 1 <= number <= len(hands) else None
     if record is None:

@@ -9,7 +9,15 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.hands import UndoneHand, changed_meanwhile, edit_hand, record_hand, same_people, undo_last
+from scorekeeper.core.hands import (
+    UndoneHand,
+    changed_meanwhile,
+    edit_hand,
+    edited_meanwhile,
+    record_hand,
+    same_people,
+    undo_last,
+)
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.table import Table, load_table
@@ -134,10 +142,14 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             if (refused := life.refusal(table.night, "edit" if edit else "record")) is not None:
                 raise refused
             # and a stale form (another phone recorded or took back a hand meanwhile) with the save's reason too:
-            # its hand is no longer the next one, whose figures (at a table of five: other people's) it would show
-            if not edit and (
-                stale := changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1)
-            ):
+            # its hand is no longer the next one, whose figures (at a table of five: other people's) it would show;
+            # an edit form made at an older version of the night (a hand recorded, edited or undone since) neither
+            stale = (
+                edited_meanwhile(night=table.night, expected_version=form.expected())
+                if edit
+                else changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1)
+            )
+            if stale is not None:
                 raise stale
             # the same settling as saving (the night's carried pot included), without saving
             preview = hand_view(table.with_hand(number, hand), number)
