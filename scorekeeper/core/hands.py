@@ -39,6 +39,8 @@ from scorekeeper.engine import GAMES, Game, deal
 from scorekeeper.engine.deal import Deal
 
 __all__ = [
+    "Stale",
+    "StaleVersion",
     "UndoneHand",
     "add_hands",
     "add_imported_hands",
@@ -156,7 +158,13 @@ def _recorded_with(*, db: Session, night_id: int, key: str | None) -> HandRecord
     return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == key)).first()
 
 
-class StaleVersion(Conflict):
+class Stale(Conflict):
+    """A form made before another phone changed the night (a hand recorded, edited or taken back meanwhile):
+    the form is refused, its hand may be entered again (:func:`changed_meanwhile`, :func:`edited_meanwhile`;
+    the pages tell the outbox by its code, web/refusals.py ``CHANGED``)."""
+
+
+class StaleVersion(Stale):
     """A change or an undo made on a view of the night older than its version now (``seen``, ``now``),
     found under the night's lock: another phone changed the night meanwhile. The pages say the
     message; the API answers 412 (its ``If-Match``)."""
@@ -222,15 +230,15 @@ _CHANGED = {
 }
 
 
-def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -> Conflict | None:
+def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -> Stale | None:
     """Why a form made when the night had ``expected_hands`` hands is stale now that it has ``count`` (another
     phone recorded or took back a hand meanwhile), or None: the one reason of the save and of the form's preview."""
     if expected_hands is None or expected_hands == count:
         return None
     at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
     if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
-        return Conflict(*_CHANGED["back", at_table], n=expected_hands, now=count)
-    return Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
+        return Stale(*_CHANGED["back", at_table], n=expected_hands, now=count)
+    return Stale(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
 
 
 def edited_meanwhile(*, night: Night, expected_version: int | None) -> StaleVersion | None:
@@ -335,7 +343,7 @@ def record_hand(
         earlier = _recorded_with(db=db, night_id=night_id, key=idempotency_key)
         if earlier is not None:
             return earlier, False, None
-        raise Conflict("another phone recorded a hand at the same moment: check the table and try again") from None
+        raise Stale("another phone recorded a hand at the same moment: check the table and try again") from None
     return record, True, table
 
 
