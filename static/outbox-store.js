@@ -7,8 +7,10 @@
 // (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
 // tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
 // of an earlier version has none: a night's); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
-// reason with it (``now``: the server's count of hands then; ``others``: beaten to its number, it would be played by
-// other people as the next hand, so it is entered again, not added): the page says them in its own words and language (static/outbox.js); a record of an earlier
+// reason with it, in the language of its answer (``lang``; ``now``: the server's count of hands then; ``others``: beaten to its number, it would be played by
+// other people as the next hand, so it is entered again, not added: the server's code, never its words): the page says the state in its own words and
+// language (static/outbox.js), the server's reason as it came, marked with its language (a closed night's is asked again at every sending,
+// docs/rules.md "The outbox's reasons"); a record of an earlier
 // version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
 // session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
@@ -42,6 +44,11 @@
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
   var PAGES = "sk-pages";
+  // The header of a refusal's codes (scorekeeper/web/refusals.py): what the outbox decides on, never the sentence,
+  // which is in the answer's language (a page kept offline, or the language switched in another tab, is in another)
+  var REFUSAL = "Scorekeeper-Refusal";
+  function coded(r, code) { return (r.headers.get(REFUSAL) || "").split(/\s+/).indexOf(code) >= 0; }
+  function langOf(r) { return (r.headers.get("Content-Language") || "").split(/[-_,\s]/)[0]; }
 
   // Why a hand waits for the player: another phone recorded a hand with its number ("taken", a 409), the server
   // refused it ("refused", a 400: its reasons in ``why``), the night takes no hands now ("closed": asked again),
@@ -96,11 +103,18 @@
 
   // The hand form as the server makes it now: its token, its count of hands, and whose it is. A night that
   // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
-  // why (core/lifecycle.py): resolves to {closed: the server's words (a sentence)} instead, and nothing is sent.
+  // why (core/lifecycle.py): resolves to {closed: the server's words (a sentence), lang: their language} instead,
+  // and nothing is sent. A guest whose night another phone closed is refused by its code ("closed": its code is
+  // spent, the answer is nobody's): the same, said of the night whoever asks (``anyone``).
   // A night that is gone, or an account that may no longer record there: {never: its state} (never()).
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (coded(r, "closed")) {
+        return r.text().then(function (html) { return { closed: reasons(html), lang: langOf(r), anyone: true }; });
+      }
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
+      // a guest's night with a new code, the guest still at another night: they wait for joining it again
+      if (coded(r, "new-code")) throw new Error("signed out");
       var account = r.headers.get(ACCOUNT);
       if (never(r)) return { never: never(r), account: account };
       if (!r.ok) throw new Error("no form");
@@ -111,15 +125,17 @@
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
           var why = page.querySelector(".flash-error:not([hidden])");
-          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", account: account };
+          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", lang: langOf(r), account: account };
         }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };
       });
     });
   }
-  function reasons(html) {  // the server's words for a refused hand (the form's summary of what is wrong)
-    var box = new DOMParser().parseFromString(html, "text/html").getElementById("error-summary");
+  // the server's words for a refused hand (the form's summary of what is wrong; an error page's message)
+  function reasons(html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var box = page.getElementById("error-summary") || page.getElementById("error-message");
     if (!box) return "";
     return Array.prototype.map.call(box.querySelectorAll("p, li"), function (el) {
       return el.textContent.replace(/\s+/g, " ").trim();
@@ -146,6 +162,10 @@
         there.onsuccess = function () { if (there.result) s.put(hand); };
         return null;
       });
+    },
+    // every hand kept on the phone, whoever's (the sign-in page says how many wait for a member's account: signin.js)
+    all: function () {
+      return store("readonly", function (s) { return s.getAll(); }).then(function (all) { return all || []; });
     },
     // whether the hand with ``key`` is still kept (not discarded)
     kept: function (key) {
@@ -189,18 +209,20 @@
     // while the sending is on is not sent, nor written back by it (update): it stays discarded. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
-    // and whether the night was found closed. ``words``: the page's words the server's answers are read for
-    // ({others: its reason that other people play the next hand}; none: not read).
-    send: function (night, account, words) {
+    // and whether the night was found closed. What an answer is, the outbox reads from its status and its codes
+    // (the Scorekeeper-Refusal header), never from its words.
+    send: function (night, account) {
       var landed = 0, closed = false;
-      // this one and the rest: none of them can be recorded now (``state``: "closed", asked again; or never)
-      function refuseAll(hands, state, why) {
+      // this one and the rest: none of them can be recorded now (``state``: "closed", asked again; or never;
+      // ``why``: the server's words, in ``lang``)
+      function refuseAll(hands, state, why, lang) {
         closed = true;
         return Promise.all(hands.map(function (hand) {
           hand.refused = true;
           hand.closed = state === "closed";
           hand.conflict = state;
           hand.why = why || "";
+          hand.lang = lang || "";
           return scope.skOutbox.update(hand);
         }));
       }
@@ -208,9 +230,10 @@
         var hand = hands.shift();
         if (!hand || (hand.conflict && !hand.closed)) return null;
         return freshForm(night).then(function (fresh) {
+          if (fresh.anyone) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
           if (fresh.account !== account) throw new Error("another account");
           if (fresh.never) return refuseAll([hand].concat(hands), fresh.never);
-          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), "closed", fresh.closed);
+          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
           if (hand.closed) {  // the night takes hands again: this one goes as if it had just been saved
             hand.closed = hand.refused = false;
             hand.conflict = hand.why = "";
@@ -224,16 +247,25 @@
               landed++;  // (discarded while on its way, it is recorded all the same: the table shows it)
               return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
             }
+            var said = r.text().then(reasons, function () { return ""; });
+            if (coded(r, "closed")) {  // closed since the form was fetched: this one and the rest wait
+              return said.then(function (why) { return refuseAll([hand].concat(hands), "closed", why, langOf(r)); });
+            }
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
+            if (coded(r, "new-code")) throw new Error("signed out");  // joined again with the new code, they go
             if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
             hand.now = fresh.count;
-            hand.refused = r.status === 400;  // the hand refused, in the server's words: sending it again would not help
-            return r.text().then(reasons, function () { return ""; }).then(function (why) {
-              hand.conflict = r.status === 409 ? "taken" : "refused";
+            // beaten to its number by another phone (the code "changed"), else refused, in the server's words:
+            // sending it again would not help
+            var taken = r.status === 409 && coded(r, "changed");
+            hand.refused = !taken;
+            return said.then(function (why) {
+              hand.conflict = taken ? "taken" : "refused";
               hand.why = hand.refused ? why : "";
+              hand.lang = hand.refused ? langOf(r) : "";
               // beaten to its number, it would be the next hand, which other people play (a table of five: another
-              // sits out; another declares): the server's reason says so (words.others, the page's words for it)
-              hand.others = !hand.refused && !!(words && words.others) && why.indexOf(words.others) >= 0;
+              // sits out; another declares): the server says so by its code
+              hand.others = taken && coded(r, "others");
               return scope.skOutbox.update(hand);  // not if discarded while on its way: it stays discarded
             });
           });

@@ -116,6 +116,7 @@
         state.className = "state";
         state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
           (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut : text.waiting);
+        if (hand.conflict && hand.why && store.stateOf(hand) !== null) state.append(" ", reason(hand));
         item.appendChild(state);
         if (hand.conflict && !never(hand)) {
           // beside it, the hand the server has at that number (the table page's row), to compare
@@ -136,7 +137,16 @@
       return hands;
     });
   }
-  // why a hand waits for the player, in the page's words, with the server's reason if it gave one
+  // the server's reason for a hand it refused, as it came: in the language of its answer (marked with it where the
+  // page is in another now: a closed night's is asked again at the next sending, a refused hand's is all there is)
+  function reason(hand) {
+    var words = document.createElement("span");
+    words.className = "reason";
+    if (hand.lang && hand.lang !== document.documentElement.lang) words.lang = hand.lang;
+    words.textContent = hand.why;
+    return words;
+  }
+  // why a hand waits for the player, in the page's words (the server's reason follows it: reason())
   function why(hand) {
     var state = store.stateOf(hand);
     if (state === null) return hand.conflict;  // refused, stored by an earlier version: its words are all there is
@@ -146,7 +156,7 @@
       words = text.undone.replace("__HAND__", text.hand.replace("__N__", String(hand.now + 1)));
     }
     if (state === "taken" && hand.others && text.others) words += " " + text.others;
-    return words + (hand.why ? " " + hand.why : "");
+    return words;
   }
   function never(hand) { var state = store.stateOf(hand); return state === "gone" || state === "forbidden"; }
   function button(label, action, key) {
@@ -196,7 +206,7 @@
       busy = false;
       if (again) { again = false; send(); }
     }
-    round = store.send(night, account, { others: text.others }).then(function (sent) {
+    round = store.send(night, account).then(function (sent) {
       if (!sent.failed) delay = 2000;
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       return show().then(function (hands) {

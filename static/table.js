@@ -7,6 +7,9 @@
 // in, and how many hands the outbox (#outbox, static/outbox.js) keeps on the phone until then; the live part stays
 // as it was. Another account signed in on the phone is said so (data-*-other): the hands wait for the account that
 // saved them, not for whoever holds the phone now. A night deleted meanwhile (404) is said so too (nightGone).
+// A guest's night closed by another phone, or reopened with a new code, is said so by the answer's code (a 409 with
+// the Scorekeeper-Refusal header, scorekeeper/web/refusals.py; never its words): the notice says that reason, in the
+// words of its data-*-closed and data-say-new-code (a closed night: its way out, never "join the table again").
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -30,6 +33,16 @@
     clearInterval(timer);
     document.removeEventListener("visibilitychange", check);
   }
+  // what leads into the night (record, settlement, date and place, the join panel) leads nowhere now; a
+  // guest's "Leave table" stays (it signs out, and the phone forgets what it kept)
+  function closeWays() {
+    document.querySelectorAll(".actions.sticky-bottom, p.actions-inline, details.join").forEach(function (el) {
+      if (!el.querySelector("button.signout")) el.hidden = true;
+    });
+  }
+  // the refusal's codes of an answer (the Scorekeeper-Refusal header)
+  function codes(r) { return r.status === 409 ? (r.headers.get("Scorekeeper-Refusal") || "").split(/\s+/) : []; }
+  // ``why``: "out" (nobody's), "other" (another account's), "closed" or "new-code" (a guest's night, by its code)
   function gone(why) {
     stop();
     var notice = document.getElementById("session-gone");
@@ -39,13 +52,16 @@
     var box = document.getElementById("outbox");
     var kept = box && !box.hidden ? parseInt(box.querySelector("[data-count]").textContent, 10) : 0;
     var words = notice.dataset, other = why === "other" && words.sayOther;
-    var waiting = other ? words.waitingOther : words.waiting;
-    say.textContent = (other ? words.sayOther : words.say) + (kept > 0 ? " " + waiting.replace("__N__", String(kept)) : "") + " ";
+    var closed = why === "closed" && words.sayClosed, fresh = why === "new-code" && words.sayNewCode;
+    var waiting = other ? words.waitingOther : closed ? words.waitingClosed : words.waiting;
+    var said = other ? words.sayOther : closed ? words.sayClosed : fresh ? words.sayNewCode : words.say;
+    say.textContent = said + (kept > 0 ? " " + waiting.replace("__N__", String(kept)) : "") + " ";
     link.className = "button small";
-    link.href = notice.dataset.href;
-    link.textContent = notice.dataset.link;
+    link.href = closed ? words.hrefClosed : words.href;
+    link.textContent = closed ? words.linkClosed : words.link;
     notice.append(say, link);
     notice.hidden = false;
+    if (closed) closeWays();
   }
   // The night is gone (deleted on another phone, or its tournament's round drawn again: the live part
   // answers 404): the polling stops, the page says so above the hands it last showed, with a way out, and
@@ -66,11 +82,7 @@
     live.before(say);
     // the outbox (static/outbox.js) adds how many hands of the night the phone keeps, and a button to discard them
     document.dispatchEvent(new CustomEvent("sk:night-gone", { detail: say }));
-    // what leads into the night (record, settlement, date and place, the join panel) leads nowhere now; a
-    // guest's "Leave table" stays (it signs out, and the phone forgets what it kept)
-    document.querySelectorAll(".actions.sticky-bottom, p.actions-inline, details.join").forEach(function (el) {
-      if (!el.querySelector("button.signout")) el.hidden = true;
-    });
+    closeWays();
   }
   // The join panel (details.join, outside the live part) shows the code the live part carries: closing and
   // reopening a night gives it a new code, and a closed one none (the panel is hidden till it has one again).
@@ -91,6 +103,9 @@
     var headers = tag ? { "If-None-Match": tag } : {};
     fetch(live.dataset.liveUrl, { cache: "no-store", credentials: "same-origin", headers: headers })
       .then(function (r) {
+        var coded = codes(r);  // a guest's night closed or given a new code: also a guest still at another night
+        if (coded.indexOf("closed") >= 0) return gone("closed");
+        if (coded.indexOf("new-code") >= 0) return gone("new-code");
         var why = whose(r);
         if (why) return gone(why);
         if (r.status === 404) return nightGone();

@@ -39,12 +39,15 @@ from scorekeeper.engine import GAMES, Game, deal
 from scorekeeper.engine.deal import Deal
 
 __all__ = [
+    "Stale",
+    "StaleVersion",
     "UndoneHand",
     "add_hands",
     "add_imported_hands",
     "changed_meanwhile",
     "complete_hand",
     "edit_hand",
+    "edited_meanwhile",
     "is_idempotency_key",
     "record_hand",
     "undo_last",
@@ -155,7 +158,13 @@ def _recorded_with(*, db: Session, night_id: int, key: str | None) -> HandRecord
     return db.exec(select(HandRecord).where(HandRecord.night_id == night_id, HandRecord.idempotency_key == key)).first()
 
 
-class StaleVersion(Conflict):
+class Stale(Conflict):
+    """A form made before another phone changed the night (a hand recorded, edited or taken back meanwhile):
+    the form is refused, its hand may be entered again (:func:`changed_meanwhile`, :func:`edited_meanwhile`;
+    the pages tell the outbox by its code, web/refusals.py ``CHANGED``)."""
+
+
+class StaleVersion(Stale):
     """A change or an undo made on a view of the night older than its version now (``seen``, ``now``),
     found under the night's lock: another phone changed the night meanwhile. The pages say the
     message; the API answers 412 (its ``If-Match``)."""
@@ -221,15 +230,29 @@ _CHANGED = {
 }
 
 
-def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -> Conflict | None:
+def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -> Stale | None:
     """Why a form made when the night had ``expected_hands`` hands is stale now that it has ``count`` (another
     phone recorded or took back a hand meanwhile), or None: the one reason of the save and of the form's preview."""
     if expected_hands is None or expected_hands == count:
         return None
     at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
     if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
-        return Conflict(*_CHANGED["back", at_table], n=expected_hands, now=count)
-    return Conflict(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
+        return Stale(*_CHANGED["back", at_table], n=expected_hands, now=count)
+    return Stale(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
+
+
+def edited_meanwhile(*, night: Night, expected_version: int | None) -> StaleVersion | None:
+    """Why an edit form made at the night's version ``expected_version`` is stale now (another phone recorded,
+    edited or took back a hand meanwhile), or None: the one reason of the edit's save and of its preview."""
+    if expected_version is None or expected_version == night.version:
+        return None
+    return StaleVersion(
+        N_("the table changed while you were editing: check the hand and edit it again")
+        if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
+        else N_("the night changed while you were editing: check the hand and edit it again"),
+        seen=expected_version,
+        now=night.version,
+    )
 
 
 def record_hand(
@@ -320,7 +343,7 @@ def record_hand(
         earlier = _recorded_with(db=db, night_id=night_id, key=idempotency_key)
         if earlier is not None:
             return earlier, False, None
-        raise Conflict("another phone recorded a hand at the same moment: check the table and try again") from None
+        raise Stale("another phone recorded a hand at the same moment: check the table and try again") from None
     return record, True, table
 
 
@@ -393,14 +416,8 @@ def edit_hand(
     lifecycle.check_form(night, night_uid)
     life = lifecycle.life_of(db=db, night=night)
     lifecycle.check(life, lifecycle.EDIT, who)
-    if expected_version is not None and expected_version != night.version:
-        raise StaleVersion(
-            N_("the table changed while you were editing: check the hand and edit it again")
-            if night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
-            else N_("the night changed while you were editing: check the hand and edit it again"),
-            seen=expected_version,
-            now=night.version,
-        )
+    if (stale := edited_meanwhile(night=night, expected_version=expected_version)) is not None:
+        raise stale
     hands = hand_rows(db=db, night_id=night_id)
     record = hand_record(db=db, night_id=night_id, number=number) if 1 <= number <= len(hands) else None
     if record is None:

@@ -34,6 +34,7 @@ from scorekeeper.core import accounts, lifecycle
 from scorekeeper.core.models import Night, TournamentTable, User
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.text import is_id
+from scorekeeper.web import refusals
 from scorekeeper.web.context import SAFE_METHODS, get_db, is_api, read_db
 from scorekeeper.web.extensions import login_manager
 from scorekeeper.web.messages import message
@@ -299,7 +300,10 @@ REDRAWN = _l(
 )
 
 
-#: What a guest whose night has a new code is told on the join page (docs/rules.md, guests).
+#: What a guest whose night has a new code is told on the join page (docs/rules.md, guests). Only a club night's
+#: guest is: a tournament's table keeps its code, printed on its card, when it is closed (its phone reads it on:
+#: ``accounts.code_valid``), reopened or left (``nights.reopen_night``, ``accounts.end_guest``); its round drawn
+#: again, its guest is told :data:`REDRAWN` (tests/web/test_guest_night_closed_poll.py holds it).
 NEW_CODE = _l(
     "This night was reopened or got a new code since you joined it: join it again with the code on its table page."
 )
@@ -317,14 +321,16 @@ def _spent_answer(who: Identity, night_id: int | None):
     if night is None:
         return None
     if night.is_open:
-        if request.method in SAFE_METHODS:
+        if request.method in SAFE_METHODS and request.headers.get("Sec-Fetch-Mode", "navigate") == "navigate":
             flash(str(NEW_CODE), "error")
             return redirect(url_for("signin.join_night"))
-        abort(409, str(NEW_CODE))
+        # a page's script (the table's polling, the outbox) is told why, by its code: the join page it was led to
+        # took the flashed reason away from the page the guest opens next
+        raise refusals.Refused(str(NEW_CODE), refusals.NEW_CODE)
     refused = lifecycle.refusal(lifecycle.life_of(db=read_db(), night=night), lifecycle.RECORD)
     if refused is None:
         return None
-    abort(409, message(refused, sentence=True))
+    raise refusals.Refused(message(refused, sentence=True), refusals.CLOSED)
 
 
 def night_gone(night_id: int, message: str) -> str:

@@ -9,12 +9,21 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
-from scorekeeper.core.hands import UndoneHand, changed_meanwhile, edit_hand, record_hand, same_people, undo_last
+from scorekeeper.core.hands import (
+    Stale,
+    UndoneHand,
+    changed_meanwhile,
+    edit_hand,
+    edited_meanwhile,
+    record_hand,
+    same_people,
+    undo_last,
+)
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
 from scorekeeper.core.table import Table, load_table
 from scorekeeper.engine import GAMES, InvalidHand
-from scorekeeper.web import life
+from scorekeeper.web import life, refusals
 from scorekeeper.web.access import NIGHT_WRITE, access, night_gone
 from scorekeeper.web.context import get_db
 from scorekeeper.web.forms import ConfirmForm
@@ -82,7 +91,9 @@ def _problems(form: HandForm, table: Table, names: dict[int, str]) -> list[Probl
     return out
 
 
-def _form_page(table: Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False):
+def _form_page(table: Table, form: HandForm, positions, number: int, preview, status: int = 200, edit=False, codes=()):
+    """The hand form (the preview's fragment with ``?fragment=1``); a refusal's ``codes`` in its header
+    (web/refusals.py: what the outbox decides on, never the sentence)."""
     template = "hands/_preview.html" if request.args.get("fragment") else "hands/form.html"
     names = seat_names(table, positions)
     dealt = table.deal(number)  # the core's: the page shows it
@@ -115,6 +126,7 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
             forehand_declares=GAMES[table.night.game].forehand_declares,
         ),
         status,
+        refusals.header(*codes),
     )
 
 
@@ -134,10 +146,14 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             if (refused := life.refusal(table.night, "edit" if edit else "record")) is not None:
                 raise refused
             # and a stale form (another phone recorded or took back a hand meanwhile) with the save's reason too:
-            # its hand is no longer the next one, whose figures (at a table of five: other people's) it would show
-            if not edit and (
-                stale := changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1)
-            ):
+            # its hand is no longer the next one, whose figures (at a table of five: other people's) it would show;
+            # an edit form made at an older version of the night (a hand recorded, edited or undone since) neither
+            stale = (
+                edited_meanwhile(night=table.night, expected_version=form.expected())
+                if edit
+                else changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1)
+            )
+            if stale is not None:
                 raise stale
             # the same settling as saving (the night's carried pot included), without saving
             preview = hand_view(table.with_hand(number, hand), number)
@@ -165,7 +181,10 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
         except Conflict as exc:
             get_db().rollback()
             form.form_errors.append(message(exc, sentence=True))
-            if not edit and form.expected() not in (None, number - 1) and life.refusal(table.night, "record") is None:
+            # what the refusal is, for the outbox (web/refusals.py): the night takes no hand now, or the form is stale
+            closed = life.refusal(table.night, "edit" if edit else "record") is not None
+            codes = [refusals.CLOSED] if closed else [refusals.CHANGED] if isinstance(exc, Stale) else []
+            if not edit and form.expected() not in (None, number - 1) and not closed:
                 # a stale form (another phone was quicker): the page shows the next hand's deal and names;
                 # once checked with the table, saved again it is that hand
                 errors = form.form_errors
@@ -181,6 +200,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
                         table.deal(number).forehand_seat,
                     )
                     errors.append(_("Other players play this hand, or another one declares: enter it again."))
+                    codes.append(refusals.OTHERS)
                 form.form_errors = errors
                 form.expected_hands.data, form.dealt_by.data = str(number - 1), str(table.deal(number).dealer)
                 if not request.args.get("fragment"):  # the script's preview leaves the page's form as it was
@@ -190,7 +210,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
                             hand=hand_word(table.night.game, number, lower=True),
                         )
                     )
-            return _form_page(table, form, positions, number, None, 409, edit)
+            return _form_page(table, form, positions, number, None, 409, edit, codes)
     return _form_page(table, form, positions, number, preview, edit=edit)
 
 
@@ -291,8 +311,7 @@ def edit(night_id: int, number: int):
 
     answer = _handle(table, form, number, positions, save, edit=True)
     if answer is not None:
-        body, status = answer
-        return body, status
+        return answer
     flash(_("%(hand)s changed.", hand=hand_word(table.night.game, number)), "ok")
     return redirect(url_for("nights.show", night_id=night_id))
 
