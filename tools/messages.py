@@ -2,9 +2,11 @@
 
 It extracts every text marked for translation (babel.cfg says how: the pages' ``_()``, the
 refusals' templates, ``N_``) and updates ``scorekeeper/translations/de/LC_MESSAGES/messages.po``
-with it: a new text comes in untranslated, a text no longer in the code goes (Babel keeps it
-as an obsolete ``#~`` entry, which the app never reads). tests/web/test_translations.py checks
-that the catalog has a German text for everything extracted, and nothing that would go.
+with it: a new text comes in untranslated, a text no longer in the code goes. The catalog is
+kept as this writes it (in the order of the files, without their line numbers, so a change
+elsewhere in a file moves no entry): run on an unchanged checkout it changes nothing.
+tests/web/test_translations.py checks that the catalog has a German text for everything
+extracted, nothing that would go, and that it is as this writes it.
 
 Babel skips folders whose names begin with ``_`` unless told which folders to skip: the pages'
 macros are in ``templates/_macros``, so only hidden folders (``.venv``, ``.git``) are skipped here.
@@ -25,14 +27,18 @@ def _pybabel(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "--quiet", *args], cwd=ROOT, check=True)
 
 
-def extract(pot: Path) -> None:
-    """Write every marked text of the code and the pages to ``pot``."""
+def extract(pot: Path, *, locations: bool = False) -> None:
+    """Write every marked text of the code and the pages to ``pot`` (``locations``: with the files and
+    lines each is in; the catalog is kept without them)."""
     _pybabel(
         "extract",
+        *(() if locations else ("--no-location",)),
         "--mapping-file",
         str(ROOT / "babel.cfg"),
         "--ignore-dirs",
         ".*",
+        "--project",
+        "Scorekeeper",
         "--no-wrap",
         "--sort-by-file",
         "--output-file",
@@ -41,9 +47,20 @@ def extract(pot: Path) -> None:
     )
 
 
-def update(pot: Path) -> None:
-    """Bring the German catalog in step with ``pot``."""
-    _pybabel("update", "--input-file", str(pot), "--output-file", str(CATALOG), "--locale", "de", "--no-wrap")
+def update(pot: Path, catalog: Path = CATALOG) -> None:
+    """Bring the German catalog (or a copy of it, ``catalog``) in step with ``pot``."""
+    _pybabel(
+        "update",
+        "--input-file",
+        str(pot),
+        "--output-file",
+        str(catalog),
+        "--locale",
+        "de",
+        "--no-wrap",
+        "--ignore-obsolete",
+        "--ignore-pot-creation-date",
+    )
 
 
 def main() -> int:

@@ -81,7 +81,7 @@ def _sources() -> list[tuple[Path, str]]:
 def counted(tmp_path_factory) -> list[tuple[str, str]]:
     """Every refusal of the core written with a plural, as ``make messages`` extracts it: (singular, plural)."""
     pot = tmp_path_factory.mktemp("messages") / "messages.pot"
-    messages.extract(pot)
+    messages.extract(pot, locations=True)
     with pot.open("rb") as f:
         return [
             m.id
