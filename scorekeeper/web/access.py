@@ -305,7 +305,8 @@ REDRAWN = _l(
 #: ``accounts.code_valid``), reopened or left (``nights.reopen_night``, ``accounts.end_guest``); its round drawn
 #: again, its guest is told :data:`REDRAWN` (tests/web/test_guest_night_closed_poll.py holds it).
 NEW_CODE = _l(
-    "This night was reopened or got a new code since you joined it: join it again with the code on its table page."
+    "This night was reopened or got a new code since you joined it: ask at the table for the new code (a member's"
+    " phone shows it on the night's table page) and join again with it."
 )
 
 

@@ -113,6 +113,7 @@ def test_a_guests_table_whose_night_got_a_new_code_says_why(browser, live, night
             reopen_night(db=db, night_id=night, reason="Versehen")
         text = _notice(phone)
         assert "This night was reopened or got a new code since you joined it" in text, text
+        assert "ask at the table for the new code (a member's phone shows it" in text, text  # the guest's has none
         assert phone.locator("#session-gone a").get_attribute("href") == "/join"
     finally:
         phone.context.close()

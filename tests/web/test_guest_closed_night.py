@@ -18,10 +18,12 @@ CLOSED = {
     "en": "This night is closed: no hand can be recorded, changed or undone",
     "de": "Dieser Abend ist abgeschlossen",
 }
+# the guest's phone shows no code: someone at the table tells it (a member's phone shows it)
 NEW_CODE = {
-    "en": "This night was reopened or got a new code since you joined it: join it again with the code on its "
-    "table page.",
-    "de": "Dieser Abend wurde wieder geöffnet oder hat seit deinem Beitritt einen neuen Code",
+    "en": "This night was reopened or got a new code since you joined it: ask at the table for the new code (a "
+    "member's phone shows it on the night's table page) and join again with it.",
+    "de": "Dieser Abend wurde wieder geöffnet oder hat seit deinem Beitritt einen neuen Code: frag am Tisch nach dem "
+    "neuen Code (das Handy eines Mitglieds zeigt ihn auf der Tischseite des Abends) und tritt damit wieder bei.",
 }
 JOIN = {"en": "Join a night with its code", "de": "Mit Code einem Abend beitreten"}
 BACK = {"en": "Back to the table", "de": "Zurück zum Tisch"}
