@@ -6,7 +6,8 @@
 // entered, summary), ``summary`` those words at the time, shown where no form of the page's words is at hand
 // (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
 // tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
-// of an earlier version has none: a night's); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
+// of an earlier version has none: a night's); ``failing``: how many of its posts in a row the server answered
+// improperly (a 5xx, or not the app's answer: improper()); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
 // reason with it, in the language of its answer (``lang``; ``now``: the server's count of hands then; ``others``: beaten to its number, it would be played by
 // other people as the next hand, so it is entered again, not added: the server's code, never its words): the page says the state in its own words and
 // language (static/outbox.js), the server's reason as it came, marked with its language (a closed night's is asked again at every sending,
@@ -48,6 +49,12 @@
   // which is in the answer's language (a page kept offline, or the language switched in another tab, is in another)
   var REFUSAL = "Scorekeeper-Refusal";
   function coded(r, code) { return (r.headers.get(REFUSAL) || "").split(/\s+/).indexOf(code) >= 0; }
+  // An answer that says nothing about the hand, as good as none: a 5xx (a proxy's 502/503/504 while the server
+  // restarts, the app's own 500), or an answer that is not the app's (a proxy's page: every answer of the app says
+  // whose it is, the Scorekeeper-Account header). The hand waits, and is sent again as after a lost connection
+  // (its key: a hand the server stored before it failed is answered as that hand). A refusal is the app's 4xx.
+  function improper(r) { return r.status >= 500 || !r.headers.get(ACCOUNT); }
+  function unanswered() { return new Error("unanswered"); }
   function langOf(r) { return (r.headers.get("Content-Language") || "").split(/[-_,\s]/)[0]; }
 
   // Why a hand waits for the player: another phone recorded a hand with its number ("taken", a 409), the server
@@ -109,6 +116,7 @@
   // A night that is gone, or an account that may no longer record there: {never: its state} (never()).
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (improper(r)) throw unanswered();
       if (coded(r, "closed")) {
         return r.text().then(function (html) { return { closed: reasons(html), lang: langOf(r), anyone: true }; });
       }
@@ -208,7 +216,8 @@
     // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. A hand discarded
     // while the sending is on is not sent, nor written back by it (update): it stays discarded. Resolves
     // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
-    // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered),
+    // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered; or of a
+    // proper answer, a 5xx or not the app's: then ``unanswered``, and the hand posted counts it in ``failing``),
     // and whether the night was found closed. What an answer is, the outbox reads from its status and its codes
     // (the Scorekeeper-Refusal header), never from its words.
     send: function (night, account) {
@@ -247,6 +256,11 @@
               landed++;  // (discarded while on its way, it is recorded all the same: the table shows it)
               return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
             }
+            if (improper(r)) {  // no answer about the hand: it waits (counted: the page says when the server keeps failing)
+              hand.failing = (hand.failing || 0) + 1;
+              return scope.skOutbox.update(hand).then(function () { throw unanswered(); });
+            }
+            hand.failing = 0;  // the app's answer about it
             var said = r.text().then(reasons, function () { return ""; });
             if (coded(r, "closed")) {  // closed since the form was fetched: this one and the rest wait
               return said.then(function (why) { return refuseAll([hand].concat(hands), "closed", why, langOf(r)); });
@@ -276,7 +290,8 @@
       }, function (err) {
         var other = !!err && err.message === "another account";
         var gone = other || (!!err && err.message === "signed out");
-        return { landed: landed, failed: true, closed: closed, signedOut: gone, other: other };
+        return { landed: landed, failed: true, closed: closed, signedOut: gone, other: other,
+          unanswered: !!err && err.message === "unanswered" };
       });
     }
   };

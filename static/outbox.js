@@ -8,7 +8,8 @@
 //   there is one (templates/offline/sw.js); a refusal of the server is shown by the form as always.
 // - Every page of a night with hands waiting (#outbox, templates/nights/show.html and the hand form)
 //   lists them, with what was entered, as "waiting for a connection".
-// - Sending: on load, on the "online" event and on a timer that backs off (2 s to 60 s). Each hand is
+// - Sending: on load, on the "online" event and on a timer that backs off (2 s to 60 s), after no answer as after
+//   an answer that says nothing about the hand (a 5xx, a proxy's page: "the server did not answer properly"). Each hand is
 //   sent with a fresh form token (the hand form fetched again first), its own key (a hand the server
 //   stored before its answer was lost is answered as that hand, not stored twice) and the count it
 //   expects: when another phone recorded a hand meanwhile, the server refuses it, and the phone shows
@@ -65,6 +66,13 @@
   // the last sending found the session gone: the hands wait for the account ("out"), or for the one that saved
   // them while another is signed in ("other", a member's page only), not for the network ("")
   var signedOut = "";
+  // the last sending stopped at an answer that said nothing about the hand (a 5xx, a proxy's page): they wait for
+  // the server, sent again as after a lost connection (the same timer)
+  var unanswered = false;
+  // a hand the server answered so that many times in a row (``failing``, the store's): the list says the server
+  // keeps failing on it (a hand that makes it fail every time), with the way out; it is still tried, less and less often
+  var FAILING = 3;
+  function failing(hand) { return !hand.conflict && (hand.failing || 0) >= FAILING; }
   var list = box.querySelector("details");
 
   // --- the list of waiting hands ---------------------------------------------------------------------
@@ -100,8 +108,9 @@
       var other = signedOut === "other" && text.other;
       // every hand waits for the player (a conflict, or the server can't take it): not for a connection
       var decide = hands.length > 0 && hands.every(function (h) { return h.conflict; });
-      box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut : decide ? text.titleKept : titled;
-      if (hands.some(function (h) { return h.conflict; })) list.open = true;  // the player decides: shown
+      box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut :
+        decide ? text.titleKept : unanswered ? text.titleServer : titled;
+      if (hands.some(function (h) { return h.conflict || failing(h); })) list.open = true;  // the player decides: shown
       var items = box.querySelector("ol");
       items.textContent = "";
       hands.forEach(function (hand) {
@@ -115,7 +124,8 @@
         var state = document.createElement("span");
         state.className = "state";
         state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
-          (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut : text.waiting);
+          (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut :
+            failing(hand) ? text.failing.replace("__N__", String(hand.failing)) : unanswered ? text.unanswered : text.waiting);
         if (hand.conflict && hand.why && store.stateOf(hand) !== null) state.append(" ", reason(hand));
         item.appendChild(state);
         if (hand.conflict && !never(hand)) {
@@ -209,6 +219,7 @@
     round = store.send(night, account).then(function (sent) {
       if (!sent.failed) delay = 2000;
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
+      unanswered = !!sent.unanswered;
       return show().then(function (hands) {
         if (sent.landed && !document.getElementById("hand-form")) location.reload();  // the table as the server has it
         if (sent.landed && !hands.length) caughtUp();  // the hand form: counts them, keeps what was entered
