@@ -72,7 +72,8 @@
   // a hand the server answered so that many times in a row (``failing``, the store's): the list says the server
   // keeps failing on it (a hand that makes it fail every time), with the way out; it is still tried, less and less often
   var FAILING = 3;
-  function failing(hand) { return !hand.conflict && (hand.failing || 0) >= FAILING; }
+  // (a page made before it has no words for it: text.failing)
+  function failing(hand) { return !hand.conflict && (hand.failing || 0) >= FAILING && !!text.failing; }
   var list = box.querySelector("details");
 
   // --- the list of waiting hands ---------------------------------------------------------------------
@@ -109,7 +110,7 @@
       // every hand waits for the player (a conflict, or the server can't take it): not for a connection
       var decide = hands.length > 0 && hands.every(function (h) { return h.conflict; });
       box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut :
-        decide ? text.titleKept : unanswered ? text.titleServer : titled;
+        decide ? text.titleKept : unanswered && text.titleServer ? text.titleServer : titled;
       if (hands.some(function (h) { return h.conflict || failing(h); })) list.open = true;  // the player decides: shown
       var items = box.querySelector("ol");
       items.textContent = "";
@@ -125,7 +126,7 @@
         state.className = "state";
         state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
           (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut :
-            failing(hand) ? text.failing.replace("__N__", String(hand.failing)) : unanswered ? text.unanswered : text.waiting);
+            failing(hand) ? text.failing.replace("__N__", String(hand.failing)) : unanswered ? text.unanswered || text.waiting : text.waiting);
         if (hand.conflict && hand.why && store.stateOf(hand) !== null) state.append(" ", reason(hand));
         item.appendChild(state);
         if (hand.conflict && !never(hand)) {
