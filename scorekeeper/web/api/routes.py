@@ -153,7 +153,7 @@ def _player_ids(value: Any) -> list[int]:
             ids.append(item)
         elif player is not None:
             ids.append(player.id)
-        elif (twin := _named_twice(item, names)) is not None:  # "ANNA" beside "Anna": not a missing player
+        elif isinstance(item, str) and (twin := _named_twice(item, names)) is not None:  # "ANNA" beside "Anna"
             raise ApiError(400, "players", _one_name(twin, item))
         else:
             raise ApiError(400, "players", f"there is no player {shown(item)} on the roster")
