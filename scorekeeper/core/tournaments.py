@@ -90,6 +90,8 @@ PAPER_MAX = 100_000
 #: position), and the whole table's (``solos``). The paper form says them in its words at their fields.
 PLAYER_SOLOS = N_("a player's solos won and lost together may not exceed {n}")
 TABLE_SOLOS = N_("the solos of all players together may not exceed {n}, one per deal: these are {total}")
+#: A replacement refused: the page asked about another person than who has the place now (:func:`replace_entrant`).
+REPLACED_MEANWHILE = N_("start number {n} was replaced meanwhile: nothing was changed, see who has the place now")
 #: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
 PAPER_CLEARED = "paper cleared"
 
@@ -553,14 +555,20 @@ def _bump(db: Session, t: Tournament) -> None:
 
 
 def _lock_people(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> None:
-    """Hold the players' rows a change to the tournament may write (its participants' and ``people``, who enter
-    or take a place) against a merge or a guest made a member, before the tournament's row: the app's one order
-    of locks (docs/architecture.md, "The order of locks"). ``FOR KEY SHARE``, in id order: two tournaments'
-    changes never wait for each other here; a merge waits for them, or they for it (and then find the merged
-    record gone: no such player)."""
+    """Hold the players' rows a change to the tournament may write or lock against a merge or a guest made a
+    member, before the tournament's row: the app's one order of locks (docs/architecture.md, "The order of
+    locks"). Its participants', the people they replaced (``Entrant.former``: still seated at the earlier
+    rounds' tables, whose nights a paper correction locks, and ``lock_night`` holds a night's players), and
+    ``people``, who enter or take a place. ``FOR KEY SHARE``, in id order: two tournaments' changes never
+    wait for each other here; a merge waits for them, or they for it (and then find the merged record gone:
+    no such player)."""
     ids = {i for i in people if is_id(i)}
-    if is_id(tournament_id):
-        ids |= set(db.exec(select(Entrant.player_id).where(Entrant.tournament_id == tournament_id)))
+    if is_id(tournament_id):  # its participants, and those they replaced: still seated at earlier tables
+        for player_id, former in db.exec(
+            select(Entrant.player_id, Entrant.former).where(Entrant.tournament_id == tournament_id)
+        ):
+            ids.add(player_id)
+            ids |= {f["player_id"] for f in former or () if is_id(f.get("player_id"))}
     if ids:
         query = select(Player.id).where(Player.id.in_(sorted(ids))).order_by(Player.id)
         db.exec(query.with_for_update(read=True, key_share=True)).all()
@@ -808,11 +816,10 @@ def _together(db: Session, t: Tournament, number: int, a: int, b: int) -> bool:
 
 
 def _entrant(db: Session, t: Tournament, number: Any) -> Entrant:
-    entrant = (
-        db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)).first()
-        if is_id(number)
-        else None
-    )
+    """A participant, read afresh after the tournament's lock (``t`` locked): a page read them before it
+    waited for the lock, and another organiser's withdrawal or replacement may have come in between."""
+    query = select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)
+    entrant = db.exec(query.execution_options(populate_existing=True)).first() if is_id(number) else None
     if entrant is None:
         raise NotFound(f"no participant {number}")
     return entrant
@@ -845,15 +852,19 @@ def take_back_withdrawal(*, db: Session, tournament_id: Any, number: Any) -> Ent
 
 
 def replace_entrant(
-    *, db: Session, tournament_id: Any, number: Any, player_id: Any = None, guest: Any = None
+    *, db: Session, tournament_id: Any, number: Any, player_id: Any = None, guest: Any = None, was: Any = None
 ) -> Entrant:
     """Another person takes a participant's place: the start number and the points so far stay, the
     earlier tables stay the earlier person's (``Entrant.former`` keeps who and when). Between rounds,
     or in a drawn round that has not started (the new person takes the seat); refused while a round
     is being played, once every round is played (the new person would play none and take the place, the
-    points and the prize of who played), and for a participant who has withdrawn."""
+    points and the prize of who played), and for a participant who has withdrawn. ``was`` (optional): the
+    player whose place is taken, as the page asking showed them: refused where another organiser replaced
+    them meanwhile (nothing is made, no guest either)."""
     t = _open_tournament(db, tournament_id, (player_id,))
     entrant = _entrant(db, t, number)
+    if was is not None and entrant.player_id != was:
+        raise Conflict(REPLACED_MEANWHILE, n=entrant.number)
     if entrant.withdrawn_after is not None:
         raise Conflict("this participant has withdrawn: take the withdrawal back first")
     last = _last_round(db, t)

@@ -352,17 +352,21 @@ def replace(tournament_id: int, number: int):
             return 400
         player_id = parse_int(form.player.data) if form.player.data else None
         guest = (form.guest.data or "").strip() or None
+        # whose place the page asked about (a page of before this field: the one read now, before the lock)
+        was = parse_int(request.form["was"]) or 0 if "was" in request.form else entrant.player_id
         try:
             if form.player.data and player_id is None:
                 raise NotFound(form.player.data)
             tm.replace_entrant(
-                db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+                db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest, was=was
             )
         except InvalidInput as exc:
             get_db().rollback()
             target = form.guest if exc.field == "guest" or guest else form.player
             target.errors = [*list(target.errors), message(exc)]
         except Conflict as exc:
+            if exc.template == tm.REPLACED_MEANWHILE:  # the page's names are old: the tournament's say who now
+                return _refused(tournament_id, exc)
             get_db().rollback()
             form.form_errors.append(message(exc))
             return 409
