@@ -92,6 +92,13 @@ PLAYER_SOLOS = N_("a player's solos won and lost together may not exceed {n}")
 TABLE_SOLOS = N_("the solos of all players together may not exceed {n}, one per deal: these are {total}")
 #: A replacement refused: the page asked about another person than who has the place now (:func:`replace_entrant`).
 REPLACED_MEANWHILE = N_("start number {n} was replaced meanwhile: nothing was changed, see who has the place now")
+#: A paper form's refusals where it is stale (:func:`paper_form_refusal`): the table drawn again, another
+#: person seated, its points (or anything else of it) changed since the form was made.
+TABLE_REDRAWN = N_("table {n} was drawn again meanwhile: nothing was saved, its new players are on the form")
+SEATS_CHANGED = N_("the players of table {n} changed meanwhile: nothing was saved, they are on the form now")
+PAPER_CHANGED = N_(
+    "the points of table {n} were changed meanwhile by someone else: nothing was saved, the form shows them now"
+)
 #: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
 PAPER_CLEARED = "paper cleared"
 
@@ -1014,6 +1021,7 @@ def enter_paper(
     who: str | None = lifecycle.SYSTEM,
     night_uid: Any = None,
     player_ids: Any = None,
+    version: Any = None,
 ) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
@@ -1023,7 +1031,9 @@ def enter_paper(
     ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
     the form was made for. The points go by position, so where the round was drawn again meanwhile (a
     new night, or no such table any more) or another person took a seat, they are refused: they were
-    typed for other people."""
+    typed for other people. ``version`` (optional): the table's night's version the form was made at:
+    where its points were entered, corrected or cleared since (another organiser's form), or anything else
+    of the table changed, they are refused (:func:`paper_form_refusal`)."""
     try:
         t, row, night = _paper_table(db, tournament_id, round_number, table, who)
     except NotFound:  # a table of the night it names gone: its round was drawn again with fewer tables
@@ -1034,14 +1044,11 @@ def enter_paper(
         raise Conflict(
             "round {r} was drawn again meanwhile: table {n} is gone and nothing was saved", r=round_number, n=table
         ) from None
-    if night_uid not in (None, "") and night_uid != night.uid:
-        raise Conflict(
-            "table {n} was drawn again meanwhile: nothing was saved, its new players are on the form", n=row.number
-        )
-    if player_ids is not None and list(player_ids) != _seat_players(db, night.id):
-        raise Conflict(
-            "the players of table {n} changed meanwhile: nothing was saved, they are on the form now", n=row.number
-        )
+    refused = paper_form_refusal(
+        row.number, night, _seat_players(db, night.id), night_uid=night_uid, player_ids=player_ids, version=version
+    )
+    if refused is not None:
+        raise refused
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput(
             "points",
@@ -1092,6 +1099,22 @@ def enter_paper(
     return row
 
 
+def paper_form_refusal(
+    number: int, night: Night, seated: list[int], *, night_uid: Any, player_ids: Any, version: Any
+) -> Conflict | None:
+    """Why a paper form made for table ``number`` (its night's uid, its players by table position, the
+    night's version: each None where the form does not say) is stale now that the table is ``night`` with
+    ``seated`` (by table position), or None. The core asks under the night's lock; the form's page asks it
+    first, before it reads the form's fields (old points under new names are not worth a word)."""
+    if night_uid not in (None, "") and night_uid != night.uid:
+        return Conflict(TABLE_REDRAWN, n=number)
+    if player_ids is not None and list(player_ids) != list(seated):
+        return Conflict(SEATS_CHANGED, n=number)
+    if version is not None and version != night.version:
+        return Conflict(PAPER_CHANGED, n=number)
+    return None
+
+
 def _seat_players(db: Session, night_id: int) -> list[int]:
     """The players of a night by table position."""
     return list(db.exec(select(Seat.player_id).where(Seat.night_id == night_id).order_by(Seat.position)))
@@ -1111,6 +1134,37 @@ def _paper_table(
     return t, row, night
 
 
+def _clear_refusal(db: Session, t: Tournament, row: TournamentTable) -> Conflict | None:
+    if row.paper is None:
+        return Conflict("this table has no points from paper to clear")
+    if _last_round(db, t) > row.round:
+        return Conflict(
+            "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
+        )
+    return None
+
+
+def paper_refusal(
+    *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None, clear: bool = False
+) -> Conflict | None:
+    """Why ``who`` may not enter (``clear``: clear) a table's paper points now, or None: what the form's page
+    (the clearing's page) asks before it is shown, so that it is not filled in for nothing. Read as it is
+    now, without locks: :func:`enter_paper` and :func:`clear_paper` ask again under theirs.
+
+    :raises NotFound: for an unknown tournament or table."""
+    t = get_tournament(db=db, tournament_id=tournament_id)
+    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
+    night = db.get(Night, row.night_id) if row is not None else None
+    if row is None or night is None:
+        raise NotFound(f"no table {table} in round {round_number}")
+    if not t.is_open:
+        return Conflict("this tournament is closed: nothing can be changed")
+    refused = lifecycle.refusal(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    if refused is None and clear:
+        refused = _clear_refusal(db, t, row)
+    return refused
+
+
 def clear_paper(
     *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None = lifecycle.SYSTEM
 ) -> TournamentTable:
@@ -1123,12 +1177,9 @@ def clear_paper(
         may not enter paper points (:mod:`scorekeeper.core.lifecycle`).
     """
     t, row, night = _paper_table(db, tournament_id, round_number, table, who)
-    if row.paper is None:
-        raise Conflict("this table has no points from paper to clear")
-    if _last_round(db, t) > row.round:
-        raise Conflict(
-            "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
-        )
+    refused = _clear_refusal(db, t, row)
+    if refused is not None:
+        raise refused
     cleared = {"why": PAPER_CLEARED, "paper": list(row.paper), "solos": row.solos}
     row.paper = None
     row.solos = [[0, 0] for _ in range(night.seat_count)]
@@ -1150,13 +1201,13 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
         .join(Night, TournamentTable.night_id == Night.id)
         .where(TournamentTable.tournament_id == t.id, Night.status == OPEN)
     ).one()
-    if last < t.rounds or playing == last:
+    if last < t.rounds:  # the rounds not drawn yet, and the last drawn while it is played
         raise Conflict(
             *N_plural(
                 "the tournament is not over: {n} round is to be played",
                 "the tournament is not over: {n} rounds are to be played",
             ),
-            n=t.rounds,
+            n=t.rounds - last + (playing == last),
         )
     if playing is not None:
         raise Conflict("round {n} is not over: every table must finish its deals first", n=playing)

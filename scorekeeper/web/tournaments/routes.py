@@ -505,39 +505,70 @@ def paper(tournament_id: int, round_number: int, table: int):
     if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
         return redirect(url_for(".clear_paper", tournament_id=tournament_id, round_number=round_number, table=table))
     if request.method == "GET":
+        refused = tm.paper_refusal(
+            db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
+        )
+        if refused is not None:  # said before the form is filled in for nothing
+            return _refused(tournament_id, refused)
         form.made_for(at)
-    else:
-        status = 400
-        if form.validate_on_submit():
-            try:
-                tm.enter_paper(
-                    db=get_db(),
-                    tournament_id=tournament_id,
-                    round_number=round_number,
-                    table=table,
-                    points=form.points(),
-                    solos=form.solos(),
-                    who=life.who(None),
-                    night_uid=form.night_uid.data,
-                    player_ids=form.player_ids(),
-                )
-            except InvalidInput as exc:
-                get_db().rollback()
-                _paper_refused(form, exc)
-            except Conflict as exc:
-                get_db().rollback()
-                view = _view(tournament_id)
-                now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
-                posted = form.night_uid.data, form.player_ids()
-                if posted[0] not in (None, "", now.night.uid) or posted[1] not in (None, now.player_ids):
-                    # the table drawn again (or a seat taken by another): a new form, its players named
-                    at, form = now, paper_form(now.names, view.tournament.deals, formdata=None)
-                    form.made_for(now)
-                form.form_errors.append(message(exc))
-                status = 409
+        return _paper_page(view, at, round_number, form, status)
+    status = 400
+    stale = tm.paper_form_refusal(  # first: old points under the names of other players are not worth a word
+        at.number,
+        at.night,
+        at.player_ids,
+        night_uid=form.night_uid.data,
+        player_ids=form.player_ids(),
+        version=form.made_at(),
+    )
+    if stale is not None:
+        return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
+    if form.validate_on_submit():
+        try:
+            tm.enter_paper(
+                db=get_db(),
+                tournament_id=tournament_id,
+                round_number=round_number,
+                table=table,
+                points=form.points(),
+                solos=form.solos(),
+                who=life.who(None),
+                night_uid=form.night_uid.data,
+                player_ids=form.player_ids(),
+                version=form.made_at(),
+            )
+        except InvalidInput as exc:
+            get_db().rollback()
+            _paper_refused(form, exc)
+        except Conflict as exc:
+            get_db().rollback()
+            view = _view(tournament_id)
+            now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
+            if exc.template in PAPER_STALE:  # a new form of the table as it is now, its players named
+                at, form = now, _paper_made_for(view, now, exc)
             else:
-                flash(_("The points of table %(n)s are entered.", n=table))
-                return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+                form.form_errors.append(message(exc))
+            status = 409
+        else:
+            flash(_("The points of table %(n)s are entered.", n=table))
+            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+    return _paper_page(view, at, round_number, form, status)
+
+
+#: A paper form's refusals for being stale: the form is made again for the table as it is now.
+PAPER_STALE = frozenset({tm.TABLE_REDRAWN, tm.SEATS_CHANGED, tm.PAPER_CHANGED})
+
+
+def _paper_made_for(view: tm.TournamentView, at: tm.TableView, refused: Conflict):
+    """A new paper form of the table as it is now (its players, its points), saying why the posted one was not
+    saved."""
+    form = paper_form(at.names, view.tournament.deals, formdata=None)
+    form.made_for(at)
+    form.form_errors.append(message(refused))
+    return form
+
+
+def _paper_page(view: tm.TournamentView, at: tm.TableView, round_number: int, form, status: int):
     return (
         render_template(
             "tournaments/paper.html",
@@ -559,6 +590,17 @@ def clear_paper(tournament_id: int, round_number: int, table: int):
     and its players asks (as a withdrawal does; no script needed): the table plays again."""
     view = _view(tournament_id)
     at = _table(view, round_number, table)
+    if request.method == "GET":
+        refused = tm.paper_refusal(
+            db=get_db(),
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table=table,
+            who=life.who(None),
+            clear=True,
+        )
+        if refused is not None:  # said at once, not after a confirmation
+            return _refused(tournament_id, refused)
     return _confirmed(
         tournament_id,
         "tournaments/clear_paper.html",
