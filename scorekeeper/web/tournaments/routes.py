@@ -504,10 +504,10 @@ def paper(tournament_id: int, round_number: int, table: int):
     status = 200
     if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
         return redirect(url_for(".clear_paper", tournament_id=tournament_id, round_number=round_number, table=table))
+    refused = tm.paper_refusal(
+        db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
+    )
     if request.method == "GET":
-        refused = tm.paper_refusal(
-            db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
-        )
         if refused is not None:  # said before the form is filled in for nothing
             return _refused(tournament_id, refused)
         form.made_for(at)
@@ -521,7 +521,7 @@ def paper(tournament_id: int, round_number: int, table: int):
         player_ids=form.player_ids(),
         version=form.made_at(),
     )
-    if stale is not None:
+    if stale is not None and refused is None:  # (a closed tournament's, a table's with deals: the core says)
         return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
     if form.validate_on_submit():
         try:
