@@ -90,6 +90,15 @@ PAPER_MAX = 100_000
 #: position), and the whole table's (``solos``). The paper form says them in its words at their fields.
 PLAYER_SOLOS = N_("a player's solos won and lost together may not exceed {n}")
 TABLE_SOLOS = N_("the solos of all players together may not exceed {n}, one per deal: these are {total}")
+#: A replacement refused: the page asked about another person than who has the place now (:func:`replace_entrant`).
+REPLACED_MEANWHILE = N_("start number {n} was replaced meanwhile: nothing was changed, see who has the place now")
+#: A paper form's refusals where it is stale (:func:`paper_form_refusal`): the table drawn again, another
+#: person seated, its points (or anything else of it) changed since the form was made.
+TABLE_REDRAWN = N_("table {n} was drawn again meanwhile: nothing was saved, its new players are on the form")
+SEATS_CHANGED = N_("the players of table {n} changed meanwhile: nothing was saved, they are on the form now")
+PAPER_CHANGED = N_(
+    "the points of table {n} were changed meanwhile by someone else: nothing was saved, the form shows them now"
+)
 #: The audit trail's word for a table's paper points taken back (:func:`clear_paper`): its round has started.
 PAPER_CLEARED = "paper cleared"
 
@@ -553,14 +562,20 @@ def _bump(db: Session, t: Tournament) -> None:
 
 
 def _lock_people(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> None:
-    """Hold the players' rows a change to the tournament may write (its participants' and ``people``, who enter
-    or take a place) against a merge or a guest made a member, before the tournament's row: the app's one order
-    of locks (docs/architecture.md, "The order of locks"). ``FOR KEY SHARE``, in id order: two tournaments'
-    changes never wait for each other here; a merge waits for them, or they for it (and then find the merged
-    record gone: no such player)."""
+    """Hold the players' rows a change to the tournament may write or lock against a merge or a guest made a
+    member, before the tournament's row: the app's one order of locks (docs/architecture.md, "The order of
+    locks"). Its participants', the people they replaced (``Entrant.former``: still seated at the earlier
+    rounds' tables, whose nights a paper correction locks, and ``lock_night`` holds a night's players), and
+    ``people``, who enter or take a place. ``FOR KEY SHARE``, in id order: two tournaments' changes never
+    wait for each other here; a merge waits for them, or they for it (and then find the merged record gone:
+    no such player)."""
     ids = {i for i in people if is_id(i)}
-    if is_id(tournament_id):
-        ids |= set(db.exec(select(Entrant.player_id).where(Entrant.tournament_id == tournament_id)))
+    if is_id(tournament_id):  # its participants, and those they replaced: still seated at earlier tables
+        for player_id, former in db.exec(
+            select(Entrant.player_id, Entrant.former).where(Entrant.tournament_id == tournament_id)
+        ):
+            ids.add(player_id)
+            ids |= {f["player_id"] for f in former or () if is_id(f.get("player_id"))}
     if ids:
         query = select(Player.id).where(Player.id.in_(sorted(ids))).order_by(Player.id)
         db.exec(query.with_for_update(read=True, key_share=True)).all()
@@ -808,11 +823,10 @@ def _together(db: Session, t: Tournament, number: int, a: int, b: int) -> bool:
 
 
 def _entrant(db: Session, t: Tournament, number: Any) -> Entrant:
-    entrant = (
-        db.exec(select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)).first()
-        if is_id(number)
-        else None
-    )
+    """A participant, read afresh after the tournament's lock (``t`` locked): a page read them before it
+    waited for the lock, and another organiser's withdrawal or replacement may have come in between."""
+    query = select(Entrant).where(Entrant.tournament_id == t.id, Entrant.number == number)
+    entrant = db.exec(query.execution_options(populate_existing=True)).first() if is_id(number) else None
     if entrant is None:
         raise NotFound(f"no participant {number}")
     return entrant
@@ -845,15 +859,19 @@ def take_back_withdrawal(*, db: Session, tournament_id: Any, number: Any) -> Ent
 
 
 def replace_entrant(
-    *, db: Session, tournament_id: Any, number: Any, player_id: Any = None, guest: Any = None
+    *, db: Session, tournament_id: Any, number: Any, player_id: Any = None, guest: Any = None, was: Any = None
 ) -> Entrant:
     """Another person takes a participant's place: the start number and the points so far stay, the
     earlier tables stay the earlier person's (``Entrant.former`` keeps who and when). Between rounds,
     or in a drawn round that has not started (the new person takes the seat); refused while a round
     is being played, once every round is played (the new person would play none and take the place, the
-    points and the prize of who played), and for a participant who has withdrawn."""
+    points and the prize of who played), and for a participant who has withdrawn. ``was`` (optional): the
+    player whose place is taken, as the page asking showed them: refused where another organiser replaced
+    them meanwhile (nothing is made, no guest either)."""
     t = _open_tournament(db, tournament_id, (player_id,))
     entrant = _entrant(db, t, number)
+    if was is not None and entrant.player_id != was:
+        raise Conflict(REPLACED_MEANWHILE, n=entrant.number)
     if entrant.withdrawn_after is not None:
         raise Conflict("this participant has withdrawn: take the withdrawal back first")
     last = _last_round(db, t)
@@ -1003,6 +1021,7 @@ def enter_paper(
     who: str | None = lifecycle.SYSTEM,
     night_uid: Any = None,
     player_ids: Any = None,
+    version: Any = None,
 ) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
@@ -1012,7 +1031,9 @@ def enter_paper(
     ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
     the form was made for. The points go by position, so where the round was drawn again meanwhile (a
     new night, or no such table any more) or another person took a seat, they are refused: they were
-    typed for other people."""
+    typed for other people. ``version`` (optional): the table's night's version the form was made at:
+    where its points were entered, corrected or cleared since (another organiser's form), or anything else
+    of the table changed, they are refused (:func:`paper_form_refusal`)."""
     try:
         t, row, night = _paper_table(db, tournament_id, round_number, table, who)
     except NotFound:  # a table of the night it names gone: its round was drawn again with fewer tables
@@ -1023,14 +1044,11 @@ def enter_paper(
         raise Conflict(
             "round {r} was drawn again meanwhile: table {n} is gone and nothing was saved", r=round_number, n=table
         ) from None
-    if night_uid not in (None, "") and night_uid != night.uid:
-        raise Conflict(
-            "table {n} was drawn again meanwhile: nothing was saved, its new players are on the form", n=row.number
-        )
-    if player_ids is not None and list(player_ids) != _seat_players(db, night.id):
-        raise Conflict(
-            "the players of table {n} changed meanwhile: nothing was saved, they are on the form now", n=row.number
-        )
+    refused = paper_form_refusal(
+        row.number, night, _seat_players(db, night.id), night_uid=night_uid, player_ids=player_ids, version=version
+    )
+    if refused is not None:
+        raise refused
     if not isinstance(points, list | tuple) or len(points) != night.seat_count:
         raise InvalidInput(
             "points",
@@ -1081,6 +1099,22 @@ def enter_paper(
     return row
 
 
+def paper_form_refusal(
+    number: int, night: Night, seated: list[int], *, night_uid: Any, player_ids: Any, version: Any
+) -> Conflict | None:
+    """Why a paper form made for table ``number`` (its night's uid, its players by table position, the
+    night's version: each None where the form does not say) is stale now that the table is ``night`` with
+    ``seated`` (by table position), or None. The core asks under the night's lock; the form's page asks it
+    first, before it reads the form's fields (old points under new names are not worth a word)."""
+    if night_uid not in (None, "") and night_uid != night.uid:
+        return Conflict(TABLE_REDRAWN, n=number)
+    if player_ids is not None and list(player_ids) != list(seated):
+        return Conflict(SEATS_CHANGED, n=number)
+    if version is not None and version != night.version:
+        return Conflict(PAPER_CHANGED, n=number)
+    return None
+
+
 def _seat_players(db: Session, night_id: int) -> list[int]:
     """The players of a night by table position."""
     return list(db.exec(select(Seat.player_id).where(Seat.night_id == night_id).order_by(Seat.position)))
@@ -1100,6 +1134,37 @@ def _paper_table(
     return t, row, night
 
 
+def _clear_refusal(db: Session, t: Tournament, row: TournamentTable) -> Conflict | None:
+    if row.paper is None:
+        return Conflict("this table has no points from paper to clear")
+    if _last_round(db, t) > row.round:
+        return Conflict(
+            "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
+        )
+    return None
+
+
+def paper_refusal(
+    *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None, clear: bool = False
+) -> Conflict | None:
+    """Why ``who`` may not enter (``clear``: clear) a table's paper points now, or None: what the form's page
+    (the clearing's page) asks before it is shown, so that it is not filled in for nothing. Read as it is
+    now, without locks: :func:`enter_paper` and :func:`clear_paper` ask again under theirs.
+
+    :raises NotFound: for an unknown tournament or table."""
+    t = get_tournament(db=db, tournament_id=tournament_id)
+    row = db.get(TournamentTable, (t.id, round_number, table)) if is_id(round_number) and is_id(table) else None
+    night = db.get(Night, row.night_id) if row is not None else None
+    if row is None or night is None:
+        raise NotFound(f"no table {table} in round {round_number}")
+    if not t.is_open:
+        return Conflict("this tournament is closed: nothing can be changed")
+    refused = lifecycle.refusal(lifecycle.life_of(db=db, night=night), lifecycle.PAPER, who)
+    if refused is None and clear:
+        refused = _clear_refusal(db, t, row)
+    return refused
+
+
 def clear_paper(
     *, db: Session, tournament_id: Any, round_number: Any, table: Any, who: str | None = lifecycle.SYSTEM
 ) -> TournamentTable:
@@ -1112,12 +1177,9 @@ def clear_paper(
         may not enter paper points (:mod:`scorekeeper.core.lifecycle`).
     """
     t, row, night = _paper_table(db, tournament_id, round_number, table, who)
-    if row.paper is None:
-        raise Conflict("this table has no points from paper to clear")
-    if _last_round(db, t) > row.round:
-        raise Conflict(
-            "round {n} is drawn: the points of an earlier round's table are corrected, not cleared", n=row.round + 1
-        )
+    refused = _clear_refusal(db, t, row)
+    if refused is not None:
+        raise refused
     cleared = {"why": PAPER_CLEARED, "paper": list(row.paper), "solos": row.solos}
     row.paper = None
     row.solos = [[0, 0] for _ in range(night.seat_count)]
@@ -1139,13 +1201,13 @@ def close_tournament(*, db: Session, tournament_id: Any) -> Tournament:
         .join(Night, TournamentTable.night_id == Night.id)
         .where(TournamentTable.tournament_id == t.id, Night.status == OPEN)
     ).one()
-    if last < t.rounds or playing == last:
+    if last < t.rounds:  # the rounds not drawn yet, and the last drawn while it is played
         raise Conflict(
             *N_plural(
                 "the tournament is not over: {n} round is to be played",
                 "the tournament is not over: {n} rounds are to be played",
             ),
-            n=t.rounds,
+            n=t.rounds - last + (playing == last),
         )
     if playing is not None:
         raise Conflict("round {n} is not over: every table must finish its deals first", n=playing)

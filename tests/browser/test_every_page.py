@@ -96,6 +96,9 @@ def _tournaments(db, roster) -> dict[str, int]:
     tables = db.exec(select(TournamentTable).where(TournamentTable.tournament_id == playing.id)).all()
     table = min(tables, key=lambda t: t.number)
     record_hand(db=db, night_id=table.night_id, hand=PLAYED["schafkopf"][1][0])
+    # the next table's points from paper: its paper form and its clearing page open (a table without them,
+    # or with deals recorded, is told so on the tournament's page)
+    tm.enter_paper(db=db, tournament_id=playing.id, round_number=1, table=table.number + 1, points=[3, -3, 0, 0])
     # a closed tournament, for the page that reopens it (closed as it stands: its rounds don't matter there)
     done = tm.create_tournament(db=db, name="Winter", game="schafkopf", rules={"preset": "turnier"}, deals=4)
     done.status = CLOSED

@@ -348,14 +348,23 @@ def _tournament_schemas() -> dict[str, Any]:
             "description": "the uid of the table's night: a paper list sent with it is refused once the round "
             "is drawn again",
         },
+        "night_version": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "the version of the table's night: a paper list sent with it is refused once the "
+            "table's points (or anything else of it) changed since",
+        },
         "join_code": {
             "type": ["string", "null"],
             "description": "the code a table's phone joins with (to a scorer or admin, while the table is open)",
         },
         "players": {
             "type": "array",
-            "items": _object({"number": NUMBER_OF, "name": TEXT}, ["number", "name"]),
-            "description": "by table position",
+            "items": _object(
+                {"number": NUMBER_OF, "name": TEXT, "player_id": {**ID, "description": "who sits there"}},
+                ["number", "name", "player_id"],
+            ),
+            "description": "by table position (their player_id: a paper list's player_ids)",
         },
         "deals": {"type": "integer", "minimum": 0, "description": "deals played (a hand dealt again does not count)"},
         "points": {"type": "array", "items": INTEGER, "description": "points per table position so far"},
@@ -480,8 +489,15 @@ def _tournament_schemas() -> dict[str, Any]:
                 "player_ids": {
                     "type": "array",
                     "items": ID,
-                    "description": "optional: the players the list is for (their player_id), by table position; "
-                    "another person seated since: 409",
+                    "minItems": 1,
+                    "description": "optional: the players the list is for (their player_id in the table's players), "
+                    "by table position; another person seated since: 409",
+                },
+                "night_version": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "optional: the table's night_version the list is for; its points entered, "
+                    "corrected or cleared since (another organiser's list): 409",
                 },
             },
             ["points"],
@@ -771,8 +787,9 @@ def _tournament_paths() -> dict[str, Any]:
             "post": _operation(
                 "enter_paper",
                 "A table's final points (and solos) from its paper list, while the table has no deal recorded: "
-                "the table is then done (scorer or admin). Sent with night_uid and player_ids, a list typed "
-                "before the round was drawn again or another person took a seat is refused (409), nothing saved.",
+                "the table is then done (scorer or admin). Sent with night_uid, player_ids and night_version, a list "
+                "typed before the round was drawn again, another person took a seat or the table's points changed "
+                "is refused (409), nothing saved.",
                 {200: _json(_ref("Round"), "The table's round, its points from paper in it.")},
                 [400, 401, 403, 404, 409, 413],
                 parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],

@@ -380,8 +380,12 @@ def _table_json(table: tm.TableView, writer: bool) -> dict[str, Any]:
         "number": table.number,
         "night_id": table.night.id,
         "night_uid": table.night.uid,  # what a paper list is sent for (POST .../paper): refused once drawn again
+        "night_version": table.night.version,  # the same: refused once the table's points changed since
         "join_code": table.night.join_code if writer and table.night.is_open else None,
-        "players": [{"number": e.number, "name": n} for e, n in zip(table.entrants, table.names, strict=True)],
+        "players": [
+            {"number": e.number, "name": n, "player_id": p}  # who sits there: a paper list's player_ids
+            for e, n, p in zip(table.entrants, table.names, table.player_ids, strict=True)
+        ],
         "deals": table.deals,
         "points": table.points,
         "paper": table.paper,
@@ -523,7 +527,18 @@ def draw_round(tournament_id: int):
     return _round_json(view.rounds[drawn.number - 1]), 201
 
 
-PAPER_FIELDS = frozenset({"points", "solos", "night_uid", "player_ids"})
+PAPER_FIELDS = frozenset({"points", "solos", "night_uid", "player_ids", "night_version"})
+
+#: A paper list refused for being stale (core/tournaments.py ``paper_form_refusal``), in the API's words: the
+#: core's speak of a form.
+PAPER_STALE = {
+    tm.TABLE_REDRAWN: ("night_uid", "table {n} was drawn again meanwhile: nothing was saved, read its new players"),
+    tm.SEATS_CHANGED: ("player_ids", "the players of table {n} changed meanwhile: nothing was saved, read them again"),
+    tm.PAPER_CHANGED: (
+        "night_version",
+        "the points of table {n} were changed meanwhile by someone else: nothing was saved, read them again",
+    ),
+}
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper")
@@ -531,8 +546,9 @@ PAPER_FIELDS = frozenset({"points", "solos", "night_uid", "player_ids"})
 def enter_paper(tournament_id: int, round_number: int, table: int):
     """A table's final points typed from its paper list, by table position: ``{"points": [...], "solos":
     [[won, lost] or null, ...]}`` (solos optional), and optionally the table's night and players the list
-    is for (``night_uid``, ``player_ids``, as the table in ``drawn`` names them): where the round was drawn
-    again since, or another person took a seat, it is refused with 409 and nothing is saved. The rules of
+    is for (``night_uid``, ``player_ids``, ``night_version``, as the table in ``drawn`` names them): where the
+    round was drawn again since, another person took a seat, or the table's points changed (another
+    organiser's list), it is refused with 409 and nothing is saved. The rules of
     the figures are the core's (``tournaments.enter_paper``). Answers the round."""
     data = _fields(PAPER_FIELDS)
     tm.get_tournament(db=get_db(), tournament_id=tournament_id)  # unknown: 404 before the body's checks
@@ -542,19 +558,30 @@ def enter_paper(tournament_id: int, round_number: int, table: int):
     if uid is not None and not (isinstance(uid, str) and 0 < len(uid) <= 32):
         raise ApiError(400, "night_uid", "night_uid must be the uid of the table's night (a text)")
     ids = data.get("player_ids")
-    if ids is not None and not (isinstance(ids, list) and all(type(i) is int for i in ids)):
-        raise ApiError(400, "player_ids", "player_ids must be a list of player ids (whole numbers)")
-    tm.enter_paper(
-        db=get_db(),
-        tournament_id=tournament_id,
-        round_number=round_number,
-        table=table,
-        points=data["points"],
-        solos=data.get("solos"),
-        who=life.who(None),
-        night_uid=uid,
-        player_ids=ids,
-    )
+    if ids is not None and not (isinstance(ids, list) and ids and all(type(i) is int for i in ids)):
+        raise ApiError(400, "player_ids", "player_ids must be a list of player ids (whole numbers), one per seat")
+    made_at = data.get("night_version")
+    if made_at is not None and not (type(made_at) is int and made_at >= 0):
+        raise ApiError(400, "night_version", "night_version must be the table's night_version (a whole number)")
+    try:
+        tm.enter_paper(
+            db=get_db(),
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table=table,
+            points=data["points"],
+            solos=data.get("solos"),
+            who=life.who(None),
+            night_uid=uid,
+            player_ids=ids,
+            version=made_at,
+        )
+    except Conflict as exc:
+        if exc.template not in PAPER_STALE:
+            raise
+        get_db().rollback()
+        field, said = PAPER_STALE[exc.template]
+        raise ApiError(409, field, said.format(**exc.params)) from None
     view = tm.read_tournament(db=get_db(), tournament_id=tournament_id)
     return _round_json(view.rounds[round_number - 1])
 

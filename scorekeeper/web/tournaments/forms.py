@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import DateField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from scorekeeper.core.numbers import parse_cents
+from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.tournaments import DEALS_MAX, FEE_MAX_CENTS, NAME_MAX, PRIZES_MAX, ROUNDS_MAX, TOURNAMENT_GAMES
 from scorekeeper.web.forms import Form, WholeNumberField, choices
 from scorekeeper.web.labels import GAME_LABELS
@@ -117,11 +117,13 @@ class PaperForm(Form):
 
     night_uid = HiddenField()
     players = HiddenField()
+    version = HiddenField()  # the table's night's version: its points entered or cleared since, it is stale
 
     def made_for(self, table: Any) -> None:
         """Make the form the one of ``table`` (a ``TableView``) as it is now."""
         self.night_uid.data = table.night.uid
         self.players.data = " ".join(str(p) for p in table.player_ids)
+        self.version.data = str(table.night.version)
         if table.paper:  # its points typed before: the form corrects them, it does not ask for all again
             for i, (points, solos) in enumerate(zip(table.points, table.paper_solos, strict=True), start=1):
                 self[f"p{i}"].data = points
@@ -129,9 +131,21 @@ class PaperForm(Form):
                     self[f"w{i}"].data, self[f"l{i}"].data = solos
 
     def player_ids(self) -> list[int] | None:
-        """The players the form was made for; None when it does not say (a form of before)."""
+        """The players the form was made for; None when it does not say (a form of before); none (``[]``, no
+        table's players: refused as stale) where it says something else than ids (forged, or mangled)."""
         ids = (self.players.data or "").split()
-        return [int(p) for p in ids] if ids and all(p.isdigit() and len(p) < 19 for p in ids) else None
+        if not ids:
+            return None
+        numbers = [parse_int(p) for p in ids]
+        return [] if None in numbers else numbers
+
+    def made_at(self) -> int | None:
+        """The table's version the form was made at; None when it does not say (a form of before), -1 (no
+        version: refused as stale) where it says something else."""
+        if self.version.data in (None, ""):
+            return None
+        number = parse_int(self.version.data)
+        return -1 if number is None else number
 
     def _seats(self) -> range:
         return range(1, sum(1 for name in self._fields if name[0] == "p" and name[1:].isdigit()) + 1)

@@ -352,17 +352,21 @@ def replace(tournament_id: int, number: int):
             return 400
         player_id = parse_int(form.player.data) if form.player.data else None
         guest = (form.guest.data or "").strip() or None
+        # whose place the page asked about (a page of before this field: the one read now, before the lock)
+        was = parse_int(request.form["was"]) or 0 if "was" in request.form else entrant.player_id
         try:
             if form.player.data and player_id is None:
                 raise NotFound(form.player.data)
             tm.replace_entrant(
-                db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest
+                db=get_db(), tournament_id=tournament_id, number=number, player_id=player_id, guest=guest, was=was
             )
         except InvalidInput as exc:
             get_db().rollback()
             target = form.guest if exc.field == "guest" or guest else form.player
             target.errors = [*list(target.errors), message(exc)]
         except Conflict as exc:
+            if exc.template == tm.REPLACED_MEANWHILE:  # the page's names are old: the tournament's say who now
+                return _refused(tournament_id, exc)
             get_db().rollback()
             form.form_errors.append(message(exc))
             return 409
@@ -500,40 +504,71 @@ def paper(tournament_id: int, round_number: int, table: int):
     status = 200
     if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
         return redirect(url_for(".clear_paper", tournament_id=tournament_id, round_number=round_number, table=table))
+    refused = tm.paper_refusal(
+        db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
+    )
     if request.method == "GET":
+        if refused is not None:  # said before the form is filled in for nothing
+            return _refused(tournament_id, refused)
         form.made_for(at)
-    else:
-        status = 400
-        if form.validate_on_submit():
-            try:
-                tm.enter_paper(
-                    db=get_db(),
-                    tournament_id=tournament_id,
-                    round_number=round_number,
-                    table=table,
-                    points=form.points(),
-                    solos=form.solos(),
-                    who=life.who(None),
-                    night_uid=form.night_uid.data,
-                    player_ids=form.player_ids(),
-                )
-            except InvalidInput as exc:
-                get_db().rollback()
-                _paper_refused(form, exc)
-            except Conflict as exc:
-                get_db().rollback()
-                view = _view(tournament_id)
-                now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
-                posted = form.night_uid.data, form.player_ids()
-                if posted[0] not in (None, "", now.night.uid) or posted[1] not in (None, now.player_ids):
-                    # the table drawn again (or a seat taken by another): a new form, its players named
-                    at, form = now, paper_form(now.names, view.tournament.deals, formdata=None)
-                    form.made_for(now)
-                form.form_errors.append(message(exc))
-                status = 409
+        return _paper_page(view, at, round_number, form, status)
+    status = 400
+    stale = tm.paper_form_refusal(  # first: old points under the names of other players are not worth a word
+        at.number,
+        at.night,
+        at.player_ids,
+        night_uid=form.night_uid.data,
+        player_ids=form.player_ids(),
+        version=form.made_at(),
+    )
+    if stale is not None and refused is None:  # (a closed tournament's, a table's with deals: the core says)
+        return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
+    if form.validate_on_submit():
+        try:
+            tm.enter_paper(
+                db=get_db(),
+                tournament_id=tournament_id,
+                round_number=round_number,
+                table=table,
+                points=form.points(),
+                solos=form.solos(),
+                who=life.who(None),
+                night_uid=form.night_uid.data,
+                player_ids=form.player_ids(),
+                version=form.made_at(),
+            )
+        except InvalidInput as exc:
+            get_db().rollback()
+            _paper_refused(form, exc)
+        except Conflict as exc:
+            get_db().rollback()
+            view = _view(tournament_id)
+            now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
+            if exc.template in PAPER_STALE:  # a new form of the table as it is now, its players named
+                at, form = now, _paper_made_for(view, now, exc)
             else:
-                flash(_("The points of table %(n)s are entered.", n=table))
-                return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+                form.form_errors.append(message(exc))
+            status = 409
+        else:
+            flash(_("The points of table %(n)s are entered.", n=table))
+            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+    return _paper_page(view, at, round_number, form, status)
+
+
+#: A paper form's refusals for being stale: the form is made again for the table as it is now.
+PAPER_STALE = frozenset({tm.TABLE_REDRAWN, tm.SEATS_CHANGED, tm.PAPER_CHANGED})
+
+
+def _paper_made_for(view: tm.TournamentView, at: tm.TableView, refused: Conflict):
+    """A new paper form of the table as it is now (its players, its points), saying why the posted one was not
+    saved."""
+    form = paper_form(at.names, view.tournament.deals, formdata=None)
+    form.made_for(at)
+    form.form_errors.append(message(refused))
+    return form
+
+
+def _paper_page(view: tm.TournamentView, at: tm.TableView, round_number: int, form, status: int):
     return (
         render_template(
             "tournaments/paper.html",
@@ -555,6 +590,17 @@ def clear_paper(tournament_id: int, round_number: int, table: int):
     and its players asks (as a withdrawal does; no script needed): the table plays again."""
     view = _view(tournament_id)
     at = _table(view, round_number, table)
+    if request.method == "GET":
+        refused = tm.paper_refusal(
+            db=get_db(),
+            tournament_id=tournament_id,
+            round_number=round_number,
+            table=table,
+            who=life.who(None),
+            clear=True,
+        )
+        if refused is not None:  # said at once, not after a confirmation
+            return _refused(tournament_id, refused)
     return _confirmed(
         tournament_id,
         "tournaments/clear_paper.html",
