@@ -120,6 +120,25 @@
     });
   }
 
+  // --- a form sent with a key of its own, form[data-keep-key] (templates/nights/new.html: the idempotency key): its
+  // answer lost (the offline page: it may not have been saved), the way back in the history loads the form afresh
+  // from the server, with a new key, and sent again it was stored twice. The key sent is kept for the tab
+  // (sessionStorage, by the form's address) and put back when the phone comes back to the form through its history,
+  // so the server answers the form sent again as what it stored.
+  document.querySelectorAll("form[data-keep-key]").forEach(function (form) {
+    var input = form.querySelector('input[name="idempotency_key"]');
+    if (!input || !window.sessionStorage) return;
+    var slot = "sk-key " + (form.getAttribute("action") || window.location.pathname);
+    var how = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    try {
+      var sent = sessionStorage.getItem(slot);
+      if (sent && how && how.type === "back_forward") input.value = sent;
+    } catch (e) { /* storage refused: a new key, as before */ }
+    form.addEventListener("submit", function () {
+      try { sessionStorage.setItem(slot, input.value); } catch (e) { /* as before */ }
+    });
+  });
+
   // --- Share: the text the server wrote into #share-text (templates/nights/summary.html) ---------
   var button = document.getElementById("share");
   var source = document.getElementById("share-text");

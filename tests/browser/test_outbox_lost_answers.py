@@ -81,3 +81,59 @@ def test_the_worker_keeps_a_save_posted_with_the_language_in_the_query(short_sen
     finally:
         app.wsgi_app = inner
     assert [h.data["declarer"] for h in table(live, night).hands] == [3]
+
+
+def _nights(app) -> list[int]:
+    from sqlmodel import select
+
+    from scorekeeper.core import db as database
+    from scorekeeper.core.models import Night
+
+    with database.session(app.extensions["sk_engine"]) as db:
+        return [n.id for n in db.exec(select(Night).order_by(Night.id))]
+
+
+def _lose_the_first_answer(page, url: str) -> list:
+    """The first post to ``url`` reaches the server (which stores what it sent), and its answer never reaches the
+    phone; the list fills once it was."""
+    lost: list = []
+
+    def route(r):
+        if r.request.method != "POST" or lost:
+            r.continue_()
+            return
+        r.fetch()  # stored
+        lost.append(1)
+        r.abort("connectionreset")
+
+    page.context.route(url, route)
+    return lost
+
+
+def test_a_night_started_whose_answer_was_lost_is_started_once_when_started_again(page, live, roster):
+    """ "Start the night" reached the server, its answer did not reach the phone: the offline page said "Nothing was
+    saved", and its way back showed the form loaded afresh with a new key: started again, the night was there twice.
+    The page says it may have been saved, and the form it goes back to keeps its key: the night is started once."""
+    base, app = live
+    page.goto(f"{base}/nights/")
+    worker_ready(page)
+    page.goto(f"{base}/nights/new")
+    for i, name in enumerate(["Anna", "Bernd", "Clara", "Dieter"], start=1):
+        page.select_option(f"#seat_{i}", label=name)
+    key = page.input_value("input[name=idempotency_key]")
+    lost = _lose_the_first_answer(page, f"{base}/nights/new")
+    page.get_by_role("button", name="Abend beginnen").click()
+    page.wait_for_selector("#way-back")
+    assert lost and len(_nights(app)) == 1  # the server has it
+    said = page.locator("main").inner_text()
+    assert "Nichts wurde gespeichert" not in said
+    assert "vielleicht" in said.lower(), said
+    page.locator("#way-back").click()
+    page.wait_for_selector("#night-form")
+    assert page.input_value("input[name=idempotency_key]") == key
+    for i in range(1, 5):  # (filled in again where the browser did not keep what was entered)
+        if not page.input_value(f"#seat_{i}"):
+            page.select_option(f"#seat_{i}", label=["Anna", "Bernd", "Clara", "Dieter"][i - 1])
+    page.get_by_role("button", name="Abend beginnen").click()
+    page.wait_for_url(f"{base}/nights/{_nights(app)[0]}")
+    assert len(_nights(app)) == 1  # started once
