@@ -21,7 +21,7 @@ from scorekeeper.core.hands import (
 )
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
-from scorekeeper.core.table import Table, load_table
+from scorekeeper.core.table import Table, audit_trail, load_table
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import life, refusals
 from scorekeeper.web.access import NIGHT_WRITE, access, night_gone
@@ -280,12 +280,30 @@ def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
     return FORMS[game].data_of(hand, data)
 
 
+def _taken_back(table: Table, number: int) -> None:
+    """A hand that was there and has been taken back (on another phone, or in another tab, while its edit form was
+    open): a 409 saying so, with the code of a form made before the night changed (the page leads back to the
+    table: templates/errors/error.html), not "There is no such hand"."""
+    if number < 1 or not any(
+        e.action == "undo" for e in audit_trail(db=get_db(), night_id=table.night.id, hand_numbers=[number])
+    ):
+        return
+    raise refusals.Refused(
+        _(
+            "%(hand)s was taken back meanwhile: there is nothing left to change.",
+            hand=hand_word(table.night.game, number),
+        ),
+        refusals.CHANGED,
+    )
+
+
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
 def edit(night_id: int, number: int):
     """Change an earlier hand; everything after it is recomputed."""
     table = _table(night_id)
     if not 1 <= number <= len(table.hands):
+        _taken_back(table, number)
         abort(404, _("There is no such hand."))
     if (away := life.not_now(table.night, "edit")) is not None:
         return away
