@@ -52,6 +52,16 @@
       return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
     });
   }
+  // why the hands left after sending were not sent, where they all say the same: no answer (no state), their night
+  // closed ("closed"), or a decision on their table page (another phone's hand, a refusal, a night gone); else both
+  function leftWords(hands) {
+    var states = hands.map(function (h) { return outbox.stateOf(h); });
+    function all(test) { return states.every(test); }
+    if (all(function (s) { return s === ""; })) return ask.dataset.leftOffline || ask.dataset.left;
+    if (all(function (s) { return s === "closed"; })) return ask.dataset.leftClosed || ask.dataset.left;
+    if (all(function (s) { return s !== ""; })) return ask.dataset.leftDecide || ask.dataset.left;
+    return ask.dataset.left;
+  }
   function tell(words, count) {
     ask.querySelector("[data-text]").textContent = words.replace("__N__", String(count));
   }
@@ -87,7 +97,7 @@
       }).then(mine).then(function (left) {
         buttons.forEach(function (b) { b.disabled = false; });
         if (!left.length) { ask.close(); leave(); return; }
-        tell(ask.dataset.left, left.length);
+        tell(leftWords(left), left.length);
       });
     });
   }
