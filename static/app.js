@@ -52,6 +52,16 @@
       return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
     });
   }
+  // why the hands left after sending were not sent, where they all say the same: no answer (no state), their night
+  // closed ("closed"), or a decision on their table page (another phone's hand, a refusal, a night gone); else both
+  function leftWords(hands) {
+    var states = hands.map(function (h) { return outbox.stateOf(h); });
+    function all(test) { return states.every(test); }
+    if (all(function (s) { return s === ""; })) return ask.dataset.leftOffline || ask.dataset.left;
+    if (all(function (s) { return s === "closed"; })) return ask.dataset.leftClosed || ask.dataset.left;
+    if (all(function (s) { return s !== ""; })) return ask.dataset.leftDecide || ask.dataset.left;
+    return ask.dataset.left;
+  }
   function tell(words, count) {
     ask.querySelector("[data-text]").textContent = words.replace("__N__", String(count));
   }
@@ -87,7 +97,7 @@
       }).then(mine).then(function (left) {
         buttons.forEach(function (b) { b.disabled = false; });
         if (!left.length) { ask.close(); leave(); return; }
-        tell(ask.dataset.left, left.length);
+        tell(leftWords(left), left.length);
       });
     });
   }
@@ -119,6 +129,25 @@
       }).then(function () { kept.hidden = true; });
     });
   }
+
+  // --- a form sent with a key of its own, form[data-keep-key] (templates/nights/new.html: the idempotency key): its
+  // answer lost (the offline page: it may not have been saved), the way back in the history loads the form afresh
+  // from the server, with a new key, and sent again it was stored twice. The key sent is kept for the tab
+  // (sessionStorage, by the form's address) and put back when the phone comes back to the form through its history,
+  // so the server answers the form sent again as what it stored.
+  document.querySelectorAll("form[data-keep-key]").forEach(function (form) {
+    var input = form.querySelector('input[name="idempotency_key"]');
+    if (!input || !window.sessionStorage) return;
+    var slot = "sk-key " + (form.getAttribute("action") || window.location.pathname);
+    var how = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    try {
+      var sent = sessionStorage.getItem(slot);
+      if (sent && how && how.type === "back_forward") input.value = sent;
+    } catch (e) { /* storage refused: a new key, as before */ }
+    form.addEventListener("submit", function () {
+      try { sessionStorage.setItem(slot, input.value); } catch (e) { /* as before */ }
+    });
+  });
 
   // --- Share: the text the server wrote into #share-text (templates/nights/summary.html) ---------
   var button = document.getElementById("share");

@@ -4,12 +4,19 @@
 // static/outbox-store.js PAGES), it knows whose they are: the way back is the newest table page kept for them
 // (which opens without a connection; else the table of the newest hand form kept); a member with none kept goes
 // to the nights. The worker forgets the pages of a night that is gone (a 404), so this never leads to one.
-// After a form sent without a connection (?unsaved=1: nothing was saved) the way back is the browser's own: back
+// After a form sent without an answer (?unsaved=1: perhaps not saved; nothing was saved where the phone has no
+// network at all) the way back is the browser's own: back
 // to the form, as it was entered (the link stays for a phone without that history, or without script).
 (function () {
   "use strict";
   var link = document.getElementById("way-back");
   if (!link) return;
+  // the form sent: "perhaps not saved" (its answer may have been lost), unless the phone has no network at all
+  var sent = document.querySelector("[data-sent]"), notSent = document.querySelector("[data-not-sent]");
+  if (sent && notSent && navigator.onLine === false) {
+    sent.hidden = true;
+    notSent.hidden = false;
+  }
   if (link.hasAttribute("data-history")) {
     link.addEventListener("click", function (event) {
       if (window.history.length < 2) return;

@@ -107,8 +107,13 @@
       box.hidden = hands.length === 0;
       box.querySelector("[data-count]").textContent = String(hands.length);
       var other = signedOut === "other" && text.other;
-      // every hand waits for the player (a conflict, or the server can't take it): not for a connection
-      var decide = hands.length > 0 && hands.every(function (h) { return h.conflict; });
+      // the first hand that waits for the player (a conflict): those after it wait behind it, never sent ahead of it
+      // (hands go in order: each is the number after the one before), so they wait for the player too
+      var blocker = null;
+      hands.forEach(function (h) { if (!blocker && h.conflict) blocker = h; });
+      // every hand waits for the player (a conflict, or the server can't take it, or one before it): not for a connection
+      var decide = hands.length > 0 && hands[0].conflict && !!text.behind;
+      decide = decide || (hands.length > 0 && hands.every(function (h) { return h.conflict; }));
       box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut :
         decide ? text.titleKept : unanswered && text.titleServer ? text.titleServer : titled;
       if (hands.some(function (h) { return h.conflict || failing(h); })) list.open = true;  // the player decides: shown
@@ -124,8 +129,10 @@
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
+        var behind = !hand.conflict && blocker && blocker.at <= hand.at && text.behind;
         state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
           (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut :
+            behind ? text.behind.replace("__HAND__", text.hand.replace("__N__", String(blocker.expected + 1))) :
             failing(hand) ? text.failing.replace("__N__", String(hand.failing)) : unanswered ? text.unanswered || text.waiting : text.waiting);
         if (hand.conflict && hand.why && store.stateOf(hand) !== null) state.append(" ", reason(hand));
         item.appendChild(state);
@@ -189,10 +196,18 @@
       waiting().then(function (hands) {
         var hand = hands.filter(function (h) { return h.key === b.dataset.key; })[0];
         if (!hand) return;
+        // the hands waiting behind it (saved after it, no decision of their own) move along with it: each stays the
+        // hand after the one before (the server still refuses one that other players would play now)
+        var shift = hand.now - hand.expected;
+        var behind = hands.filter(function (h) { return h.at > hand.at && !h.conflict; });
         hand.expected = hand.now;  // after the hands the server has now (the server refuses it if that
         hand.conflict = hand.why = "";  // makes other players play it: at a table of five another one sits out)
         hand.others = false;
-        return store.update(hand).then(function () { delay = 0; send(true); });  // (not if discarded meanwhile)
+        behind.forEach(function (h) { h.expected += shift; });
+        return Promise.all([hand].concat(behind).map(function (h) { return store.update(h); })).then(function () {
+          delay = 0;
+          send(true);
+        });  // (not if discarded meanwhile)
       });
     }
   });

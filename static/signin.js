@@ -2,16 +2,23 @@
 // signed out on another device, a new password or role) are said there, with how many (#outbox-waiting,
 // templates/signin/login.html); the table's outbox said so only after signing in. Read from the outbox's store
 // (static/outbox-store.js, IndexedDB on the phone: the server knows nothing of them). A guest's hands wait for
-// joining the table again, not for an account: they are not counted here.
+// joining the table again, not for an account: they are not counted here. Hands that can never be sent (their night
+// deleted, the account no longer allowed there: their state) are said apart, never as if they were to be sent.
 (function () {
   "use strict";
   var notice = document.getElementById("outbox-waiting");
   var outbox = self.skOutbox;
   if (!notice || !outbox || !window.indexedDB) return;
+  var NEVER = ["gone", "forbidden"];  // never to be sent (static/outbox-store.js STATES): not counted as to be sent
   outbox.all().then(function (hands) {
-    var n = hands.filter(function (h) { return /^user:/.test(h.account || ""); }).length;
-    if (!n) return;
-    notice.textContent = notice.dataset.say.replace("__N__", String(n));
+    var members = hands.filter(function (h) { return /^user:/.test(h.account || ""); });
+    var never = members.filter(function (h) { return NEVER.indexOf(outbox.stateOf(h)) >= 0; }).length;
+    var n = members.length - never;
+    var said = [];
+    if (n) said.push(notice.dataset.say.replace("__N__", String(n)));
+    if (never && notice.dataset.never) said.push(notice.dataset.never.replace("__N__", String(never)));
+    if (!said.length) return;
+    notice.textContent = said.join(" ");
     notice.hidden = false;
   }, function () { /* no store on this phone (private mode, refused): nothing to say */ });
 })();

@@ -84,6 +84,29 @@
     document.dispatchEvent(new CustomEvent("sk:night-gone", { detail: say }));
     closeWays();
   }
+  // The night closed meanwhile on another phone (a member's page: the live part says the night's state; a guest's
+  // polling is refused by its code instead, gone("closed")): the page says so above the hands, with the way to the
+  // settlement, and offers nothing that leads into the night any more. Reopened since the page was loaded closed:
+  // the page is loaded again (it offers recording again).
+  function nightState() {
+    var now = live.querySelector("[data-night-state]");
+    if (!now || !live.dataset.state || now.dataset.nightState === live.dataset.state) return;
+    if (now.dataset.nightState === "open") { window.location.reload(); return; }
+    live.dataset.state = now.dataset.nightState;
+    if (document.getElementById("night-closed") || !live.dataset.closed) return;
+    var say = document.createElement("p");
+    var link = document.createElement("a");
+    say.className = "flash flash-error";
+    say.id = "night-closed";
+    say.setAttribute("role", "alert");
+    say.textContent = live.dataset.closed + " ";
+    link.className = "button small";
+    link.href = live.dataset.closedHref;
+    link.textContent = live.dataset.closedLink;
+    say.append(link);
+    live.before(say);
+    closeWays();
+  }
   // The join panel (details.join, outside the live part) shows the code the live part carries: closing and
   // reopening a night gives it a new code, and a closed one none (the panel is hidden till it has one again).
   function joinPanel() {
@@ -116,6 +139,7 @@
           var count = live.querySelector("[data-hands]");
           if (record && count) record.textContent = record.dataset.label.replace("__N__", count.dataset.next || String(+count.dataset.hands + 1));
           joinPanel();
+          nightState();
         });
       })
       .catch(function () { /* offline for a moment: try again next time */ })

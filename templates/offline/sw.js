@@ -59,6 +59,16 @@ function unreachable(response) {
   return response.status >= 502 && response.status <= 504;
 }
 
+// A query the app reads on every page and that changes nothing posted (the language link's ?lang=): a form posted to
+// ``/nights/5/hands/new?lang=en`` (a page kept from before the hand form named its own action) is still the hand
+// form's post, kept in the outbox when its answer is lost. Any other query is not the form's (a preview: ?fragment=1).
+var HARMLESS = ["lang"];
+function plain(url) {
+  var rest = new URLSearchParams(url.search);
+  HARMLESS.forEach(function (name) { rest.delete(name); });
+  return !rest.toString();
+}
+
 function kept(request) {
   var url = new URL(request.url);
   return KEPT.test(url.pathname) ? url : null;
@@ -233,7 +243,7 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.method !== "GET") {
     var hand = HAND_FORM.exec(url.pathname);
-    if (hand && !url.search) {
+    if (hand && plain(url)) {
       event.respondWith(postOrKeep(request, hand[1]));
       return;
     }

@@ -50,7 +50,7 @@ def test_a_refused_save_says_not_saved_atop_the_form_and_links_to_the_field(clie
     ]
     # atop the form: before its first field, right after the hidden fields
     assert page.index('id="error-summary"') < page.index('id="contract-group"')
-    assert page.index('<form method="post" class="card hand-form"') < page.index('id="error-summary"')
+    assert page.index('id="hand-form"') < page.index('id="error-summary"')
     # the page's title says it too (the tab, a screen reader on opening)
     assert re.search(r"<title>Not saved · Hand 1 · Scorekeeper</title>", page)
     # the message stays at its field as well

@@ -21,7 +21,7 @@ from scorekeeper.core.hands import (
 )
 from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.stored import deals_played
-from scorekeeper.core.table import Table, load_table
+from scorekeeper.core.table import Table, audit_trail, load_table
 from scorekeeper.engine import GAMES, InvalidHand
 from scorekeeper.web import life, refusals
 from scorekeeper.web.access import NIGHT_WRITE, access, night_gone
@@ -130,8 +130,9 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
     )
 
 
-def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False):
-    """Validate, preview or save: the same path with or without JavaScript."""
+def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False, current=None):
+    """Validate, preview or save: the same path with or without JavaScript. ``current``: an edit's form of the hand
+    as it is stored now, at the night's version now (a stale edit comes back with it, to be checked and saved)."""
     preview = None
     if request.method == "POST":
         if not form.validate():
@@ -210,6 +211,21 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
                             hand=hand_word(table.night.game, number, lower=True),
                         )
                     )
+            # a stale edit (another phone recorded, edited or took back a hand meanwhile): the form comes back with
+            # the hand as stored now and the night's version now, so that, checked, it saves (said above the form,
+            # not in the refusal's reasons, which the preview says as the save; the script's preview leaves the
+            # page's form as it was)
+            if (
+                edit
+                and current is not None
+                and isinstance(exc, Stale)
+                and not closed
+                and not request.args.get("fragment")
+            ):
+                errors = form.form_errors
+                form = current()
+                form.form_errors = errors
+                flash(_("The form shows the hand as it is stored now."), "error")
             return _form_page(table, form, positions, number, None, 409, edit, codes)
     return _form_page(table, form, positions, number, preview, edit=edit)
 
@@ -280,12 +296,30 @@ def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
     return FORMS[game].data_of(hand, data)
 
 
+def _taken_back(table: Table, number: int) -> None:
+    """A hand that was there and has been taken back (on another phone, or in another tab, while its edit form was
+    open): a 409 saying so, with the code of a form made before the night changed (the page leads back to the
+    table: templates/errors/error.html), not "There is no such hand"."""
+    if number < 1 or not any(
+        e.action == "undo" for e in audit_trail(db=get_db(), night_id=table.night.id, hand_numbers=[number])
+    ):
+        return
+    raise refusals.Refused(
+        _(
+            "%(hand)s was taken back meanwhile: there is nothing left to change.",
+            hand=hand_word(table.night.game, number),
+        ),
+        refusals.CHANGED,
+    )
+
+
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 @access(NIGHT_WRITE)
 def edit(night_id: int, number: int):
     """Change an earlier hand; everything after it is recomputed."""
     table = _table(night_id)
     if not 1 <= number <= len(table.hands):
+        _taken_back(table, number)
         abort(404, _("There is no such hand."))
     if (away := life.not_now(table.night, "edit")) is not None:
         return away
@@ -298,6 +332,14 @@ def edit(night_id: int, number: int):
     if request.method == "GET":
         form.expected_hands.data = str(table.night.version)
 
+    def current() -> HandForm:
+        """The form of the hand as the night stores it now, made at its version now (a stale edit's)."""
+        now = _table(night_id)
+        fresh = form_cls(formdata=None, data=_form_data_of(now.hands[number - 1].data, now.night.game))
+        fresh.prepare(seat_names(now, positions), len(now.hands), now.settlement.rules, forehand)
+        fresh.expected_hands.data = str(now.night.version)
+        return fresh
+
     def save(hand, form):
         edit_hand(
             db=get_db(),
@@ -309,7 +351,7 @@ def edit(night_id: int, number: int):
             who=life.who(night_id),
         )
 
-    answer = _handle(table, form, number, positions, save, edit=True)
+    answer = _handle(table, form, number, positions, save, edit=True, current=current)
     if answer is not None:
         return answer
     flash(_("%(hand)s changed.", hand=hand_word(table.night.game, number)), "ok")
