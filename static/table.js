@@ -69,17 +69,7 @@
   // to discard them (static/outbox.js: the sk:night-gone event).
   function nightGone() {
     stop();
-    var say = document.createElement("p");
-    var link = document.createElement("a");
-    say.className = "flash flash-error";
-    say.id = "night-gone";
-    say.setAttribute("role", "alert");
-    say.textContent = live.dataset.gone + " ";
-    link.className = "button small";
-    link.href = live.dataset.goneHref;
-    link.textContent = live.dataset.goneLink;
-    say.append(link);
-    live.before(say);
+    var say = notice("night-gone", live.dataset.gone, live.dataset.goneHref, live.dataset.goneLink);
     // the outbox (static/outbox.js) adds how many hands of the night the phone keeps, and a button to discard them
     document.dispatchEvent(new CustomEvent("sk:night-gone", { detail: say }));
     closeWays();
@@ -94,18 +84,23 @@
     if (now.dataset.nightState === "open") { window.location.reload(); return; }
     live.dataset.state = now.dataset.nightState;
     if (document.getElementById("night-closed") || !live.dataset.closed) return;
+    notice("night-closed", live.dataset.closed, live.dataset.closedHref, live.dataset.closedLink);
+    closeWays();
+  }
+  // A notice above the hands (an alert: read out at once) saying ``text``, with a way out: the link ``words``.
+  function notice(id, text, href, words) {
     var say = document.createElement("p");
     var link = document.createElement("a");
     say.className = "flash flash-error";
-    say.id = "night-closed";
+    say.id = id;
     say.setAttribute("role", "alert");
-    say.textContent = live.dataset.closed + " ";
+    say.textContent = text + " ";
     link.className = "button small";
-    link.href = live.dataset.closedHref;
-    link.textContent = live.dataset.closedLink;
+    link.href = href;
+    link.textContent = words;
     say.append(link);
     live.before(say);
-    closeWays();
+    return say;
   }
   // The join panel (details.join, outside the live part) shows the code the live part carries: closing and
   // reopening a night gives it a new code, and a closed one none (the panel is hidden till it has one again).
