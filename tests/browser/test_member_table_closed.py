@@ -23,7 +23,7 @@ def test_a_members_table_page_says_the_night_was_closed_on_another_phone(page, l
         close_night(db=db, night_id=night)  # another phone
     notice = page.locator("#night-closed")
     expect(notice).to_be_visible(timeout=10_000)
-    expect(notice).to_contain_text("Dieser Abend wurde inzwischen auf einem anderen Handy geschlossen")
+    expect(notice).to_contain_text("Dieser Abend wurde inzwischen auf einem anderen Handy abgeschlossen")
     expect(notice.get_by_role("link", name="Abrechnung")).to_have_attribute("href", f"/nights/{night}/summary")
     expect(page.locator("#record")).to_be_hidden()
     with database.session(app.extensions["sk_engine"], write=True) as db:
