@@ -3,8 +3,10 @@
 It extracts every text marked for translation (babel.cfg says how: the pages' ``_()``, the
 refusals' templates, ``N_``) and updates ``scorekeeper/translations/de/LC_MESSAGES/messages.po``
 with it: a new text comes in untranslated, a text no longer in the code goes. The catalog is
-kept as this writes it (in the order of the files, without their line numbers, so a change
-elsewhere in a file moves no entry): run on an unchanged checkout it changes nothing.
+kept as this writes it (sorted by the English text, without files and line numbers: the order of
+the files is not the same on every Python, Babel numbers a text's line differently from 3.12 on,
+and a change elsewhere in a file should move no entry): run on an unchanged checkout, on any
+Python the project claims, it changes nothing.
 tests/web/test_translations.py checks that the catalog has a German text for everything
 extracted, nothing that would go, and that it is as this writes it.
 
@@ -40,7 +42,7 @@ def extract(pot: Path, *, locations: bool = False) -> None:
         "--project",
         "Scorekeeper",
         "--no-wrap",
-        "--sort-by-file",
+        "--sort-output",
         "--output-file",
         str(pot),
         ".",
