@@ -40,6 +40,9 @@ def test_the_close_and_delete_pages_say_that_hands_of_the_night_wait_on_this_pho
     expect(notice.locator("[data-text]")).to_contain_text("noch nicht gesendet: 1.")
     expect(notice.locator("[data-text]")).to_contain_text(says)
     expect(notice.get_by_role("link", name="Zurück zum Tisch")).to_have_attribute("href", f"/nights/{night}")
+    # its words start at the notice's padding, not a paragraph's margin below it (an empty band at its top before)
+    box, text = notice.bounding_box(), notice.locator("[data-text]").bounding_box()
+    assert text["y"] - box["y"] <= 13, (box, text)
 
 
 def test_the_close_page_says_nothing_without_hands_waiting(page, live, matzlfangen_night):
