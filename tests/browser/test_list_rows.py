@@ -115,3 +115,21 @@ def test_a_name_of_one_long_word_stays_in_its_row_of_every_list(browser, live, l
     context.close()
     problems = {path: found for path, found in seen.items() if found}
     assert not problems, "\n".join(f"{path}: {found}" for path, found in problems.items())
+
+
+def test_a_cards_first_heading_sits_at_the_cards_padding(page, live):
+    """A card's heading at its top starts at the card's padding: its own margin left an empty band above it (the
+    tournament's list of participants, the pairs kept apart)."""
+    base, app = live
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        t = tm.create_tournament(
+            db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=2, seed="s"
+        )
+        for i in range(4):
+            tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+        tournament = t.id
+    page.goto(f"{base}/tournaments/{tournament}")
+    for card in ("#entrants", "#apart"):
+        box = page.locator(card).bounding_box()
+        heading = page.locator(f"{card} > h2").bounding_box()
+        assert heading["y"] - box["y"] <= 13, (card, box, heading)  # its border and padding: 1 + 12 px
