@@ -79,6 +79,21 @@ def test_a_compatibility_look_alike_is_the_same_name(db, name, other):
             "the name must not contain private-use characters: character 1 is U+F0041, which every device shows "
             "differently (most as a box)",
         ),
+        (
+            "J\ufffdrg",
+            "the name must not contain replacement characters: character 2 is U+FFFD, which stands for a character "
+            "lost on the way (a wrong encoding) and shows as a question mark in a diamond",
+        ),
+        (
+            "Anna\u0378",
+            "the name must not contain unassigned characters: character 5 is U+0378, which Unicode does not define: "
+            "no device can show it (most show a box)",
+        ),
+        (
+            "Anna \U0010ffff",
+            "the name must not contain unassigned characters: character 6 is U+10FFFF, which Unicode does not "
+            "define: no device can show it (most show a box)",
+        ),
     ],
 )
 def test_a_placeholder_or_private_use_character_in_a_name_is_refused_naming_it(db, name, message):
@@ -115,6 +130,22 @@ def test_verify_names_compatibility_look_alikes_stored_before(db):
         db.add(Player(name=name))
     db.commit()
     assert [(a.name, b.name) for a, b in look_alike_names(db=db)] == [("IX", "Ⅸ"), ("Hans", "ℌans")]
+
+
+def test_a_name_stored_before_with_a_replacement_or_unassigned_character_looks_like_the_name_without(db):
+    for name in ("Anna\ufffd", "An\u0378na", "Anna"):
+        db.add(Player(name=name))  # as an older version stored them (names stored are not changed)
+    db.commit()
+    ids = {p.name: p.id for p in db.exec(select(Player))}
+    pairs = [(a.id, b.id) for a, b in look_alike_names(db=db)]
+    assert pairs == sorted(
+        [(ids["Anna\ufffd"], ids["An\u0378na"]), (ids["Anna\ufffd"], ids["Anna"]), (ids["An\u0378na"], ids["Anna"])]
+    )
+
+
+@pytest.mark.parametrize("name", ["J\ufffdrg", "Anna\u0378", "Anna\U0010ffff"])
+def test_a_name_from_a_file_keeps_a_replacement_or_unassigned_character_as_stored(name):
+    assert clean_name(name, typed=False) == name
 
 
 @pytest.mark.parametrize("name", ["Jörg", "Zoë", "Ærø", "Ḿ", "ﬁona", "Anna ❤️", "Иван", "李小龙"])
