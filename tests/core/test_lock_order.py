@@ -5,7 +5,6 @@ SQLite's ``BEGIN IMMEDIATE`` serialises its writers and answers the same."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from sqlalchemy import text
@@ -20,7 +19,7 @@ from scorekeeper.core.history import verify_nights
 from scorekeeper.core.models import Entrant, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import lock_night
 from scorekeeper.core.players import create_player, make_member, merge_players
-from tests.core.test_roster_defects import Held, Other
+from tests.core.races import Held, HeldAt, Other, waiting_for_a_lock
 from tests.support import SAUSPIEL_CLARA
 from tests.support_tournament import make_tournament
 
@@ -74,20 +73,13 @@ def test_a_merge_while_a_round_is_drawn_waits_for_the_draw_never_a_deadlock(app,
     t = make_tournament(db, n=8)
     kept = create_player(db=db, name="Bernhard")  # not entered: the participant Spieler 2 is the same person
     merged_id = db.exec(select(Player.id).where(Player.name == "Spieler 2")).one()
-    gate, drawing = threading.Event(), threading.Event()
-    real = tm.plan.draw_round
-
-    def held_draw(*args, **kwargs):  # the draw has read its participants and holds the tournament
-        drawing.set()
-        gate.wait(10)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(tm.plan, "draw_round", held_draw)
+    # the draw has read its participants and holds the tournament
+    drawing = HeldAt(monkeypatch, tm.plan, "draw_round", before=True)
     draw = Other(engine, tm.draw_round, tournament_id=t.id)
-    assert drawing.wait(10)
+    assert drawing.holding.wait(10)
     merge = Other(engine, merge_players, keep_id=kept.id, merge_id=merged_id)
     merge.thread.join(0.5)
-    gate.set()
+    drawing.release()
     draw.join()
     merge.join()
     assert (draw.error, merge.error) == (None, None)  # one of them was a deadlock: a 500
@@ -151,7 +143,7 @@ def test_a_person_seated_while_a_writer_waits_for_the_night_is_held_by_it(app, d
         db.rollback()
 
     writer = Other(engine, lock_and_hold, night_id=night_id)
-    _waiting_for_a_lock(db)  # at the night's row: the replacement holds it
+    waiting_for_a_lock(db)  # at the night's row: the replacement holds it
     replacement.release()
     assert replacement.error is None
     assert locked.wait(10)
@@ -166,16 +158,3 @@ def test_a_person_seated_while_a_writer_waits_for_the_night_is_held_by_it(app, d
     gate.set()
     writer.join()
     assert writer.error is None
-
-
-def _waiting_for_a_lock(db, seconds=10):
-    """Until another session of this database waits for a lock (PostgreSQL's ``pg_stat_activity``)."""
-    query = text(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-    )
-    deadline = time.monotonic() + seconds
-    while db.exec(query).scalar_one() == 0:
-        db.rollback()
-        assert time.monotonic() < deadline, "no session waits for a lock"
-        time.sleep(0.01)
-    db.rollback()
