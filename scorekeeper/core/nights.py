@@ -356,14 +356,41 @@ def lock_night(*, db: Session, night_id: int) -> Night:
 
     :raises NotFound: for an unknown night.
     """
-    _hold_seated(db, night_id)
-    night = db.get(Night, night_id, with_for_update=True, populate_existing=True) if is_id(night_id) else None
+    if not is_id(night_id):
+        raise NotFound(f"no night {night_id}")
+    if db.get_bind().dialect.name != "postgresql":
+        night = db.get(Night, night_id, with_for_update=True, populate_existing=True)
+    else:
+        night = _lock_night_after_seated(db, night_id)
     if night is None:
         raise NotFound(f"no night {night_id}")
     return night
 
 
-def _hold_seated(db: Session, night_id: int) -> None:
+def _lock_night_after_seated(db: Session, night_id: int) -> Night | None:
+    """PostgreSQL: the night's row locked after its players' (:func:`_hold_seated`), the players held
+    being those seated once the night is locked.
+
+    The seats are read before the night's lock, and a seat can change in between: a tournament's
+    replacement seats its new person holding the night, and the writer waiting for the night then
+    finds a person seated that it does not hold. Holding them then would take a player's lock after a
+    night's (a merge of that person holds them and waits for the night's rows, or for the tournament's
+    row a caller holds, while the writer waits for them: a deadlock). So the night is locked in a
+    savepoint: where the seats hold someone not held, the savepoint is rolled back, which releases the
+    locks taken in it (PostgreSQL releases row locks at a savepoint's rollback), and it starts over,
+    players first. Each turn follows a change committed by another writer holding this night, so it
+    ends (in practice at the second turn)."""
+    while True:
+        turn = db.begin_nested()
+        held = _hold_seated(db, night_id)
+        night = db.get(Night, night_id, with_for_update=True, populate_existing=True)
+        if night is None or set(db.exec(select(Seat.player_id).where(Seat.night_id == night_id))) <= held:
+            turn.commit()  # RELEASE SAVEPOINT: the locks stay to the end of the transaction
+            return night
+        turn.rollback()
+
+
+def _hold_seated(db: Session, night_id: int) -> set[int]:
     """PostgreSQL: hold the rows of the night's players ``FOR KEY SHARE`` (in id order) before its row:
     the app's one order of locks, players first (docs/architecture.md, "The order of locks"). A change
     of the night writes rows naming its players (a hand's history rows: ``night_result``,
@@ -371,12 +398,11 @@ def _hold_seated(db: Session, night_id: int) -> None:
     one of them at that moment holds that player and waits for the night's history rows, and the two
     waited for each other (a deadlock). Now the merge waits for the change, or the change for the
     merge (and then seats the kept record). ``FOR KEY SHARE`` waits for nothing but a merge, a guest
-    made a member or a deletion of that player: two phones, a rename, a tournament's change go on."""
-    if not is_id(night_id) or db.get_bind().dialect.name != "postgresql":
-        return
+    made a member or a deletion of that player: two phones, a rename, a tournament's change go on.
+    The ids of the players held (a seat changed meanwhile: :func:`_lock_night_after_seated`)."""
     seated = select(Seat.player_id).where(Seat.night_id == night_id)
     query = select(Player.id).where(col(Player.id).in_(seated)).order_by(Player.id)
-    db.exec(query.with_for_update(read=True, key_share=True)).all()
+    return set(db.exec(query.with_for_update(read=True, key_share=True)).all())
 
 
 def bump(*, db: Session, night: Night) -> None:

@@ -107,19 +107,27 @@ def invisible(text: str) -> str | None:
 _PLACEHOLDER = "\ufffc"
 
 
+#: The replacement character: what a program writes for a character it could not decode (a name
+#: that went through the wrong encoding: ``J\ufffdrg``), shown as a question mark in a diamond.
+_REPLACEMENT = "\ufffd"
+
+
 def unshown(text: str) -> str | None:
     """The first character of ``text`` that stands for no letter or sign every device shows alike: the
-    object replacement character (U+FFFC) or a private-use character (Unicode category Co: each
-    font, if any, draws its own thing there; most show a box), if any.
+    object replacement character (U+FFFC), the replacement character (U+FFFD: a character lost on the
+    way), a private-use character (Unicode category Co: each font, if any, draws its own thing there;
+    most show a box) or an unassigned one (category Cn, noncharacters too: no font has it), if any.
+    Unassigned is as far as Python's Unicode tables know (``unicodedata.unidata_version``).
 
-    >>> unshown("Anna\ufffc"), unshown("An\ue000na"), unshown("Anna ❤\ufe0f")
-    ('\ufffc', '\ue000', None)
+    >>> unshown("Anna\ufffc"), unshown("An\ue000na"), unshown("J\ufffdrg"), unshown("Anna\u0378")
+    ('\ufffc', '\ue000', '\ufffd', '\u0378')
+    >>> unshown("Anna ❤\ufe0f")
     """
     return next((c for c in text if _unshown(c)), None)
 
 
 def _unshown(c: str) -> bool:
-    return c == _PLACEHOLDER or unicodedata.category(c) == "Co"
+    return c in (_PLACEHOLDER, _REPLACEMENT) or unicodedata.category(c) in ("Co", "Cn")
 
 
 def _pictograph(c: str) -> bool:
@@ -129,7 +137,8 @@ def _pictograph(c: str) -> bool:
 def clean_name(name: Any, *, typed: bool = True) -> str:
     """Trimmed, NFC-normalised, 1-40 characters, no control characters, no invisible characters
     (a name that looks like another must be refused like a duplicate, not stored beside it), no
-    placeholder nor private-use character (:func:`unshown`: what they show depends on the device).
+    placeholder, replacement, private-use nor unassigned character (:func:`unshown`: what they show
+    depends on the device, or they stand for a character lost).
 
     A name read from a file (``typed=False``) is kept to the first three: the file holds what a
     database stored, perhaps before the last two rules, and a backup must import again
@@ -165,6 +174,20 @@ def clean_name(name: Any, *, typed: bool = True) -> str:
             "name",
             "the name must not contain placeholders: character {n} is {code}, which stands for an image "
             "and shows as a box or as nothing",
+            **_where(name, odd),
+        )
+    if odd == _REPLACEMENT:
+        raise InvalidInput(
+            "name",
+            "the name must not contain replacement characters: character {n} is {code}, which stands for a "
+            "character lost on the way (a wrong encoding) and shows as a question mark in a diamond",
+            **_where(name, odd),
+        )
+    if unicodedata.category(odd or "a") == "Cn":
+        raise InvalidInput(
+            "name",
+            "the name must not contain unassigned characters: character {n} is {code}, which Unicode does not "
+            "define: no device can show it (most show a box)",
             **_where(name, odd),
         )
     if odd:

@@ -84,6 +84,7 @@ def chart_svg(
     tick: Callable[[int], str] = money_tick,
     font: int = FONT,
     coda: str | None = None,
+    legend: bool = True,
 ) -> Markup:
     """Running balances (cents) as an SVG line chart, drawn on the server: each player's over a
     night, or one player's over the nights of the club's history. ``ends`` label the x axis's ends
@@ -95,7 +96,9 @@ def chart_svg(
 
     ``coda`` names a last step that is no hand: each series' last point is what the close adds (a
     pot shared out), drawn past a dotted line at the last hand, in a strip of its own at the right,
-    and labelled ``coda`` under it; the x axis's end label stands at the last hand."""
+    and labelled ``coda`` under it; the x axis's end label stands at the last hand.
+
+    ``legend=False``: the chart alone, its legend written beside it as HTML (:func:`legend_html`, the PDF's)."""
     pad_r, pad_t, pad_b = 10, 12, 2 * font
     points = max((len(s) for s in series), default=1)
     values = [v for s in series for v in s] or [0]
@@ -121,16 +124,16 @@ def chart_svg(
 
     first, last = ends or ("0", str(max(steps, 0)))
     half, full = legend_chars(width, font)
-    per_row = 2 if all(len(name) <= half for name in names) else 1
-    written = [legend_lines(name, full) for name in names]
+    per_row = _per_row(names, half)
+    written = [legend_lines(name, full) for name in names] if legend else []
     row_h, line_h = LEGEND_ROW_EM * font, LEGEND_LINE_EM * font
     tops, top = [], height + round(0.8 * font)  # each name's first line; a row as deep as its most lines
-    for row in range(0, len(names), per_row):
+    for row in range(0, len(written), per_row):
         tops += [top] * len(written[row : row + per_row])
         top += row_h + line_h * (max(len(lines) for lines in written[row : row + per_row]) - 1)
     below = height - 8  # the x axis's labels' baseline
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {round(top - 4)}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {round(top - 4) if legend else height}" '
         f'class="chart" role="img" aria-label="{escape(label)}">',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" stroke="#888" stroke-width="1"/>',
         _label(pad_l - 6, y(0) + 4, "0", font),
@@ -163,7 +166,7 @@ def chart_svg(
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash_attr} points="{coords}"/>')
-    for k, (name, lines) in enumerate(zip(names, written, strict=True)):
+    for k, (name, lines) in enumerate(zip(names, written, strict=True) if legend else ()):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
         lx, ly = 8 + (k % per_row) * (width // 2), tops[k]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
@@ -185,3 +188,27 @@ def chart_svg(
         )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _per_row(names: list[str], half: int) -> int:
+    """How many names a legend's row holds: two, or one where a name is too long for half the chart."""
+    return 2 if all(len(name) <= half for name in names) else 1
+
+
+def legend_html(names: list[str], width: int = WIDTH, font: int = FONT) -> Markup:
+    """A chart's legend as HTML text, for beside a chart drawn without it (``chart_svg(..., legend=False)``):
+    each name after a sample of its line, two a row or one where a name is too long for half the chart,
+    as :func:`chart_svg` puts them. The PDF's: WeasyPrint draws an SVG's text letter by letter, unshaped
+    (an accent typed apart from its letter beside a dotted circle, Arabic's letters apart and backwards),
+    and HTML's text as the rest of the PDF (templates/nights/summary_pdf.html sizes it as the chart's)."""
+    per_row = _per_row(names, legend_chars(width, font)[0])
+    keys = []
+    for k, name in enumerate(names):
+        colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        keys.append(
+            f'<li><svg class="sample" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 4" aria-hidden="true">'
+            f'<line x1="0" y1="2" x2="24" y2="2" stroke="{colour}" stroke-width="2"{dash_attr}/></svg>'
+            f'<span dir="auto">{escape(name)}</span></li>'
+        )
+    return Markup(f'<ul class="legend per-row-{per_row}">{"".join(keys)}</ul>')

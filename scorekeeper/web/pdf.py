@@ -11,6 +11,7 @@ import dataclasses
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 from flask import current_app, render_template
 from flask_babel import gettext as _
@@ -21,7 +22,17 @@ from scorekeeper.core.summary import Summary, summarize
 from scorekeeper.core.table import Table
 from scorekeeper.core.tournaments import table_of
 from scorekeeper.engine import GAMES
-from scorekeeper.web.charts import FONT, HEIGHT, PDF_FONT, PDF_HEIGHT, PDF_WIDTH, WIDTH, chart_svg, money_tick
+from scorekeeper.web.charts import (
+    FONT,
+    HEIGHT,
+    PDF_FONT,
+    PDF_HEIGHT,
+    PDF_WIDTH,
+    WIDTH,
+    chart_svg,
+    legend_html,
+    money_tick,
+)
 from scorekeeper.web.context import get_db
 from scorekeeper.web.hands.forms import CONTRACT_LABELS
 from scorekeeper.web.labels import GAME_LABELS
@@ -81,6 +92,14 @@ def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[M
             "font": FONT,
         }
     )
+
+    def draw(series: list[list[int]], names: list[str], **kwargs: Any) -> Markup:
+        """A page's chart with its legend in the SVG; the PDF's with its legend as HTML text after it
+        (:func:`legend_html`: WeasyPrint writes an SVG's text unshaped)."""
+        if not in_pdf:
+            return chart_svg(series, names, **kwargs, **size)
+        return chart_svg(series, names, **kwargs, **size, legend=False) + legend_html(names, PDF_WIDTH, PDF_FONT)
+
     s = table.settlement
     game = GAMES[table.night.game]
     hand = hand_word(game.name, lower=True)
@@ -89,7 +108,7 @@ def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[M
         series = [[start] + [r.extra["strokes"][team] for r in s.results] for team in game.teams]
         names = [_("Team %(team)s: %(names)s", team=team, names=players) for team, players in team_names(table)]
         caption = _("Strokes of both teams after each %(hand)s", hand=hand)
-        return chart_svg(series, names, label=caption, tick=str, **size), caption
+        return draw(series, names, label=caption, tick=str), caption
     names = [line.name for line in summary.lines]
     if not table.for_money:
         series = [[0] for _line in summary.lines]
@@ -100,13 +119,13 @@ def night_chart(table: Table, summary: Summary, in_pdf: bool = False) -> tuple[M
             caption = _("Each player's points after each %(hand)s", hand=hand)
         else:  # a night at a stake of 0: its units, the money's running balance would be a line at 0
             caption = _("Each player's units after each %(hand)s", hand=hand)
-        return chart_svg(series, names, label=caption, tick=str, **size), caption
+        return draw(series, names, label=caption, tick=str), caption
     if summary.pot and summary.pot.mode == "split":  # the settlement's money has each one's share in it
         series = [[*s, s[-1] + line.pot_share] for s, line in zip(summary.series, summary.lines, strict=True)]
         caption = _("Running balance over the night, then each one's share of the pot")
-        return chart_svg(series, names, label=caption, coda=_("Pot"), **size), caption
+        return draw(series, names, label=caption, coda=_("Pot")), caption
     caption = _("Running balance over the night")
-    return chart_svg(summary.series, names, label=caption, **size), caption
+    return draw(summary.series, names, label=caption), caption
 
 
 def context(table: Table, in_pdf: bool = False) -> dict:

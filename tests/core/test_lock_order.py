@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 from sqlmodel import select
 
+from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.history import verify_nights
-from scorekeeper.core.models import HandRecord, Night, Player, Seat
+from scorekeeper.core.models import Entrant, HandRecord, Night, Player, Seat
+from scorekeeper.core.nights import lock_night
 from scorekeeper.core.players import create_player, make_member, merge_players
-from tests.core.test_roster_defects import Held, Other
+from tests.core.races import Held, HeldAt, Other, waiting_for_a_lock
 from tests.support import SAUSPIEL_CLARA
 from tests.support_tournament import make_tournament
 
@@ -68,20 +73,13 @@ def test_a_merge_while_a_round_is_drawn_waits_for_the_draw_never_a_deadlock(app,
     t = make_tournament(db, n=8)
     kept = create_player(db=db, name="Bernhard")  # not entered: the participant Spieler 2 is the same person
     merged_id = db.exec(select(Player.id).where(Player.name == "Spieler 2")).one()
-    gate, drawing = threading.Event(), threading.Event()
-    real = tm.plan.draw_round
-
-    def held_draw(*args, **kwargs):  # the draw has read its participants and holds the tournament
-        drawing.set()
-        gate.wait(10)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(tm.plan, "draw_round", held_draw)
+    # the draw has read its participants and holds the tournament
+    drawing = HeldAt(monkeypatch, tm.plan, "draw_round", before=True)
     draw = Other(engine, tm.draw_round, tournament_id=t.id)
-    assert drawing.wait(10)
+    assert drawing.holding.wait(10)
     merge = Other(engine, merge_players, keep_id=kept.id, merge_id=merged_id)
     merge.thread.join(0.5)
-    gate.set()
+    drawing.release()
     draw.join()
     merge.join()
     assert (draw.error, merge.error) == (None, None)  # one of them was a deadlock: a 500
@@ -119,3 +117,44 @@ def test_a_guest_made_a_member_while_merged_away_is_no_such_player(app, db):
     member.join()
     assert merge.error is None
     assert isinstance(member.error, NotFound)  # it was a StaleDataError: a 500
+
+
+# --- a seat's person changed while a writer waits for the night: held before the night all the same -------
+
+
+def test_a_person_seated_while_a_writer_waits_for_the_night_is_held_by_it(app, db):
+    """A tournament's replacement seats its new person and holds the table's night; a hand at that table,
+    at that moment, has held the seated players (the person replaced) and waits for the night. It got the
+    night with the new person seated and not held: a merge of them then waited for its history rows while
+    it waited for them (a deadlock). Now it starts over, the new person held before the night."""
+    engine = app.extensions["sk_engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("row locks are PostgreSQL's: SQLite takes the whole database for a write")
+    t, night_id = _round_one(db)
+    seated = set(db.exec(select(Seat.player_id).where(Seat.night_id == night_id)))
+    number = db.exec(select(Entrant.number).where(Entrant.tournament_id == t.id, Entrant.player_id.in_(seated))).first()
+    replacement = Held(engine, tm.replace_entrant, tournament_id=t.id, number=number, guest="Ersatz")
+    locked, gate = threading.Event(), threading.Event()
+
+    def lock_and_hold(*, db, night_id):
+        lock_night(db=db, night_id=night_id)
+        locked.set()
+        gate.wait(10)
+        db.rollback()
+
+    writer = Other(engine, lock_and_hold, night_id=night_id)
+    waiting_for_a_lock(db)  # at the night's row: the replacement holds it
+    replacement.release()
+    assert replacement.error is None
+    assert locked.wait(10)
+    db.rollback()
+    ersatz = db.exec(select(Player.id).where(Player.name == "Ersatz")).one()
+    assert ersatz in set(db.exec(select(Seat.player_id).where(Seat.night_id == night_id)))
+    with database.session(engine, write=True) as merge:
+        merge.exec(text("SET LOCAL lock_timeout = '300ms'"))
+        with pytest.raises(OperationalError):  # the writer holds them FOR KEY SHARE (it did not: the lock was free)
+            merge.exec(text("SELECT id FROM player WHERE id = :id FOR UPDATE"), params={"id": ersatz})
+        merge.rollback()
+    gate.set()
+    writer.join()
+    assert writer.error is None

@@ -5,7 +5,6 @@ private-use characters in names."""
 
 from __future__ import annotations
 
-import threading
 from datetime import date
 
 import pytest
@@ -22,7 +21,7 @@ from scorekeeper.core.history import verify_nights
 from scorekeeper.core.models import HandRecord, Player, Seat, User
 from scorekeeper.core.players import create_player, look_alike_names, merge_players, rename_player
 from scorekeeper.core.text import clean_name, name_key
-from tests.core.test_roster_defects import Other
+from tests.core.races import Held, HeldAt, Other
 from tests.support import PASSWORD, SAUSPIEL_CLARA, snapshot, start_night
 
 # --- 1. a merge refused for a tournament names the tournament --------------------------------------
@@ -79,6 +78,21 @@ def test_a_compatibility_look_alike_is_the_same_name(db, name, other):
             "the name must not contain private-use characters: character 1 is U+F0041, which every device shows "
             "differently (most as a box)",
         ),
+        (
+            "J\ufffdrg",
+            "the name must not contain replacement characters: character 2 is U+FFFD, which stands for a character "
+            "lost on the way (a wrong encoding) and shows as a question mark in a diamond",
+        ),
+        (
+            "Anna\u0378",
+            "the name must not contain unassigned characters: character 5 is U+0378, which Unicode does not define: "
+            "no device can show it (most show a box)",
+        ),
+        (
+            "Anna \U0010ffff",
+            "the name must not contain unassigned characters: character 6 is U+10FFFF, which Unicode does not "
+            "define: no device can show it (most show a box)",
+        ),
     ],
 )
 def test_a_placeholder_or_private_use_character_in_a_name_is_refused_naming_it(db, name, message):
@@ -117,6 +131,22 @@ def test_verify_names_compatibility_look_alikes_stored_before(db):
     assert [(a.name, b.name) for a, b in look_alike_names(db=db)] == [("IX", "Ⅸ"), ("Hans", "ℌans")]
 
 
+def test_a_name_stored_before_with_a_replacement_or_unassigned_character_looks_like_the_name_without(db):
+    for name in ("Anna\ufffd", "An\u0378na", "Anna"):
+        db.add(Player(name=name))  # as an older version stored them (names stored are not changed)
+    db.commit()
+    ids = {p.name: p.id for p in db.exec(select(Player))}
+    pairs = [(a.id, b.id) for a, b in look_alike_names(db=db)]
+    assert pairs == sorted(
+        [(ids["Anna\ufffd"], ids["An\u0378na"]), (ids["Anna\ufffd"], ids["Anna"]), (ids["An\u0378na"], ids["Anna"])]
+    )
+
+
+@pytest.mark.parametrize("name", ["J\ufffdrg", "Anna\u0378", "Anna\U0010ffff"])
+def test_a_name_from_a_file_keeps_a_replacement_or_unassigned_character_as_stored(name):
+    assert clean_name(name, typed=False) == name
+
+
 @pytest.mark.parametrize("name", ["Jörg", "Zoë", "Ærø", "Ḿ", "ﬁona", "Anna ❤️", "Иван", "李小龙"])
 def test_a_name_is_stored_as_typed_not_folded(name):
     assert clean_name(name) == name
@@ -125,44 +155,15 @@ def test_a_name_is_stored_as_typed_not_folded(name):
 # --- 2. two accounts of one name at the same moment (PostgreSQL: READ COMMITTED) ----------------------
 
 
-class HeldAtTheAccount:
-    """:func:`accounts.create_user` in a thread on its own write session, held at the commit that
-    writes its account (not at the commits before its password's hash) until :meth:`release`."""
-
-    def __init__(self, engine, **kwargs):
-        self.gate, self.at_commit, self.error = threading.Event(), threading.Event(), None
-        self.thread = threading.Thread(target=self._run, args=(engine, kwargs), daemon=True)
-        self.thread.start()
-        assert self.at_commit.wait(10)
-
-    def _run(self, engine, kwargs):
-        with database.session(engine, write=True) as session:
-            commit = session.commit
-
-            def held_commit():
-                if any(isinstance(o, User) for o in session.new):
-                    self.at_commit.set()
-                    self.gate.wait(10)
-                commit()
-
-            session.commit = held_commit
-            try:
-                accounts.create_user(db=session, **kwargs)
-            except BaseException as exc:  # reported by the test
-                self.error = exc
-            finally:
-                self.at_commit.set()
-
-    def release(self):
-        self.gate.set()
-        self.thread.join(15)
-        assert not self.thread.is_alive()
+def an_account(session) -> bool:
+    """Whether ``session``'s commit writes an account (``create_user`` commits its password's hash first)."""
+    return any(isinstance(o, User) for o in session.new)
 
 
 @pytest.mark.parametrize("twin", ["Bob", "BOB", "Воb"])  # the last with a Cyrillic В and о
 def test_two_accounts_made_at_the_same_moment_under_one_name_are_one(app, db, twin):
     engine = app.extensions["sk_engine"]
-    first = HeldAtTheAccount(engine, name="Bob", password=PASSWORD, role="scorer")
+    first = Held(engine, accounts.create_user, held_if=an_account, name="Bob", password=PASSWORD, role="scorer")
     second = Other(engine, accounts.create_user, name=twin, password=PASSWORD, role="viewer")
     second.thread.join(1)
     first.release()
@@ -185,21 +186,12 @@ def test_a_hand_saved_while_its_declarer_is_merged_waits_never_a_deadlock(app, d
     night = start_night(db, players, game="schafkopf")  # Anna, Bernd, Clara, Dieter
     clara = players[2]
     klara = create_player(db=db, name="Klara")  # the same person, at no night
-    gate, holding = threading.Event(), threading.Event()
-    real = roster._lock_pair
-
-    def held_lock(*args, **kwargs):  # the merge holds its players and is about to move their rows
-        locked = real(*args, **kwargs)
-        holding.set()
-        gate.wait(10)
-        return locked
-
-    monkeypatch.setattr(roster, "_lock_pair", held_lock)
+    held = HeldAt(monkeypatch, roster, "_lock_pair")  # the merge holds its players and is about to move their rows
     merge = Other(engine, merge_players, keep_id=klara.id, merge_id=clara.id)
-    assert holding.wait(10)
+    assert held.holding.wait(10)
     hand = Other(engine, record_hand, night_id=night.id, hand=SAUSPIEL_CLARA)
     hand.thread.join(1)
-    gate.set()
+    held.release()
     merge.join()
     hand.join()
     assert (merge.error, hand.error) == (None, None)  # one of them was a deadlock: a 500

@@ -4,20 +4,19 @@ page can show."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
 from sqlmodel import select
 
 from scorekeeper.core import accounts
-from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import InvalidInput, NotFound
 from scorekeeper.core.history import verify_nights
 from scorekeeper.core.models import Player, Seat
 from scorekeeper.core.players import create_player, merge_players, rename_player
 from scorekeeper.core.text import name_key
+from tests.core.races import Held, Other
 from tests.support import PASSWORD, snapshot, start_night
 
 # --- 1a. capitals of other alphabets that look like Latin ones ---------------------------------
@@ -147,59 +146,6 @@ def test_a_name_stored_before_with_a_filler_is_the_same_name_as_without(db, fill
 
 
 # --- 3. roster writes at the same moment (PostgreSQL: READ COMMITTED; SQLite's BEGIN IMMEDIATE serialises) ---
-
-
-class Held:
-    """A roster use case run in a thread on its own write session, held at its commit until
-    :meth:`release`: another writer meanwhile finds it under way, as at the same moment."""
-
-    def __init__(self, engine, use_case, **kwargs):
-        self.gate, self.at_commit, self.result, self.error = threading.Event(), threading.Event(), None, None
-        self.thread = threading.Thread(target=self._run, args=(engine, use_case, kwargs), daemon=True)
-        self.thread.start()
-        assert self.at_commit.wait(10)
-
-    def _run(self, engine, use_case, kwargs):
-        with database.session(engine, write=True) as session:
-            commit = session.commit
-
-            def held_commit():
-                self.at_commit.set()
-                self.gate.wait(10)
-                commit()
-
-            session.commit = held_commit
-            try:
-                self.result = use_case(db=session, **kwargs)
-            except BaseException as exc:  # reported by the test
-                self.error = exc
-            finally:
-                self.at_commit.set()
-
-    def release(self):
-        self.gate.set()
-        self.thread.join(15)
-        assert not self.thread.is_alive()
-
-
-class Other:
-    """A second roster use case in a thread on its own write session, started while a :class:`Held` one is under way."""
-
-    def __init__(self, engine, use_case, **kwargs):
-        self.result, self.error = None, None
-        self.thread = threading.Thread(target=self._run, args=(engine, use_case, kwargs), daemon=True)
-        self.thread.start()
-
-    def _run(self, engine, use_case, kwargs):
-        with database.session(engine, write=True) as session:
-            try:
-                self.result = use_case(db=session, **kwargs)
-            except BaseException as exc:  # reported by the test
-                self.error = exc
-
-    def join(self):
-        self.thread.join(15)
-        assert not self.thread.is_alive()
 
 
 @pytest.mark.parametrize("twin", ["zed", "ZED", "Zеd"])  # the last with a Cyrillic е

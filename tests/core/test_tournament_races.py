@@ -13,7 +13,7 @@ from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict
 from scorekeeper.core.models import Entrant, Player, Seat, TournamentRound, TournamentTable
 from scorekeeper.core.players import create_player, merge_players
-from tests.core.test_roster_defects import Other
+from tests.core.races import HeldAt, Other
 from tests.support_tournament import make_tournament
 
 
@@ -35,8 +35,6 @@ def test_a_paper_correction_while_a_replaced_person_is_merged_waits_never_a_dead
     correction of round 1's table held the tournament, then (``lock_night``) the table's players: each
     waited for the other (PostgreSQL: a deadlock, a 500). Now the correction holds them first."""
     engine = app.extensions["sk_engine"]
-    import threading
-
     t = make_tournament(db, 8, rounds=2)
     tm.draw_round(db=db, tournament_id=t.id)
     _paper_round(db, t, 1)
@@ -44,21 +42,12 @@ def test_a_paper_correction_while_a_replaced_person_is_merged_waits_never_a_dead
     tm.replace_entrant(db=db, tournament_id=t.id, number=1, guest="Ersatz")
     table = next(x for x in tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables if gone in x.player_ids)
     same = create_player(db=db, name="Sepp")  # the same person as the one replaced, at no night
-    gate, holding = threading.Event(), threading.Event()
-    real = roster._lock_pair
-
-    def held_lock(*args, **kwargs):  # the merge holds its players and is about to move their rows
-        locked = real(*args, **kwargs)
-        holding.set()
-        gate.wait(10)
-        return locked
-
-    monkeypatch.setattr(roster, "_lock_pair", held_lock)
+    held = HeldAt(monkeypatch, roster, "_lock_pair")  # the merge holds its players and is about to move their rows
     merge = Other(engine, merge_players, keep_id=same.id, merge_id=gone)
-    assert holding.wait(10)
+    assert held.holding.wait(10)
     paper = Other(engine, tm.enter_paper, tournament_id=t.id, round_number=1, table=table.number, points=[2, -2, 0, 0])
     paper.thread.join(1)
-    gate.set()
+    held.release()
     merge.join()
     paper.join()
     assert (merge.error, paper.error) == (None, None)  # one of them was a deadlock: a 500

@@ -152,3 +152,39 @@ def test_a_short_nights_settlement_is_one_page(app, db, lang, names):
     with app.test_request_context(f"/?lang={lang}"):
         document = summary_document(load_table(db=db, night_id=night.id))
     assert len(document.pages) == 1
+
+
+#: A name with its accent apart from its letter (a name stored so: one typed today is composed, Zoë), one in
+#: Arabic (its letters joined, right to left), one too long to share a row of the legend, and a short one.
+LEGEND_NAMES = ("Zoe\u0308", "محمد علي", "Maximilian Obermeierhuber-Schwarzenberg", "Anna")
+
+
+def test_the_charts_legend_is_the_pdfs_text_its_names_written_as_elsewhere(app, db, tmp_path):
+    """WeasyPrint writes an SVG's text letter by letter, unshaped: the legend's Zoë was an e and a diaeresis
+    beside a dotted circle, its Arabic name's letters stood apart and backwards. The legend is HTML text
+    below the chart now, each name after a sample of its line (``charts.legend_html``), as the PDF's
+    tables write them."""
+    from html import unescape
+
+    from scorekeeper.core.models import Player
+    from scorekeeper.web.pdf import summary_html
+    from tests.support import pdf_text
+
+    stored = Player(name=LEGEND_NAMES[0])
+    db.add(stored)  # as stored: clean_name composes a typed name
+    db.commit()
+    night = closed_split_night(db, [stored, *(create_player(db=db, name=n) for n in LEGEND_NAMES[1:])])
+    with app.test_request_context("/?lang=en"):
+        table = load_table(db=db, night_id=night.id)
+        html, pdf = summary_html(table), summary_document(table).write_pdf()
+    figure = re.search(r'<figure class="chart-box">(.*?)</figure>', html, re.S)[1]
+    chart = re.match(r"<svg.*?</svg>", figure, re.S)[0]
+    legend = re.search(r'<ul class="legend[^"]*">(.*?)</ul>', figure, re.S)[1]
+    assert [unescape(name) for name in re.findall(r"<span[^>]*>(.*?)</span>", legend)] == list(LEGEND_NAMES)
+    assert not any(name in unescape(chart) for name in LEGEND_NAMES)  # none in the chart's SVG
+
+    text = pdf_text(pdf, tmp_path)
+    below = text[: text.index("Running balance over the night")]  # the chart's caption, under the legend
+    below = below[below.rindex("Pot") + len("Pot") :]  # the x axis's last label, over the legend
+    written = [unicodedata.normalize("NFC", line.strip(" \u202a\u202b\u202c")) for line in below.splitlines()]
+    assert [line for line in written if line] == [unicodedata.normalize("NFC", name) for name in LEGEND_NAMES]

@@ -34,6 +34,43 @@ def test_a_name_with_a_hangul_filler_is_refused_with_a_message_that_says_where(c
     assert snapshot(db) == before
 
 
+@pytest.mark.parametrize(
+    ("lang", "name", "message"),
+    [
+        (
+            "en",
+            "J\ufffdrg",
+            "the name must not contain replacement characters: character 2 is U+FFFD, which stands for a character "
+            "lost on the way (a wrong encoding) and shows as a question mark in a diamond",
+        ),
+        (
+            "de",
+            "J\ufffdrg",
+            "der Name darf keine Ersatzzeichen enthalten: Zeichen 2 ist U+FFFD, steht für ein unterwegs verlorenes "
+            "Zeichen (eine falsche Kodierung) und zeigt ein Fragezeichen in einer Raute an",
+        ),
+        (
+            "en",
+            "Anna\u0378",
+            "the name must not contain unassigned characters: character 5 is U+0378, which Unicode does not define: "
+            "no device can show it (most show a box)",
+        ),
+        (
+            "de",
+            "Anna\u0378",
+            "der Name darf keine nicht vergebenen Zeichen enthalten: Zeichen 5 ist U+0378, das Unicode nicht "
+            "festlegt: kein Gerät kann es anzeigen (die meisten zeigen ein Kästchen)",
+        ),
+    ],
+)
+def test_a_name_with_a_replacement_or_unassigned_character_is_refused_saying_where(client, db, lang, name, message):
+    before = snapshot(db)
+    answer = client.post(f"/players/?lang={lang}", data={"name": name})
+    assert answer.status_code == 400
+    assert field_errors(answer.get_data(as_text=True)) == message
+    assert snapshot(db) == before
+
+
 def test_the_api_refuses_a_capital_look_alike(client, db):
     create_player(db=db, name="Bernd")
     before = snapshot(db)
