@@ -116,18 +116,28 @@ def unshown(text: str) -> str | None:
     """The first character of ``text`` that stands for no letter or sign every device shows alike: the
     object replacement character (U+FFFC), the replacement character (U+FFFD: a character lost on the
     way), a private-use character (Unicode category Co: each font, if any, draws its own thing there;
-    most show a box) or an unassigned one (category Cn, noncharacters too: no font has it), if any.
-    Unassigned is as far as Python's Unicode tables know (``unicodedata.unidata_version``).
+    most show a box) or a noncharacter (U+FDD0-U+FDEF and the last two code points of every plane, such as
+    U+FFFF: kept by Unicode for programs' own use, never a character), if any.
 
-    >>> unshown("Anna\ufffc"), unshown("An\ue000na"), unshown("J\ufffdrg"), unshown("Anna\u0378")
-    ('\ufffc', '\ue000', '\ufffd', '\u0378')
-    >>> unshown("Anna ❤\ufe0f")
+    A code point merely unassigned in the server's Unicode tables is not one of them: it may be a
+    character newer than the server's Python knows (an emoji the phone has and Python 3.11's Unicode 14
+    has not, such as U+1FAE8), and the phone that typed it shows it.
+
+    >>> unshown("Anna\ufffc"), unshown("An\ue000na"), unshown("J\ufffdrg"), unshown("Anna\ufdd0")
+    ('\ufffc', '\ue000', '\ufffd', '\ufdd0')
+    >>> unshown("Anna ❤\ufe0f"), unshown("Anna \U0001fae8")
+    (None, None)
     """
     return next((c for c in text if _unshown(c)), None)
 
 
 def _unshown(c: str) -> bool:
-    return c in (_PLACEHOLDER, _REPLACEMENT) or unicodedata.category(c) in ("Co", "Cn")
+    return c in (_PLACEHOLDER, _REPLACEMENT) or unicodedata.category(c) == "Co" or _noncharacter(c)
+
+
+def _noncharacter(c: str) -> bool:
+    code = ord(c)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
 
 
 def _pictograph(c: str) -> bool:
@@ -137,7 +147,7 @@ def _pictograph(c: str) -> bool:
 def clean_name(name: Any, *, typed: bool = True) -> str:
     """Trimmed, NFC-normalised, 1-40 characters, no control characters, no invisible characters
     (a name that looks like another must be refused like a duplicate, not stored beside it), no
-    placeholder, replacement, private-use nor unassigned character (:func:`unshown`: what they show
+    placeholder, replacement, private-use nor noncharacter (:func:`unshown`: what they show
     depends on the device, or they stand for a character lost).
 
     A name read from a file (``typed=False``) is kept to the first three: the file holds what a
@@ -183,11 +193,11 @@ def clean_name(name: Any, *, typed: bool = True) -> str:
             "character lost on the way (a wrong encoding) and shows as a question mark in a diamond",
             **_where(name, odd),
         )
-    if unicodedata.category(odd or "a") == "Cn":
+    if odd and _noncharacter(odd):
         raise InvalidInput(
             "name",
-            "the name must not contain unassigned characters: character {n} is {code}, which Unicode does not "
-            "define: no device can show it (most show a box)",
+            "the name must not contain noncharacters: character {n} is {code}, which Unicode keeps from ever "
+            "being a character: no device can show it (most show a box)",
             **_where(name, odd),
         )
     if odd:

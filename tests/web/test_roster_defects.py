@@ -51,19 +51,19 @@ def test_a_name_with_a_hangul_filler_is_refused_with_a_message_that_says_where(c
         ),
         (
             "en",
-            "Anna\u0378",
-            "the name must not contain unassigned characters: character 5 is U+0378, which Unicode does not define: "
-            "no device can show it (most show a box)",
+            "Anna\ufdd0",
+            "the name must not contain noncharacters: character 5 is U+FDD0, which Unicode keeps from ever being a "
+            "character: no device can show it (most show a box)",
         ),
         (
             "de",
-            "Anna\u0378",
-            "der Name darf keine nicht vergebenen Zeichen enthalten: Zeichen 5 ist U+0378, das Unicode nicht "
-            "festlegt: kein Gerät kann es anzeigen (die meisten zeigen ein Kästchen)",
+            "Anna\ufdd0",
+            "der Name darf keine Nichtzeichen enthalten: Zeichen 5 ist U+FDD0, das Unicode für immer als Zeichen "
+            "ausschließt: kein Gerät kann es anzeigen (die meisten zeigen ein Kästchen)",
         ),
     ],
 )
-def test_a_name_with_a_replacement_or_unassigned_character_is_refused_saying_where(client, db, lang, name, message):
+def test_a_name_with_a_replacement_or_noncharacter_character_is_refused_saying_where(client, db, lang, name, message):
     before = snapshot(db)
     answer = client.post(f"/players/?lang={lang}", data={"name": name})
     assert answer.status_code == 400
