@@ -22,7 +22,7 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from scorekeeper.core import lifecycle
-from scorekeeper.core.errors import N_, Conflict, InvalidInput, N_plural, NotFound
+from scorekeeper.core.errors import N_, Conflict, InvalidInput, N_plural, NotFound, Refusal
 from scorekeeper.core.models import (
     CLOSED,
     OPEN,
@@ -83,6 +83,8 @@ PRIZE_MAX_CENTS = 10_000_000
 ENTRANTS_MAX = 1000
 #: The most pairs of participants a tournament keeps apart.
 APART_MAX = 200
+#: A night's uid is at most this long (``Night.uid``): what a paper list says it was made for.
+UID_MAX = 32
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
 #: The solos a paper list cannot have (one declarer per deal), the one place of the rule
@@ -1021,7 +1023,7 @@ def enter_paper(
     who: str | None = lifecycle.SYSTEM,
     night_uid: Any = None,
     player_ids: Any = None,
-    version: Any = None,
+    night_version: Any = None,
 ) -> TournamentTable:
     """A table's final points per player typed from its paper list (by table position) instead of
     recorded deal by deal: refused unless they sum to zero, or when the table has deals recorded.
@@ -1031,13 +1033,19 @@ def enter_paper(
     ``night_uid`` and ``player_ids`` (optional): the table's night and its players (by table position)
     the form was made for. The points go by position, so where the round was drawn again meanwhile (a
     new night, or no such table any more) or another person took a seat, they are refused: they were
-    typed for other people. ``version`` (optional): the table's night's version the form was made at:
+    typed for other people. ``night_version`` (optional): the table's night's version the form was made at:
     where its points were entered, corrected or cleared since (another organiser's form), or anything else
-    of the table changed, they are refused (:func:`paper_form_refusal`)."""
+    of the table changed, they are refused (:func:`paper_form_refusal`). Each of the three in a wrong shape
+    (a uid that is no text, ids that are no list of whole numbers, a version that is no whole number) is
+    refused naming it (``InvalidInput``), before anything is looked up: the one check of the paper form and
+    the API alike (the form says its own hidden fields' refusal as stale)."""
+    refused = _made_for_refusal(night_uid, player_ids, night_version)
+    if refused is not None:
+        raise refused
     try:
         t, row, night = _paper_table(db, tournament_id, round_number, table, who)
     except NotFound:  # a table of the night it names gone: its round was drawn again with fewer tables
-        if night_uid in (None, "") or not is_id(tournament_id) or not is_id(round_number):
+        if night_uid is None or not is_id(tournament_id) or not is_id(round_number):
             raise
         if db.get(TournamentRound, (tournament_id, round_number)) is None:
             raise
@@ -1045,7 +1053,12 @@ def enter_paper(
             "round {r} was drawn again meanwhile: table {n} is gone and nothing was saved", r=round_number, n=table
         ) from None
     refused = paper_form_refusal(
-        row.number, night, _seat_players(db, night.id), night_uid=night_uid, player_ids=player_ids, version=version
+        row.number,
+        night,
+        _seat_players(db, night.id),
+        night_uid=night_uid,
+        player_ids=player_ids,
+        night_version=night_version,
     )
     if refused is not None:
         raise refused
@@ -1100,18 +1113,37 @@ def enter_paper(
 
 
 def paper_form_refusal(
-    number: int, night: Night, seated: list[int], *, night_uid: Any, player_ids: Any, version: Any
-) -> Conflict | None:
+    number: int, night: Night, seated: list[int], *, night_uid: Any, player_ids: Any, night_version: Any
+) -> Refusal | None:
     """Why a paper form made for table ``number`` (its night's uid, its players by table position, the
     night's version: each None where the form does not say) is stale now that the table is ``night`` with
-    ``seated`` (by table position), or None. The core asks under the night's lock; the form's page asks it
-    first, before it reads the form's fields (old points under new names are not worth a word)."""
-    if night_uid not in (None, "") and night_uid != night.uid:
+    ``seated`` (by table position), or None. One of them in a wrong shape is refused naming it
+    (``InvalidInput``, :func:`_made_for_refusal`), never taken for stale. The core asks under the night's
+    lock; the form's page asks it first, before it reads the form's fields (old points under new names are
+    not worth a word)."""
+    refused = _made_for_refusal(night_uid, player_ids, night_version)
+    if refused is not None:
+        return refused
+    if night_uid is not None and night_uid != night.uid:
         return Conflict(TABLE_REDRAWN, n=number)
     if player_ids is not None and list(player_ids) != list(seated):
         return Conflict(SEATS_CHANGED, n=number)
-    if version is not None and version != night.version:
+    if night_version is not None and night_version != night.version:
         return Conflict(PAPER_CHANGED, n=number)
+    return None
+
+
+def _made_for_refusal(night_uid: Any, player_ids: Any, night_version: Any) -> InvalidInput | None:
+    """What a paper list says it was made for, in a wrong shape, refused naming the field; None where each is
+    None (not said) or of its shape: the one check of the form and the API (:func:`enter_paper`)."""
+    if night_uid is not None and not (isinstance(night_uid, str) and 0 < len(night_uid) <= UID_MAX):
+        return InvalidInput("night_uid", "night_uid must be the uid of the table's night (a text)")
+    if player_ids is not None and not (
+        isinstance(player_ids, list | tuple) and player_ids and all(type(i) is int for i in player_ids)
+    ):
+        return InvalidInput("player_ids", "player_ids must be a list of player ids (whole numbers), one per seat")
+    if night_version is not None and not (type(night_version) is int and night_version >= 0):
+        return InvalidInput("night_version", "night_version must be the table's night_version (a whole number)")
     return None
 
 

@@ -130,9 +130,19 @@ class PaperForm(Form):
                 if solos is not None:
                     self[f"w{i}"].data, self[f"l{i}"].data = solos
 
+    def made_for_values(self) -> dict[str, Any]:
+        """What the form says it was made for, as the core takes it (``night_uid``, ``player_ids``,
+        ``night_version``; each None where the form does not say): their shapes are the core's to check."""
+        return {
+            "night_uid": self.night_uid.data or None,
+            "player_ids": self.player_ids(),
+            "night_version": self.made_at(),
+        }
+
     def player_ids(self) -> list[int] | None:
         """The players the form was made for; None when it does not say (a form of before); none (``[]``, no
-        table's players: refused as stale) where it says something else than ids (forged, or mangled)."""
+        table's players: the core refuses its shape, the route says the form is stale) where it says something
+        else than ids (forged, or mangled)."""
         ids = (self.players.data or "").split()
         if not ids:
             return None
@@ -141,7 +151,7 @@ class PaperForm(Form):
 
     def made_at(self) -> int | None:
         """The table's version the form was made at; None when it does not say (a form of before), -1 (no
-        version: refused as stale) where it says something else."""
+        version: the core refuses it, the route says the form is stale) where it says something else."""
         if self.version.data in (None, ""):
             return None
         number = parse_int(self.version.data)

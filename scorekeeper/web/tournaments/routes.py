@@ -18,7 +18,7 @@ from flask_login import current_user
 
 from scorekeeper.core import lifecycle
 from scorekeeper.core import tournaments as tm
-from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
+from scorekeeper.core.errors import Conflict, InvalidInput, NotFound, Refusal
 from scorekeeper.core.numbers import parse_cents, parse_int
 from scorekeeper.core.players import list_guests, list_players, roster_stamp
 from scorekeeper.core.text import name_key
@@ -513,13 +513,8 @@ def paper(tournament_id: int, round_number: int, table: int):
         form.made_for(at)
         return _paper_page(view, at, round_number, form, status)
     status = 400
-    stale = tm.paper_form_refusal(  # first: old points under the names of other players are not worth a word
-        at.number,
-        at.night,
-        at.player_ids,
-        night_uid=form.night_uid.data,
-        player_ids=form.player_ids(),
-        version=form.made_at(),
+    stale = _stale(  # first: old points under the names of other players are not worth a word
+        at.number, tm.paper_form_refusal(at.number, at.night, at.player_ids, **form.made_for_values())
     )
     if stale is not None and refused is None:  # (a closed tournament's, a table's with deals: the core says)
         return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
@@ -533,15 +528,14 @@ def paper(tournament_id: int, round_number: int, table: int):
                 points=form.points(),
                 solos=form.solos(),
                 who=life.who(None),
-                night_uid=form.night_uid.data,
-                player_ids=form.player_ids(),
-                version=form.made_at(),
+                **form.made_for_values(),
             )
-        except InvalidInput as exc:
+        except (InvalidInput, Conflict) as exc:
             get_db().rollback()
-            _paper_refused(form, exc)
-        except Conflict as exc:
-            get_db().rollback()
+            exc = _stale(table, exc) or exc
+            if isinstance(exc, InvalidInput):
+                _paper_refused(form, exc)
+                return _paper_page(view, at, round_number, form, status)
             view = _view(tournament_id)
             now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
             if exc.template in PAPER_STALE:  # a new form of the table as it is now, its players named
@@ -557,6 +551,17 @@ def paper(tournament_id: int, round_number: int, table: int):
 
 #: A paper form's refusals for being stale: the form is made again for the table as it is now.
 PAPER_STALE = frozenset({tm.TABLE_REDRAWN, tm.SEATS_CHANGED, tm.PAPER_CHANGED})
+#: The core's refusal of what a paper list says it was made for, in a wrong shape (its field), as the form
+#: says it: the form's hidden fields, forged or mangled, name no table as it is now, so the form is stale.
+MANGLED = {"night_uid": tm.TABLE_REDRAWN, "player_ids": tm.SEATS_CHANGED, "night_version": tm.PAPER_CHANGED}
+
+
+def _stale(number: int, refused: Refusal | None) -> Refusal | None:
+    """The core's refusal as the paper form of table ``number`` says it: a hidden field in a wrong shape is
+    the form stale (``MANGLED``); any other as it is."""
+    if isinstance(refused, InvalidInput) and refused.field in MANGLED:
+        return Conflict(MANGLED[refused.field], n=number)
+    return refused
 
 
 def _paper_made_for(view: tm.TournamentView, at: tm.TableView, refused: Conflict):
