@@ -25,7 +25,7 @@ from scorekeeper.core.table import Table, load_table
 from scorekeeper.core.text import name_key
 from scorekeeper.engine import GAMES, InvalidHand, ledger
 from scorekeeper.engine.fields import shown
-from scorekeeper.web import life
+from scorekeeper.web import life, paper
 from scorekeeper.web.access import NIGHT_READ, NIGHT_WRITE, PUBLIC, SCORER, VIEWER, access, identity
 from scorekeeper.web.api import limits, openapi
 from scorekeeper.web.context import get_db
@@ -527,7 +527,7 @@ def draw_round(tournament_id: int):
     return _round_json(view.rounds[drawn.number - 1]), 201
 
 
-PAPER_FIELDS = frozenset({"points", "solos", "night_uid", "player_ids", "night_version"})
+PAPER_FIELDS = frozenset(paper.VALUES)
 
 #: A paper list refused for being stale (core/tournaments.py ``paper_form_refusal``), in the API's words: the
 #: core's speak of a form.
@@ -556,18 +556,7 @@ def enter_paper(tournament_id: int, round_number: int, table: int):
     if "points" not in data:
         raise ApiError(400, "points", "points is required: each player's points by table position")
     try:
-        tm.enter_paper(
-            db=get_db(),
-            tournament_id=tournament_id,
-            round_number=round_number,
-            table=table,
-            points=data["points"],
-            solos=data.get("solos"),
-            who=life.who(None),
-            night_uid=data.get("night_uid"),
-            player_ids=data.get("player_ids"),
-            night_version=data.get("night_version"),
-        )
+        paper.save_paper(tournament_id, round_number, table, data)
     except Conflict as exc:
         if exc.template not in PAPER_STALE:
             raise

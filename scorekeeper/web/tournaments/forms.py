@@ -130,6 +130,11 @@ class PaperForm(Form):
                 if solos is not None:
                     self[f"w{i}"].data, self[f"l{i}"].data = solos
 
+    def values(self) -> dict[str, Any]:
+        """The list as the core takes it (web/paper.py ``VALUES``): the points, the solos and what it was made
+        for."""
+        return {"points": self.points(), "solos": self.solos(), **self.made_for_values()}
+
     def made_for_values(self) -> dict[str, Any]:
         """What the form says it was made for, as the core takes it (``night_uid``, ``player_ids``,
         ``night_version``; each None where the form does not say): their shapes are the core's to check."""

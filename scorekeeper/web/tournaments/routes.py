@@ -33,6 +33,7 @@ from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.live import not_modified, tagged
 from scorekeeper.web.messages import message
 from scorekeeper.web.nights.forms import presets_json
+from scorekeeper.web.paper import save_paper
 from scorekeeper.web.tournaments.forms import (
     ActionForm,
     ConfirmForm,
@@ -520,16 +521,7 @@ def paper(tournament_id: int, round_number: int, table: int):
         return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
     if form.validate_on_submit():
         try:
-            tm.enter_paper(
-                db=get_db(),
-                tournament_id=tournament_id,
-                round_number=round_number,
-                table=table,
-                points=form.points(),
-                solos=form.solos(),
-                who=life.who(None),
-                **form.made_for_values(),
-            )
+            save_paper(tournament_id, round_number, table, form.values())
         except (InvalidInput, Conflict) as exc:
             get_db().rollback()
             exc = _stale(table, exc) or exc
