@@ -15,7 +15,16 @@ __all__ = ["N_", "Conflict", "InvalidHand", "InvalidInput", "N_plural", "NotFoun
 
 
 class InvalidInput(Refusal, ValueError):
-    """Input refused before it reaches the engine (names, seats, stakes); names the field."""
+    """Input refused before it reaches the engine (names, seats, stakes); names the field. Where one input
+    has several fields refused at once (a paper list's players' solos), the first is raised with the others
+    as its ``also``, in the order found: a form says each at its field (the API answers the first)."""
+
+    also: tuple[InvalidInput, ...] = ()
+
+    @property
+    def problems(self) -> tuple[InvalidInput, ...]:
+        """This refusal and the others of the same input, in the order they were found."""
+        return (self, *self.also)
 
 
 class NotFound(LookupError):

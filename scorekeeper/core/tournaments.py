@@ -87,9 +87,9 @@ APART_MAX = 200
 UID_MAX = 32
 #: What a paper list may say a player scored in a round (far beyond any real round).
 PAPER_MAX = 100_000
-#: The solos a paper list cannot have (one declarer per deal), the one place of the rule
+#: The solos a paper list cannot have (one declarer per deal), the one place of the rule and of its words
 #: (:func:`enter_paper`): a player's won and lost together (their field ``solos.i``, 0-based by table
-#: position), and the whole table's (``solos``). The paper form says them in its words at their fields.
+#: position), and the whole table's (``solos``). The paper form says each refused at once at its field.
 PLAYER_SOLOS = N_("a player's solos won and lost together may not exceed {n}")
 TABLE_SOLOS = N_("the solos of all players together may not exceed {n}, one per deal: these are {total}")
 #: A replacement refused: the page asked about another person than who has the place now (:func:`replace_entrant`).
@@ -1062,44 +1062,12 @@ def enter_paper(
     )
     if refused is not None:
         raise refused
-    if not isinstance(points, list | tuple) or len(points) != night.seat_count:
-        raise InvalidInput(
-            "points",
-            *N_plural("give the points of the one player", "give the points of each of the {n} players"),
-            n=night.seat_count,
-        )
-    for p in points:
-        if type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX:
-            raise InvalidInput("points", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
-    if sum(points) != 0:
-        raise InvalidInput("points", "a table's points must add up to zero: these add up to {total}", total=sum(points))
     if solos is None:
         solos = [None] * night.seat_count
-    if not isinstance(solos, list | tuple) or len(solos) != night.seat_count:
-        raise InvalidInput(
-            "solos",
-            *N_plural("give the solos of the one player", "give the solos of each of the {n} players"),
-            n=night.seat_count,
-        )
-    for i, pair in enumerate(solos):  # a player's refusal names them: solos.0 is the first table position's
-        if pair is not None and (
-            not isinstance(pair, list | tuple)
-            or len(pair) != 2
-            or any(type(c) is not int or not 0 <= c <= t.deals for c in pair)
-        ):
-            raise InvalidInput(
-                f"solos.{i}",
-                *N_plural(
-                    "solos won and lost are whole numbers from 0 to {n} deal",
-                    "solos won and lost are whole numbers from 0 to {n} deals",
-                ),
-                n=t.deals,
-            )
-        if pair is not None and sum(pair) > t.deals:
-            raise InvalidInput(f"solos.{i}", PLAYER_SOLOS, n=t.deals)
-    total = sum(sum(pair) for pair in solos if pair is not None)
-    if total > t.deals:  # one declarer per deal: a table has at most as many solos as deals
-        raise InvalidInput("solos", TABLE_SOLOS, n=t.deals, total=total)
+    problems = [*_points_refusals(points, night.seat_count), *_solos_refusals(solos, night.seat_count, t.deals)]
+    if problems:  # every field's at once (a form says each at its field), the first raised
+        problems[0].also = tuple(problems[1:])
+        raise problems[0]
     row.paper = list(points)
     row.solos = [None if pair is None else list(pair) for pair in solos]
     db.add(row)
@@ -1110,6 +1078,66 @@ def enter_paper(
     _bump(db, t)
     db.commit()
     return row
+
+
+def _points_refusals(points: Any, seats: int) -> list[InvalidInput]:
+    """What is wrong with a paper list's ``points`` (one refusal at most: they are one field)."""
+    if not isinstance(points, list | tuple) or len(points) != seats:
+        return [
+            InvalidInput(
+                "points",
+                *N_plural("give the points of the one player", "give the points of each of the {n} players"),
+                n=seats,
+            )
+        ]
+    if any(type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX for p in points):
+        return [InvalidInput("points", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)]
+    if sum(points) != 0:
+        return [
+            InvalidInput("points", "a table's points must add up to zero: these add up to {total}", total=sum(points))
+        ]
+    return []
+
+
+def _solos_refusals(solos: Any, seats: int, deals: int) -> list[InvalidInput]:
+    """What is wrong with a paper list's ``solos``: each player's refusal (``solos.i``, 0-based by table
+    position: the one place of their rules, ``PLAYER_SOLOS``), then the whole table's (``solos``,
+    ``TABLE_SOLOS``: one declarer per deal, counted over the players' solos that are whole numbers in range)."""
+    if not isinstance(solos, list | tuple) or len(solos) != seats:
+        return [
+            InvalidInput(
+                "solos",
+                *N_plural("give the solos of the one player", "give the solos of each of the {n} players"),
+                n=seats,
+            )
+        ]
+    refused: list[InvalidInput] = []
+    total = 0
+    for i, pair in enumerate(solos):
+        if pair is None:
+            continue
+        if (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or any(type(c) is not int or not 0 <= c <= deals for c in pair)
+        ):
+            refused.append(
+                InvalidInput(
+                    f"solos.{i}",
+                    *N_plural(
+                        "solos won and lost are whole numbers from 0 to {n} deal",
+                        "solos won and lost are whole numbers from 0 to {n} deals",
+                    ),
+                    n=deals,
+                )
+            )
+            continue
+        total += sum(pair)
+        if sum(pair) > deals:
+            refused.append(InvalidInput(f"solos.{i}", PLAYER_SOLOS, n=deals))
+    if total > deals:  # a table has at most as many solos as deals
+        refused.append(InvalidInput("solos", TABLE_SOLOS, n=deals, total=total))
+    return refused
 
 
 def paper_form_refusal(

@@ -180,12 +180,12 @@ def test_a_paper_form_opened_before_another_person_took_a_seat_is_refused(client
 
 SOLOS = {
     "table": {
-        "en": "All players' solos won and lost together may not exceed 4, one per deal: these are 16.",
-        "de": "Soli gewonnen und verloren aller Spieler dürfen zusammen 4 nicht überschreiten, eines pro Spiel: hier",
+        "en": "The solos of all players together may not exceed 4, one per deal: these are 16",
+        "de": "Die Soli aller Spieler dürfen zusammen 4 nicht überschreiten, eines pro Spiel: hier sind es 16",
     },
     "each": {
-        "en": "Solos won and lost together may not exceed 8.",
-        "de": "Soli gewonnen und verloren dürfen zusammen 8 nicht überschreiten.",
+        "en": "A player's solos won and lost together may not exceed 8",
+        "de": "Gewonnene und verlorene Soli eines Spielers dürfen zusammen 8 nicht überschreiten",
     },
     "word": {"en": "Not a valid integer value.", "de": "Keine gültige, ganze Zahl."},
 }

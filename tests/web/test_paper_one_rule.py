@@ -12,8 +12,8 @@ from tests.support import answer_text, field_errors, snapshot
 from tests.support_tournament import make_tournament
 
 EACH = {
-    "en": "Solos won and lost together may not exceed 8.",
-    "de": "Soli gewonnen und verloren dürfen zusammen 8 nicht überschreiten.",
+    "en": "A player's solos won and lost together may not exceed 8",
+    "de": "Gewonnene und verlorene Soli eines Spielers dürfen zusammen 8 nicht überschreiten",
 }
 
 
@@ -63,7 +63,10 @@ def test_the_paper_form_says_the_cores_refusal_at_the_players_field(client, db, 
     assert asked == [[None, None, [5, 4], None]]  # the core decided, not the form
     answer = _post(client, t, {f"w{i}": "3" for i in range(1, 5)}, lang)
     assert answer.status_code == 400
-    table = {"en": "may not exceed 8, one per deal: these are 12.", "de": "8 nicht überschreiten, eines pro Spiel"}
+    table = {
+        "en": "The solos of all players together may not exceed 8, one per deal: these are 12",
+        "de": "Die Soli aller Spieler dürfen zusammen 8 nicht überschreiten, eines pro Spiel: hier sind es 12",
+    }
     assert table[lang] in answer_text(answer)
     assert len(asked) == 2
     assert snapshot(db) == before

@@ -103,7 +103,7 @@ def test_a_tie_of_three_says_which_step_placed_each_of_them(client, db):
     [
         ({"w1": "-1"}, "Number must be between 0 and 2."),
         ({"w1": "3"}, "Number must be between 0 and 2."),
-        ({"w1": "2", "l1": "1"}, "Solos won and lost together may not exceed 2."),  # at the field
+        ({"w1": "2", "l1": "1"}, "A player's solos won and lost together may not exceed 2"),  # at the field
         ({"l2": "eins"}, "Not a valid integer value."),
     ],
 )
@@ -112,7 +112,7 @@ def test_bad_solos_on_the_paper_form_are_refused_and_change_nothing(client, db, 
     client.post(f"/tournaments/{t.id}/draw")
     data = {"p1": "1", "p2": "-1", "p3": "0", "p4": "0", **solos}
     answer = client.post(f"/tournaments/{t.id}/rounds/1/tables/1/paper", data=data)
-    assert answer.status_code == 400 and said in answer.get_data(as_text=True)
+    assert answer.status_code == 400 and said in answer_text(answer)
     assert _table(db, t).paper is False
 
 

@@ -477,22 +477,16 @@ def _table(view: tm.TournamentView, round_number: int, table: int, made_for: str
 
 
 def _paper_refused(form, exc: InvalidInput) -> None:
-    """The core's refusal of a paper list (core/tournaments.py ``enter_paper``, the one place of its rules)
-    said on the form in its words: a player's solos (``solos.i``, by table position) at their solos lost,
-    the others above the form."""
-    player = re.fullmatch(r"solos\.(\d+)", exc.field)
-    field = form._fields.get(f"l{int(player[1]) + 1}") if player and len(player[1]) < 4 else None
-    if field is not None and exc.template == tm.PLAYER_SOLOS:
-        field.errors = [*list(field.errors), _("Solos won and lost together may not exceed %(n)s.", n=exc.params["n"])]
-    elif exc.template == tm.TABLE_SOLOS:
-        form.form_errors.append(
-            _(
-                "All players' solos won and lost together may not exceed %(n)s, one per deal: these are %(total)s.",
-                **exc.params,
-            )
-        )
-    else:
-        form.form_errors.append(message(exc))
+    """The core's refusals of a paper list (core/tournaments.py ``enter_paper``, the one place of its rules and
+    their words), every one at once (``exc.problems``): a player's solos (``solos.i``, by table position) at
+    their solos lost, the others above the form."""
+    for problem in exc.problems:
+        player = re.fullmatch(r"solos\.(\d+)", problem.field)
+        field = form._fields.get(f"l{int(player[1]) + 1}") if player and len(player[1]) < 4 else None
+        if field is not None:
+            field.errors = [*list(field.errors), message(problem, sentence=True)]
+        else:
+            form.form_errors.append(message(problem))
 
 
 @bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper", methods=["GET", "POST"])
