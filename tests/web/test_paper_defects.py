@@ -236,7 +236,9 @@ def test_clearing_a_tables_paper_points_asks_first_naming_the_table_and_its_play
     assert answer.status_code == 302 and answer.headers["Location"].startswith(f"{paper}/clear")
     assert snapshot(db) == before
     form = client.get(f"{paper}?lang={lang}").get_data(as_text=True)
-    assert f'href="{paper}/clear"' in form and 'name="clear"' not in form  # a link to the question, no button
+    assert (
+        f'href="{paper}/clear?night={table.night.uid}"' in form and 'name="clear"' not in form
+    )  # a link to the question, no button
     asked = client.get(f"{paper}/clear?lang={lang}")
     words = answer_text(asked)
     assert {"en": "Clear the points of table 2?", "de": "Punkte von Tisch 2 löschen?"}[lang] in words

@@ -451,26 +451,34 @@ def reopen(tournament_id: int):
     return render_template("tournaments/reopen.html", t=t, form=form), status
 
 
-def _table(view: tm.TournamentView, round_number: int, table: int, made_for: str | None = None) -> tm.TableView:
+def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
     """The table of a round, else 404. A paper form posted for a table its round, drawn again meanwhile, no
-    longer has (``made_for``: the night the form was made for, one no table of the round has now) leads to
-    the round's new tables, saying so and saving nothing, as a phone of such a table is told (web/access.py
-    ``REDRAWN``)."""
+    longer has (``night_uid``: the night the form was made for, one no table of the round has now), or a link
+    to such a table's page (its ``night``, which every link to a table's pages carries) leads to the round's
+    new tables, saying so (and, posted, that nothing was saved), as a phone of such a table is told
+    (web/access.py ``REDRAWN``)."""
+    posted = request.form.get("night_uid") if request.method == "POST" else None
+    made_for = posted or request.args.get("night")
     for r in view.rounds:
         if r.number == round_number:
             for t in r.tables:
                 if t.number == table:
                     return t
             if made_for and made_for not in {t.night.uid for t in r.tables}:
-                flash(
-                    _(
+                if posted:
+                    said = _(
                         "Round %(r)s was drawn again meanwhile: table %(n)s is gone and nothing was saved. "
                         "Here are the round's new tables.",
                         r=round_number,
                         n=table,
-                    ),
-                    "error",
-                )
+                    )
+                else:
+                    said = _(
+                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone. Here are the round's new tables.",
+                        r=round_number,
+                        n=table,
+                    )
+                flash(said, "error")
                 back = url_for(".show", tournament_id=view.tournament.id, _anchor=f"round-{round_number}")
                 abort(redirect(back, 303))
     abort(404, _("There is no such table."))
@@ -494,11 +502,19 @@ def _paper_refused(form, exc: InvalidInput) -> None:
 def paper(tournament_id: int, round_number: int, table: int):
     """A table's final points typed from its paper list."""
     view = _view(tournament_id)
-    at = _table(view, round_number, table, request.form.get("night_uid") if request.method == "POST" else None)
+    at = _table(view, round_number, table)
     form = paper_form(at.names, view.tournament.deals)
     status = 200
     if request.method == "POST" and request.form.get("clear"):  # asked on its own page first: nothing changes here
-        return redirect(url_for(".clear_paper", tournament_id=tournament_id, round_number=round_number, table=table))
+        return redirect(
+            url_for(
+                ".clear_paper",
+                tournament_id=tournament_id,
+                round_number=round_number,
+                table=table,
+                night=at.night.uid,
+            )
+        )
     refused = tm.paper_refusal(
         db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
     )
@@ -523,7 +539,7 @@ def paper(tournament_id: int, round_number: int, table: int):
                 _paper_refused(form, exc)
                 return _paper_page(view, at, round_number, form, status)
             view = _view(tournament_id)
-            now = _table(view, round_number, table, form.night_uid.data)  # gone meanwhile: said
+            now = _table(view, round_number, table)  # gone meanwhile: said
             if exc.template in PAPER_STALE:  # a new form of the table as it is now, its players named
                 at, form = now, _paper_made_for(view, now, exc)
             else:

@@ -1,0 +1,56 @@
+"""A saved link to a table's paper form, opened after the round was drawn again
+without that table (fewer tables after a withdrawal), leads to the round's new tables, saying it was drawn
+again, in English and German, as a post of such a form does (it was "There is no such table", a 404). Every
+link to a table's pages names its night (``night``): a link that does not, or names a table never drawn,
+stays not found."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support import answer_text, snapshot
+from tests.support_tournament import make_tournament
+
+GONE = {
+    "en": "Round 1 was drawn again meanwhile: table 3 is gone. Here are the round's new tables.",
+    "de": "Runde 1 wurde inzwischen neu ausgelost: Tisch 3 gibt es nicht mehr. Hier sind die neuen Tische der Runde.",
+}
+
+
+def _links(page: str, t, end: str) -> list[str]:
+    """The links of a page to round 1's tables' pages ending in ``end`` (``paper``, ``paper/clear``)."""
+    found = re.findall(rf'href="(/tournaments/{t.id}/rounds/1/tables/\d+/{end}(?:\?[^"]*)?)"', page)
+    return [link.replace("&amp;", "&") for link in found]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_saved_link_to_a_table_gone_after_a_redraw_leads_to_the_new_tables(client, db, lang):
+    t = make_tournament(db, n=12)
+    client.post(f"/tournaments/{t.id}/draw")  # 12: three tables of four
+    links = _links(client.get(f"/tournaments/{t.id}").get_data(as_text=True), t, "paper")
+    assert len(links) == 3 and all("night=" in link for link in links)
+    saved = links[2]
+    assert client.get(saved).status_code == 200
+    assert client.post(f"/tournaments/{t.id}/entrants/12/withdraw", data={"confirm": "12"}).status_code == 302
+    before = snapshot(db)
+    answer = client.get(f"{saved}&lang={lang}")
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith(f"/tournaments/{t.id}#round-1")
+    shown = client.get(f"/tournaments/{t.id}?lang={lang}")
+    assert GONE[lang] in answer_text(shown)
+    new = _links(shown.get_data(as_text=True), t, "paper")
+    assert len(new) == 2 and not set(new) & set(links)  # 11: two tables of five, a bye; new nights
+    assert all(client.get(link).status_code == 200 for link in new)
+    assert snapshot(db) == before
+
+
+def test_a_link_without_its_night_or_to_a_table_never_drawn_is_not_found(client, db):
+    t = make_tournament(db, n=12)
+    client.post(f"/tournaments/{t.id}/draw")
+    links = _links(client.get(f"/tournaments/{t.id}").get_data(as_text=True), t, "paper")
+    client.post(f"/tournaments/{t.id}/entrants/12/withdraw", data={"confirm": "12"})
+    assert client.get(links[2].split("?")[0]).status_code == 404  # a link of before: it cannot tell
+    assert client.get(f"/tournaments/{t.id}/rounds/1/tables/9/paper").status_code == 404
+    assert client.get(f"/tournaments/{t.id}/rounds/2/tables/1/paper?night=x").status_code == 404  # no round 2
