@@ -563,34 +563,66 @@ def _bump(db: Session, t: Tournament) -> None:
     db.add(t)
 
 
-def _lock_people(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> None:
-    """Hold the players' rows a change to the tournament may write or lock against a merge or a guest made a
-    member, before the tournament's row: the app's one order of locks (docs/architecture.md, "The order of
-    locks"). Its participants', the people they replaced (``Entrant.former``: still seated at the earlier
-    rounds' tables, whose nights a paper correction locks, and ``lock_night`` holds a night's players), and
-    ``people``, who enter or take a place. ``FOR KEY SHARE``, in id order: two tournaments' changes never
-    wait for each other here; a merge waits for them, or they for it (and then find the merged record gone:
-    no such player)."""
+def _people(db: Session, tournament_id: Any, people: tuple[Any, ...]) -> set[int]:
+    """The ids of a tournament's people as they are now: ``people``, its participants and those they replaced
+    (still seated at earlier tables)."""
     ids = {i for i in people if is_id(i)}
-    if is_id(tournament_id):  # its participants, and those they replaced: still seated at earlier tables
+    if is_id(tournament_id):
         for player_id, former in db.exec(
             select(Entrant.player_id, Entrant.former).where(Entrant.tournament_id == tournament_id)
         ):
             ids.add(player_id)
             ids |= {f["player_id"] for f in former or () if is_id(f.get("player_id"))}
+    return ids
+
+
+def _lock_people(
+    db: Session, tournament_id: Any, people: tuple[Any, ...] = (), ids: set[int] | None = None
+) -> set[int]:
+    """Hold the players' rows a change to the tournament may write or lock against a merge or a guest made a
+    member, before the tournament's row: the app's one order of locks (docs/architecture.md, "The order of
+    locks"). Its participants', the people they replaced (``Entrant.former``: still seated at the earlier
+    rounds' tables, whose nights a paper correction locks, and ``lock_night`` holds a night's players), and
+    ``people``, who enter or take a place (``ids``: them as read already, :func:`_people`). ``FOR KEY
+    SHARE``, in id order: two tournaments' changes never wait for each other here; a merge waits for them, or
+    they for it (and then find the merged record gone: no such player). Returns the ids held."""
+    ids = _people(db, tournament_id, people) if ids is None else ids
     if ids:
         query = select(Player.id).where(Player.id.in_(sorted(ids))).order_by(Player.id)
         db.exec(query.with_for_update(read=True, key_share=True)).all()
+    return ids
 
 
 def _open_tournament(db: Session, tournament_id: Any, people: tuple[Any, ...] = ()) -> Tournament:
     """The tournament for a change to it, its row locked to the end of the transaction, after its people's
     (:func:`_lock_people`).
 
+    The people are read before their locks, so a replacement committed in between (or a merge moving a
+    participant to another record) would leave a person unheld, held later out of the order of locks
+    (``lock_night``'s players, after the tournament's and the night's rows): a merge of them at that instant
+    waited for the change while the change waited for it, a deadlock. So they are read again under the
+    tournament's lock, where they no longer change (every change of the participants holds it: an entry, a
+    replacement, a merge bumps the tournament); where the set grew, the locks are given back (a savepoint
+    rolled back releases its row locks) and taken again, in order, with the new people. SQLite's ``BEGIN
+    IMMEDIATE`` serialises the writers: one pass there.
+
     :raises NotFound: for an unknown one; :raises Conflict: for a closed one.
     """
-    _lock_people(db, tournament_id, people)
-    t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+    ids = _people(db, tournament_id, people)
+    while True:
+        held = db.begin_nested()
+        try:
+            _lock_people(db, tournament_id, people, ids)
+            t = get_tournament(db=db, tournament_id=tournament_id, lock=True)
+            now = _people(db, tournament_id, people)
+        except BaseException:
+            held.rollback()
+            raise
+        if now <= ids:
+            held.commit()  # the savepoint released, its locks kept to the transaction's end
+            break
+        held.rollback()
+        ids |= now
     if not t.is_open:
         raise Conflict("this tournament is closed: nothing can be changed")
     return t
