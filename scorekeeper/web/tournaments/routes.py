@@ -478,9 +478,8 @@ def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableVi
                         r=round_number,
                         n=table,
                     )
-                flash(said, "error")
-                back = url_for(".show", tournament_id=view.tournament.id, _anchor=f"round-{round_number}")
-                abort(redirect(back, 303))
+                flash(said, "error")  # at the page's top, where it opens: the round's anchor scrolled past it
+                abort(redirect(url_for(".show", tournament_id=view.tournament.id), 303))
     abort(404, _("There is no such table."))
 
 
