@@ -15,7 +15,10 @@
 // version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
 // session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
-// (``adopted``), and it goes once the server gives that guest the table's hand form; never to a member.
+// (``adopted``), and it goes once the server gives that guest the table's hand form; so does a member signed in
+// on this phone, on that night's pages (the member is at the same table: the hand goes under the member's account
+// once the server gives the member the hand form; a member who may not record there sees it "forbidden", with
+// Discard). A member's hand is never another account's.
 (function (scope) {
   "use strict";
   if (scope.skOutbox) return;  // loaded by the page's layout and by a night's pages: once is enough
@@ -70,13 +73,15 @@
     return hand.closed ? "closed" : hand.refused ? null : "taken";
   }
   function guest(account) { return /^guest:/.test(account || ""); }
+  function member(account) { return /^user:/.test(account || ""); }
   // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; a guest
-  // of ``night`` takes over the hands an earlier guest session saved for it on this phone (they become its own)
+  // of ``night``, or a member on its pages, takes over the hands a guest session saved for it on this phone (they
+  // become its own: a guest's hands are the table's, never lost to whoever signs in next on the phone)
   function waiting(night, account) {
     return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
       var mine = (all || []).filter(function (h) {
         if (night !== null && h.night !== String(night)) return false;
-        return h.account === account || (night !== null && guest(account) && guest(h.account));
+        return h.account === account || (night !== null && (guest(account) || member(account)) && guest(h.account));
       });
       var taken = mine.filter(function (h) { return h.account !== account; });
       return Promise.all(taken.map(function (h) {
