@@ -187,6 +187,7 @@
     drop: function (key) { return store("readwrite", function (s) { return s.delete(key); }); },
     forgetPages: forgetPages,
     signedOut: signedOut,
+    improper: improper,
     stateOf: stateOf,
     ACCOUNT: ACCOUNT,
     PAGES: PAGES,
