@@ -138,7 +138,10 @@
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
           var why = page.querySelector(".flash-error:not([hidden])");
-          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", lang: langOf(r), account: account };
+          // (and a token of the page's own forms: the hand is posted all the same, to be found if it was stored)
+          var any = page.querySelector('input[name="csrf_token"]');
+          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", lang: langOf(r), account: account,
+            token: any ? any.value : "" };
         }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };
@@ -248,8 +251,13 @@
           if (fresh.anyone) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
           if (fresh.account !== account) throw new Error("another account");
           if (fresh.never) return refuseAll([hand].concat(hands), fresh.never);
-          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
-          if (hand.closed) {  // the night takes hands again: this one goes as if it had just been saved
+          // A night that takes no hand now: its first hand waiting is posted all the same (with its key), once a
+          // sending: one the server stored before the night closed (the last deal of a table that closes itself,
+          // answered with a 500 or lost) is found by its key and dealt with; any other is refused as closed, and
+          // it and the rest wait for the night to be reopened.
+          var closedNow = fresh.closed !== undefined;
+          if (closedNow && !fresh.token) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
+          if (hand.closed && !closedNow) {  // the night takes hands again: this one goes as if it had just been saved
             hand.closed = hand.refused = false;
             hand.conflict = hand.why = "";
           }
@@ -274,6 +282,7 @@
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
             if (coded(r, "new-code")) throw new Error("signed out");  // joined again with the new code, they go
             if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
+            if (closedNow) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);  // not stored
             hand.now = fresh.count;
             // beaten to its number by another phone (the code "changed"), else refused, in the server's words:
             // sending it again would not help
