@@ -152,8 +152,18 @@
         items.appendChild(item);
       });
       offerDiscard(hands);
+      waitingAhead(hands);
       return hands;
     });
+  }
+  // The hand form's preview (static/hand.js) is the server's, which knows nothing of the hands waiting here: it
+  // previewed the server's next hand, not the deal the form names behind them (at a table of five another sits out).
+  // The form carries those hands' fields (outbox_waiting, read by the preview only: scorekeeper/web/hands/routes.py
+  // _behind_waiting), which the server settles first, unsaved, so the preview is of the hand after them.
+  function waitingAhead(hands) {
+    if (!form || form.dataset.outbox === undefined) return;
+    var ahead = hands.filter(function (h) { return h.expected >= madeFor; });
+    hidden("outbox_waiting").value = ahead.length ? JSON.stringify(ahead.map(function (h) { return h.fields; })) : "";
   }
   // the server's reason for a hand it refused, as it came: in the language of its answer (marked with it where the
   // page is in another now: a closed night's is asked again at the next sending, a refused hand's is all there is)
@@ -291,19 +301,20 @@
 
   // --- the hand form: Save, with the outbox behind it ------------------------------------------------
   var form = document.getElementById("hand-form");
+  // a field of the form the server ignores on Save (the outbox's: outbox_summary, ...), added once
+  function hidden(name) {
+    var input = form.querySelector('input[name="' + name + '"]');
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      form.appendChild(input);
+    }
+    return input;
+  }
   if (form && form.dataset.outbox !== undefined) {
     // what the service worker keeps with a hand, in fields the server ignores: its summary in the words of the
     // moment, what was entered as data (entered()), whose the hand is, and whether a tournament's table's
-    var hidden = function (name) {
-      var input = form.querySelector('input[name="' + name + '"]');
-      if (!input) {
-        input = document.createElement("input");
-        input.type = "hidden";
-        input.name = name;
-        form.appendChild(input);
-      }
-      return input;
-    };
     var told = hidden("outbox_summary"), data = hidden("outbox_entered"), whose = hidden("outbox_account");
     whose.value = account;
     hidden("outbox_table").value = text.atTable !== undefined ? "1" : "0";
