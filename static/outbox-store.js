@@ -4,7 +4,7 @@
 // entered, summary, at, conflict, why}; ``fields`` are the hand form's [name, value] pairs without its token,
 // key and count; ``entered`` what was entered as data, which the page says in its own words (static/outbox.js:
 // entered, summary), ``summary`` those words at the time, shown where no form of the page's words is at hand
-// (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
+// (and for a record of an earlier version, which has no ``entered``), ``said`` their language; ``table``: whether it was saved at a
 // tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
 // of an earlier version has none: a night's); ``failing``: how many of its posts in a row the server answered
 // improperly (a 5xx, or not the app's answer: improper()); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
@@ -43,7 +43,7 @@
     });
   }
   var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered",
-    "outbox_table", "outbox_waiting"];
+    "outbox_table", "outbox_waiting", "outbox_lang"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
@@ -210,7 +210,8 @@
       return {
         key: key || scope.skOutbox.newKey(), night: String(night), account: String(data.get("outbox_account") || ""),
         expected: expected, fields: fields, entered: Array.isArray(entered) ? entered : null,
-        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: "",
+        summary: String(data.get("outbox_summary") || ""), said: String(data.get("outbox_lang") || ""),
+        at: Date.now(), conflict: "", why: "",
         table: data.get("outbox_table") === "1"
       };
     },

@@ -83,7 +83,8 @@
   var fetched = null;
   function wordsForm() {
     if (form) return Promise.resolve(form);
-    fetched = fetched || fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+    // (?words=1: the form also of a night that takes no hand now, closed: its words only, never to be posted)
+    fetched = fetched || fetch(formUrl + "?words=1", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (!r.ok || r.redirected) return null;
       return r.text().then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
@@ -93,9 +94,14 @@
     return fetched;
   }
   // what a waiting hand says was entered: made from its data in the page's words where the form is at hand
-  // (a hand saved by an earlier version has its words of the moment only)
+  // (a hand saved by an earlier version has its words of the moment only); else its words of the moment, marked
+  // with their language where the page is in another now (its night deleted: no form of it in any language)
   function said(hand, root) {
-    return (root && hand.entered && summary(root, hand.entered)) || hand.summary;
+    var words = root && hand.entered && summary(root, hand.entered);
+    var span = document.createElement("span");
+    span.textContent = words || hand.summary;
+    if (!words && hand.said && hand.said !== document.documentElement.lang) span.lang = hand.said;
+    return span;
   }
 
   function show() {
@@ -125,7 +131,7 @@
         item.dataset.key = hand.key;
         var what = document.createElement("span");
         what.className = "what";
-        what.textContent = text.hand.replace("__N__", String(hand.expected + 1)) + " · " + said(hand, root);
+        what.append(text.hand.replace("__N__", String(hand.expected + 1)) + " · ", said(hand, root));
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
@@ -314,9 +320,11 @@
   }
   if (form && form.dataset.outbox !== undefined) {
     // what the service worker keeps with a hand, in fields the server ignores: its summary in the words of the
-    // moment, what was entered as data (entered()), whose the hand is, and whether a tournament's table's
+    // moment (and their language), what was entered as data (entered()), whose the hand is, and whether a
+    // tournament's table's
     var told = hidden("outbox_summary"), data = hidden("outbox_entered"), whose = hidden("outbox_account");
     whose.value = account;
+    hidden("outbox_lang").value = document.documentElement.lang || "";
     hidden("outbox_table").value = text.atTable !== undefined ? "1" : "0";
     // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
     // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)

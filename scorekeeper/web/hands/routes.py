@@ -280,7 +280,10 @@ def _handle(
 def new(night_id: int):
     """Record the next hand (the form opens only while the night takes one: core/lifecycle.py)."""
     table = _table(night_id, newest=1)  # the next hand is settled from the stored state after the last
-    if (away := life.not_now(table.night, "record")) is not None:
+    # ?words=1: the form's words, which the outbox says a waiting hand in (static/outbox.js wordsForm), also of a
+    # night that takes no hand now (closed meanwhile): the page's language followed; its Save is refused as ever
+    words = request.method == "GET" and request.args.get("words") == "1"
+    if (away := life.not_now(table.night, "record")) is not None and not words:
         return away
     form = FORMS[table.night.game]()
     stored = len(table.hands)
