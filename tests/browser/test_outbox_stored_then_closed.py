@@ -11,10 +11,8 @@ from playwright.sync_api import expect
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.models import Night
-from scorekeeper.core.nights import close_night
 from scorekeeper.core.table import load_table
-from tests.browser.tournament_steps import join_table
+from tests.browser.outbox_phone import close, guest_phone, join_code
 from tests.support import wait_sent, worker_ready
 
 pytestmark = pytest.mark.browser
@@ -59,11 +57,7 @@ def test_the_last_deal_of_a_table_stored_before_its_answer_was_lost_is_dropped_n
     hand = {"contract": "wenz", "declarer": 3, "points": 61}
     phone = page
     if who == "guest":
-        with database.session(app.extensions["sk_engine"]) as db:
-            code = db.get(Night, night).join_code
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
-        phone.set_default_timeout(10_000)
-        join_table(phone, base, night, code)
+        phone = guest_phone(browser, base, night, join_code(app, night), timeout=10_000)
     try:
         phone.goto(f"{base}/nights/{night}")
         worker_ready(phone)
@@ -87,7 +81,7 @@ def test_a_hand_stored_before_the_night_was_closed_is_dropped_and_one_not_stored
     durch = {"contract": "durch", "declarer": 1, "won": True}
     with database.session(app.extensions["sk_engine"], write=True) as db:
         record_hand(db=db, night_id=night, hand=durch, idempotency_key=KEY, expected_hands=0)
-        close_night(db=db, night_id=night)
+    close(app, night)
     fields = [["contract", "durch"], ["declarer", "1"], ["won", "1"]]
     _keep(page, KEY, night, 0, fields, table=False)
     _keep(page, "q" + "8" * 32, night, 1, [["contract", "durch"], ["declarer", "2"], ["won", "1"]], table=False)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.outbox_phone import kept_by_the_worker
 from tests.browser.test_outbox import enter_durch, table
-from tests.support import wait_sent, worker_ready
+from tests.support import wait_sent
 
 pytestmark = pytest.mark.browser
 
@@ -42,10 +43,7 @@ def _fail_the_first_save(app, stored: bool, status: str = "500 INTERNAL SERVER E
 def test_a_save_answered_with_a_500_waits_in_the_outbox_and_lands_once(page, live, matzlfangen_night, stored):
     base, app = live
     night = matzlfangen_night
-    page.goto(f"{base}/nights/{night}")
-    worker_ready(page)
-    page.goto(f"{base}/nights/{night}")  # kept by the worker
-    page.goto(f"{base}/nights/{night}/hands/new")
+    kept_by_the_worker(page, base, night, "/hands/new")
     inner = app.wsgi_app
     failed = _fail_the_first_save(app, stored)
     try:
