@@ -17,8 +17,9 @@
 //   (The sending itself is the store's, static/outbox-store.js: signing out sends the same way, app.js.)
 // - A hand is the account's that saved it (the page's data-account, templates/base.html): a page lists
 //   and sends its own account's hands only, and a hand goes only when the server's answer is that
-//   account's: never under another member's (or a guest's) session on the same phone. A guest's hands are the
-//   table's: a guest who joined the same table again on this phone (a new guest session) lists and sends them.
+//   account's: a member's never under another member's (or a guest's) session on the same phone. A guest's hands
+//   are the table's: a guest who joined the same table again on this phone (a new guest session) lists and sends
+//   them, and so does a member signed in on the phone, on that night's pages, under the member's account.
 // - The list is a summary line with the count (its title says what they wait for), opened by a tap, and by
 //   itself once a hand needs the player: a small phone still sees the table on its first screen.
 
