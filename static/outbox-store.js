@@ -4,7 +4,7 @@
 // entered, summary, at, conflict, why}; ``fields`` are the hand form's [name, value] pairs without its token,
 // key and count; ``entered`` what was entered as data, which the page says in its own words (static/outbox.js:
 // entered, summary), ``summary`` those words at the time, shown where no form of the page's words is at hand
-// (and for a record of an earlier version, which has no ``entered``); ``table``: whether it was saved at a
+// (and for a record of an earlier version, which has no ``entered``), ``said`` their language; ``table``: whether it was saved at a
 // tournament's table (a page that knows no more of its night than the hand, one not found, names it by it; a record
 // of an earlier version has none: a night's); ``failing``: how many of its posts in a row the server answered
 // improperly (a 5xx, or not the app's answer: improper()); ``conflict`` why it waits for the player, as data ("" none, else one of STATES), ``why`` the server's
@@ -15,7 +15,10 @@
 // version holds the words in ``conflict`` (stateOf reads them); ``account`` is whose the hand is (the page's data-account, access.account_key): it is sent
 // for that account only, never under another one's session. A guest's hand is the table's: a new guest
 // session of the same night on this phone (the old one's cookie lost, the table joined again) takes it over
-// (``adopted``), and it goes once the server gives that guest the table's hand form; never to a member.
+// (``adopted``), and it goes once the server gives that guest the table's hand form; so does a member signed in
+// on this phone, on that night's pages (the member is at the same table: the hand goes under the member's account
+// once the server gives the member the hand form; a member who may not record there sees it "forbidden", with
+// Discard). A member's hand is never another account's.
 (function (scope) {
   "use strict";
   if (scope.skOutbox) return;  // loaded by the page's layout and by a night's pages: once is enough
@@ -40,7 +43,7 @@
     });
   }
   var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered",
-    "outbox_table"];
+    "outbox_table", "outbox_waiting", "outbox_lang"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
@@ -70,13 +73,15 @@
     return hand.closed ? "closed" : hand.refused ? null : "taken";
   }
   function guest(account) { return /^guest:/.test(account || ""); }
+  function member(account) { return /^user:/.test(account || ""); }
   // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; a guest
-  // of ``night`` takes over the hands an earlier guest session saved for it on this phone (they become its own)
+  // of ``night``, or a member on its pages, takes over the hands a guest session saved for it on this phone (they
+  // become its own: a guest's hands are the table's, never lost to whoever signs in next on the phone)
   function waiting(night, account) {
     return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
       var mine = (all || []).filter(function (h) {
         if (night !== null && h.night !== String(night)) return false;
-        return h.account === account || (night !== null && guest(account) && guest(h.account));
+        return h.account === account || (night !== null && (guest(account) || member(account)) && guest(h.account));
       });
       var taken = mine.filter(function (h) { return h.account !== account; });
       return Promise.all(taken.map(function (h) {
@@ -133,7 +138,10 @@
         var table = "/nights/" + night;
         if (!token && r.redirected && new URL(r.url).pathname === table) {  // the form refused: the table says why
           var why = page.querySelector(".flash-error:not([hidden])");
-          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", lang: langOf(r), account: account };
+          // (and a token of the page's own forms: the hand is posted all the same, to be found if it was stored)
+          var any = page.querySelector('input[name="csrf_token"]');
+          return { closed: why ? why.textContent.replace(/\s+/g, " ").trim() : "", lang: langOf(r), account: account,
+            token: any ? any.value : "" };
         }
         if (!token || !count) throw new Error("no form");
         return { token: token.value, count: parseInt(count.value, 10), account: account };
@@ -182,6 +190,7 @@
     drop: function (key) { return store("readwrite", function (s) { return s.delete(key); }); },
     forgetPages: forgetPages,
     signedOut: signedOut,
+    improper: improper,
     stateOf: stateOf,
     ACCOUNT: ACCOUNT,
     PAGES: PAGES,
@@ -201,7 +210,8 @@
       return {
         key: key || scope.skOutbox.newKey(), night: String(night), account: String(data.get("outbox_account") || ""),
         expected: expected, fields: fields, entered: Array.isArray(entered) ? entered : null,
-        summary: String(data.get("outbox_summary") || ""), at: Date.now(), conflict: "", why: "",
+        summary: String(data.get("outbox_summary") || ""), said: String(data.get("outbox_lang") || ""),
+        at: Date.now(), conflict: "", why: "",
         table: data.get("outbox_table") === "1"
       };
     },
@@ -242,8 +252,13 @@
           if (fresh.anyone) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
           if (fresh.account !== account) throw new Error("another account");
           if (fresh.never) return refuseAll([hand].concat(hands), fresh.never);
-          if (fresh.closed !== undefined) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
-          if (hand.closed) {  // the night takes hands again: this one goes as if it had just been saved
+          // A night that takes no hand now: its first hand waiting is posted all the same (with its key), once a
+          // sending: one the server stored before the night closed (the last deal of a table that closes itself,
+          // answered with a 500 or lost) is found by its key and dealt with; any other is refused as closed, and
+          // it and the rest wait for the night to be reopened.
+          var closedNow = fresh.closed !== undefined;
+          if (closedNow && !fresh.token) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
+          if (hand.closed && !closedNow) {  // the night takes hands again: this one goes as if it had just been saved
             hand.closed = hand.refused = false;
             hand.conflict = hand.why = "";
           }
@@ -268,6 +283,7 @@
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
             if (coded(r, "new-code")) throw new Error("signed out");  // joined again with the new code, they go
             if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
+            if (closedNow) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);  // not stored
             hand.now = fresh.count;
             // beaten to its number by another phone (the code "changed"), else refused, in the server's words:
             // sending it again would not help

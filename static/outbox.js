@@ -17,8 +17,9 @@
 //   (The sending itself is the store's, static/outbox-store.js: signing out sends the same way, app.js.)
 // - A hand is the account's that saved it (the page's data-account, templates/base.html): a page lists
 //   and sends its own account's hands only, and a hand goes only when the server's answer is that
-//   account's: never under another member's (or a guest's) session on the same phone. A guest's hands are the
-//   table's: a guest who joined the same table again on this phone (a new guest session) lists and sends them.
+//   account's: a member's never under another member's (or a guest's) session on the same phone. A guest's hands
+//   are the table's: a guest who joined the same table again on this phone (a new guest session) lists and sends
+//   them, and so does a member signed in on the phone, on that night's pages, under the member's account.
 // - The list is a summary line with the count (its title says what they wait for), opened by a tap, and by
 //   itself once a hand needs the player: a small phone still sees the table on its first screen.
 
@@ -83,7 +84,8 @@
   var fetched = null;
   function wordsForm() {
     if (form) return Promise.resolve(form);
-    fetched = fetched || fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+    // (?words=1: the form also of a night that takes no hand now, closed: its words only, never to be posted)
+    fetched = fetched || fetch(formUrl + "?words=1", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (!r.ok || r.redirected) return null;
       return r.text().then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
@@ -93,9 +95,14 @@
     return fetched;
   }
   // what a waiting hand says was entered: made from its data in the page's words where the form is at hand
-  // (a hand saved by an earlier version has its words of the moment only)
+  // (a hand saved by an earlier version has its words of the moment only); else its words of the moment, marked
+  // with their language where the page is in another now (its night deleted: no form of it in any language)
   function said(hand, root) {
-    return (root && hand.entered && summary(root, hand.entered)) || hand.summary;
+    var words = root && hand.entered && summary(root, hand.entered);
+    var span = document.createElement("span");
+    span.textContent = words || hand.summary;
+    if (!words && hand.said && hand.said !== document.documentElement.lang) span.lang = hand.said;
+    return span;
   }
 
   function show() {
@@ -125,7 +132,7 @@
         item.dataset.key = hand.key;
         var what = document.createElement("span");
         what.className = "what";
-        what.textContent = text.hand.replace("__N__", String(hand.expected + 1)) + " · " + said(hand, root);
+        what.append(text.hand.replace("__N__", String(hand.expected + 1)) + " · ", said(hand, root));
         item.appendChild(what);
         var state = document.createElement("span");
         state.className = "state";
@@ -152,8 +159,18 @@
         items.appendChild(item);
       });
       offerDiscard(hands);
+      waitingAhead(hands);
       return hands;
     });
+  }
+  // The hand form's preview (static/hand.js) is the server's, which knows nothing of the hands waiting here: it
+  // previewed the server's next hand, not the deal the form names behind them (at a table of five another sits out).
+  // The form carries those hands' fields (outbox_waiting, read by the preview only: scorekeeper/web/hands/routes.py
+  // _behind_waiting), which the server settles first, unsaved, so the preview is of the hand after them.
+  function waitingAhead(hands) {
+    if (!form || form.dataset.outbox === undefined) return;
+    var ahead = hands.filter(function (h) { return h.expected >= madeFor; });
+    hidden("outbox_waiting").value = ahead.length ? JSON.stringify(ahead.map(function (h) { return h.fields; })) : "";
   }
   // the server's reason for a hand it refused, as it came: in the language of its answer (marked with it where the
   // page is in another now: a closed night's is asked again at the next sending, a refused hand's is all there is)
@@ -291,21 +308,24 @@
 
   // --- the hand form: Save, with the outbox behind it ------------------------------------------------
   var form = document.getElementById("hand-form");
+  // a field of the form the server ignores on Save (the outbox's: outbox_summary, ...), added once
+  function hidden(name) {
+    var input = form.querySelector('input[name="' + name + '"]');
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      form.appendChild(input);
+    }
+    return input;
+  }
   if (form && form.dataset.outbox !== undefined) {
     // what the service worker keeps with a hand, in fields the server ignores: its summary in the words of the
-    // moment, what was entered as data (entered()), whose the hand is, and whether a tournament's table's
-    var hidden = function (name) {
-      var input = form.querySelector('input[name="' + name + '"]');
-      if (!input) {
-        input = document.createElement("input");
-        input.type = "hidden";
-        input.name = name;
-        form.appendChild(input);
-      }
-      return input;
-    };
+    // moment (and their language), what was entered as data (entered()), whose the hand is, and whether a
+    // tournament's table's
     var told = hidden("outbox_summary"), data = hidden("outbox_entered"), whose = hidden("outbox_account");
     whose.value = account;
+    hidden("outbox_lang").value = document.documentElement.lang || "";
     hidden("outbox_table").value = text.atTable !== undefined ? "1" : "0";
     // every form shown gets a key of its own, a copy kept for offline use too: a retry of this form is
     // the same hand, a form opened again is a new one (the service worker keeps a failed post by it)

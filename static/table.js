@@ -6,7 +6,8 @@
 // shows the page's notice (#session-gone, templates/base.html: its words in its attributes) with a link to sign
 // in, and how many hands the outbox (#outbox, static/outbox.js) keeps on the phone until then; the live part stays
 // as it was. Another account signed in on the phone is said so (data-*-other): the hands wait for the account that
-// saved them, not for whoever holds the phone now. A night deleted meanwhile (404) is said so too (nightGone).
+// saved them, not for whoever holds the phone now; a guest's page, a member's account signed in (data-*-member): the
+// guest's hands are that member's to send now, from the night's table page (static/outbox-store.js). A night deleted meanwhile (404) is said so too (nightGone).
 // A guest's night closed by another phone, or reopened with a new code, is said so by the answer's code (a 409 with
 // the Scorekeeper-Refusal header, scorekeeper/web/refusals.py; never its words): the notice says that reason, in the
 // words of its data-*-closed and data-say-new-code (a closed night: its way out, never "join the table again").
@@ -27,7 +28,9 @@
     if (r.redirected && /^\/(login|join)$/.test(new URL(r.url).pathname)) return "out";
     var who = r.headers.get("Scorekeeper-Account");
     if (!(who && account && who !== account)) return "";
-    return who === "-" ? "out" : "other";
+    if (who === "-") return "out";
+    // a member signed in where a guest was: the guest's hands are the member's to send now (outbox-store.js waiting)
+    return /^guest:/.test(account) && /^user:/.test(who) ? "member" : "other";
   }
   function stop() {  // no more polling: the answers would not be this page's
     clearInterval(timer);
@@ -53,12 +56,13 @@
     var kept = box && !box.hidden ? parseInt(box.querySelector("[data-count]").textContent, 10) : 0;
     var words = notice.dataset, other = why === "other" && words.sayOther;
     var closed = why === "closed" && words.sayClosed, fresh = why === "new-code" && words.sayNewCode;
-    var waiting = other ? words.waitingOther : closed ? words.waitingClosed : words.waiting;
-    var said = other ? words.sayOther : closed ? words.sayClosed : fresh ? words.sayNewCode : words.say;
+    var member = why === "member" && words.sayMember;
+    var waiting = other ? words.waitingOther : closed ? words.waitingClosed : member ? words.waitingMember : words.waiting;
+    var said = other ? words.sayOther : closed ? words.sayClosed : fresh ? words.sayNewCode : member ? words.sayMember : words.say;
     say.textContent = said + (kept > 0 ? " " + waiting.replace("__N__", String(kept)) : "") + " ";
     link.className = "button small";
-    link.href = closed ? words.hrefClosed : words.href;
-    link.textContent = closed ? words.linkClosed : words.link;
+    link.href = closed ? words.hrefClosed : member ? words.hrefMember : words.href;
+    link.textContent = closed ? words.linkClosed : member ? words.linkMember : words.link;
     notice.append(say, link);
     notice.hidden = false;
     if (closed) closeWays();

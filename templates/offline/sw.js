@@ -168,7 +168,9 @@ function fromNetworkFirst(event, request, url) {
   });
 }
 
-// A new hand posted by the hand form: sent on; when that fails (no network, no answer in SEND_WAIT),
+// A new hand posted by the hand form: sent on; when that fails (no network, no answer in SEND_WAIT, or an answer
+// that says nothing about the hand: a 5xx, the app's own 500 too, or a page that is not the app's, as the outbox
+// reads it: skOutbox.improper),
 // a Save is kept in the outbox under the form's own key (should the post arrive after all, the
 // server answers the outbox's later one as that same hand) and the phone goes to the night's table
 // page, where static/outbox.js shows it waiting and sends it. A preview that fails says nothing was saved.
@@ -181,6 +183,13 @@ function postOrKeep(request, night) {
     fetch(request).then(function (r) {
       clearTimeout(timer);
       if (unreachable(r)) { reject(new Error("the app is down")); return; }
+      // (a redirect, the answer of a Save, is opaque here: it says whose it is to nobody, and is the app's)
+      if (r.type !== "opaqueredirect" && self.skOutbox.improper(r)) {
+        var bad = new Error("no proper answer");  // a Save waits in the outbox; anything else gets the answer
+        bad.answer = r;
+        reject(bad);
+        return;
+      }
       heard(r).then(function () {
         if (r.status !== 401) { resolve(r); return; }
         var out = new Error("signed out");  // the session ended (here or elsewhere): a Save waits for it
@@ -190,7 +199,7 @@ function postOrKeep(request, night) {
     }, function (e) { clearTimeout(timer); reject(e); });
   });
   return answered.catch(function (why) {
-    var answer = why && why.answer;  // the server's 401: what a preview gets
+    var answer = why && why.answer;  // the server's 401 (or 5xx): what a preview gets
     return copy.formData().then(function (data) {
       if (data.get("action") !== "save") throw new Error("not a save");
       return self.skOutbox.waiting(night, String(data.get("outbox_account") || "")).then(function (hands) {

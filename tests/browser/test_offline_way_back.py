@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.core import db as database
-from scorekeeper.core.models import Night
-from tests.browser.conftest import PHONE
-from tests.browser.tournament_steps import join_table
+from tests.browser.outbox_phone import NO_PAGES_KEPT, delete, guest_phone, join_code, kept_by_the_worker
 from tests.support import wait_until, worker_ready
 
 pytestmark = pytest.mark.browser
@@ -27,14 +24,10 @@ def _offline_page(page, base: str) -> None:
 
 def test_a_guests_way_back_from_the_offline_page_is_its_table(browser, live, night_with_a_hand):
     base, app = live
-    with database.session(app.extensions["sk_engine"]) as db:
-        code = db.get(Night, night_with_a_hand).join_code
-    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    phone = guest_phone(browser, base, night_with_a_hand, join_code(app, night_with_a_hand))
+    context = phone.context
     try:
-        phone = context.new_page()
-        join_table(phone, base, night_with_a_hand, code)
-        worker_ready(phone)
-        phone.goto(f"{base}/nights/{night_with_a_hand}")  # through the worker: it keeps a copy
+        kept_by_the_worker(phone, base, night_with_a_hand)  # through the worker: it keeps a copy
         context.set_offline(True)
         _offline_page(phone, base)
         wait_until(phone, "() => document.getElementById('way-back').textContent.trim() === 'Zurück zum Tisch'")
@@ -56,37 +49,20 @@ def _kept_paths(page) -> list[str]:
     )
 
 
-def _delete(app, night: int) -> None:
-    from scorekeeper.core.exchange import night_file
-    from scorekeeper.core.nights import delete_night
-
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
-
-
 def test_a_deleted_nights_pages_are_no_longer_kept_and_the_way_back_never_leads_there(browser, live, night_with_a_hand):
     """A guest's night is deleted: once the app answered its table page with 404, the phone keeps neither its table
     page nor its hand form. Offline it opened the copy kept, looking live and taking hands into the outbox, and the
     offline page's way back led straight to it."""
     base, app = live
     night = night_with_a_hand
-    with database.session(app.extensions["sk_engine"]) as db:
-        code = db.get(Night, night).join_code
-    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    phone = guest_phone(browser, base, night, join_code(app, night))
+    context = phone.context
     try:
-        phone = context.new_page()
-        join_table(phone, base, night, code)
-        worker_ready(phone)
-        phone.goto(f"{base}/nights/{night}")
-        phone.goto(f"{base}/nights/{night}/hands/new")
+        kept_by_the_worker(phone, base, night, "/hands/new")
         wait_until(phone, "(n) => caches.keys().then(k => k.some(x => x.indexOf('sk-pages-guest:') === 0))")
-        _delete(app, night)
+        delete(app, night)
         assert phone.goto(f"{base}/nights/{night}").status == 404
-        wait_until(
-            phone,
-            """(n) => caches.keys().then(names => Promise.all(names.filter(x => x.indexOf('sk-pages-') === 0)
-                 .map(x => caches.open(x).then(c => c.keys())))).then(all => [].concat(...all).length === 0)""",
-        )
+        wait_until(phone, NO_PAGES_KEPT)
         assert _kept_paths(phone) == []
         context.set_offline(True)
         phone.goto(f"{base}/nights/{night}")
@@ -103,9 +79,7 @@ def test_a_members_way_back_is_the_newest_table_kept_else_the_nights(page, live,
     page kept (as a guest's), and the nights only where none is kept (here: its night was deleted)."""
     base, app = live
     night = night_with_a_hand
-    page.goto(f"{base}/nights/{night}")
-    worker_ready(page)
-    page.goto(f"{base}/nights/{night}")
+    kept_by_the_worker(page, base, night)
     page.context.set_offline(True)
     try:
         _offline_page(page, base)
@@ -115,14 +89,10 @@ def test_a_members_way_back_is_the_newest_table_kept_else_the_nights(page, live,
         page.wait_for_url(f"{base}/nights/{night}")
         assert page.locator("#hand-1").count() == 1  # the table page kept, without a connection
         page.context.set_offline(False)
-        _delete(app, night)
+        delete(app, night)
         page.goto(f"{base}/nights/{night}")
         wait_until(page, "() => caches.keys().then(k => k.length > 0)")
-        wait_until(
-            page,
-            """() => caches.keys().then(names => Promise.all(names.filter(x => x.indexOf('sk-pages-') === 0)
-                 .map(x => caches.open(x).then(c => c.keys())))).then(all => [].concat(...all).length === 0)""",
-        )
+        wait_until(page, NO_PAGES_KEPT)
         page.context.set_offline(True)
         _offline_page(page, base)
         wait_until(page, "() => document.getElementById('way-back').textContent.trim() === 'Zurück zu den Abenden'")
@@ -161,16 +131,10 @@ def test_nothing_was_saved_goes_back_to_what_was_entered(browser, live, night_wi
     the table page, and what was entered was lost. It goes back in the browser's history, to the form as entered."""
     base, app = live
     night = night_with_a_hand
-    with database.session(app.extensions["sk_engine"]) as db:
-        code = db.get(Night, night).join_code
-    context = browser.new_context(viewport=PHONE, locale="de-DE")
+    phone = guest_phone(browser, base, night, join_code(app, night), timeout=10_000)
+    context = phone.context
     try:
-        phone = context.new_page()
-        phone.set_default_timeout(10_000)
-        join_table(phone, base, night, code)
-        worker_ready(phone)
-        phone.goto(f"{base}/nights/{night}")
-        phone.goto(f"{base}/nights/{night}/hands/1/edit")
+        kept_by_the_worker(phone, base, night, "/hands/1/edit")
         context.set_offline(True)
         phone.locator("#declarer-group label", has_text="Clara").first.click()
         phone.locator("#save").click()

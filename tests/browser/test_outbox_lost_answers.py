@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from tests.browser.outbox_phone import kept_by_the_worker
 from tests.browser.test_outbox import enter_durch, table
 from tests.support import wait_sent, worker_ready
 
@@ -45,10 +46,7 @@ def test_a_hand_saved_on_the_form_opened_in_another_language_whose_answer_was_lo
     was stored twice. It is kept in the outbox under its key, and sent again is answered as that hand."""
     base, app = live
     night = matzlfangen_night
-    page.goto(f"{base}/nights/{night}")
-    worker_ready(page)
-    page.goto(f"{base}/nights/{night}")
-    page.goto(f"{base}/nights/{night}/hands/new?lang=en")
+    kept_by_the_worker(page, base, night, "/hands/new?lang=en")
     assert page.locator("#hand-form").get_attribute("action") == f"/nights/{night}/hands/new"
     inner = app.wsgi_app
     _answer_late(app, "/hands/new")
@@ -67,10 +65,7 @@ def test_the_worker_keeps_a_save_posted_with_the_language_in_the_query(short_sen
     query the app reads on every page for the hand form's own address."""
     base, app = live
     night = matzlfangen_night
-    page.goto(f"{base}/nights/{night}")
-    worker_ready(page)
-    page.goto(f"{base}/nights/{night}")
-    page.goto(f"{base}/nights/{night}/hands/new?lang=en")
+    kept_by_the_worker(page, base, night, "/hands/new?lang=en")
     page.evaluate("() => document.getElementById('hand-form').setAttribute('action', location.href)")
     inner = app.wsgi_app
     _answer_late(app, "/hands/new")

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.core import db as database
-from scorekeeper.core.exchange import night_file
-from scorekeeper.core.nights import delete_night
+from tests.browser.outbox_phone import delete
 from tests.browser.test_outbox import save_offline
 
 pytestmark = pytest.mark.browser
@@ -19,8 +17,7 @@ def test_the_sign_in_page_does_not_promise_to_send_a_hand_of_a_deleted_night(pag
     night = matzlfangen_night
     page.goto(f"{base}/nights/{night}")
     save_offline(page, base, night, ["Anna"])
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        delete_night(db=db, night_id=night, reason="Versehen", export=night_file.night_json(db=db, night_id=night))
+    delete(app, night)
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#outbox li.conflict")).to_have_count(1, timeout=15_000)  # found gone: never to be sent

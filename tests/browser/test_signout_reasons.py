@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.core import db as database
-from scorekeeper.core.nights import close_night
+from tests.browser.outbox_phone import close
 from tests.browser.test_outbox import save_offline
 from tests.browser.test_signout import sign_out_from_the_menu
 from tests.support import wait_until
@@ -22,8 +21,7 @@ def test_send_now_at_sign_out_says_the_hands_night_was_closed(page, live, matzlf
     night = matzlfangen_night
     page.goto(f"{base}/nights/{night}")
     save_offline(page, base, night, ["Clara"])
-    with database.session(app.extensions["sk_engine"], write=True) as db:
-        close_night(db=db, night_id=night)  # another phone
+    close(app, night)  # another phone
     page.context.set_offline(False)
     page.goto(f"{base}/players/")
     sign_out_from_the_menu(page)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
 from scorekeeper.core.hands import (
@@ -130,9 +132,52 @@ def _form_page(table: Table, form: HandForm, positions, number: int, preview, st
     )
 
 
-def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...], save, edit=False, current=None):
+#: the most hands waiting on a phone that a preview settles before its own (more: no preview)
+WAITING_MAX = 40
+
+
+def _behind_waiting(table: Table) -> Table | None:
+    """The table after the hands waiting on the phone before the form's (``outbox_waiting``, the preview's: each
+    hand's fields as the outbox keeps them, in order; static/outbox.js), settled in turn, not saved: the form names
+    the deal after them, and its preview is of that deal (at a table of five, who sits out moves on). None where one
+    of them is not a hand the night would take (the outbox will say so when it sends it): no preview then."""
+    try:
+        waiting = json.loads(request.form.get("outbox_waiting") or "[]")
+    except ValueError:
+        return None
+    if not isinstance(waiting, list) or len(waiting) > WAITING_MAX:
+        return None
+    for pairs in waiting:
+        if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs
+        ):
+            return None
+        dealt = table.next_deal
+        form = FORMS[table.night.game](formdata=MultiDict(pairs), meta={"csrf": False})
+        form.prepare(seat_names(table, dealt.positions), len(table.hands), table.settlement.rules, dealt.forehand_seat)
+        if not form.validate():
+            return None
+        try:
+            table = table.with_hand(len(table.hands) + 1, form.hand_json())
+        except (InvalidHand, InvalidInput):
+            return None
+    return table
+
+
+def _handle(
+    table: Table,
+    form: HandForm,
+    number: int,
+    positions: tuple[int, ...],
+    save,
+    edit=False,
+    current=None,
+    waiting: int = 0,
+):
     """Validate, preview or save: the same path with or without JavaScript. ``current``: an edit's form of the hand
-    as it is stored now, at the night's version now (a stale edit comes back with it, to be checked and saved)."""
+    as it is stored now, at the night's version now (a stale edit comes back with it, to be checked and saved).
+    ``waiting``: how many hands waiting on the phone ``table`` holds before this one, settled (a preview's only:
+    _behind_waiting): the form saw that many fewer."""
     preview = None
     if request.method == "POST":
         if not form.validate():
@@ -152,7 +197,7 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
             stale = (
                 edited_meanwhile(night=table.night, expected_version=form.expected())
                 if edit
-                else changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1)
+                else changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1 - waiting)
             )
             if stale is not None:
                 raise stale
@@ -235,12 +280,23 @@ def _handle(table: Table, form: HandForm, number: int, positions: tuple[int, ...
 def new(night_id: int):
     """Record the next hand (the form opens only while the night takes one: core/lifecycle.py)."""
     table = _table(night_id, newest=1)  # the next hand is settled from the stored state after the last
-    if (away := life.not_now(table.night, "record")) is not None:
+    # ?words=1: the form's words, which the outbox says a waiting hand in (static/outbox.js wordsForm), also of a
+    # night that takes no hand now (closed meanwhile): the page's language followed; its Save is refused as ever
+    words = request.method == "GET" and request.args.get("words") == "1"
+    if (away := life.not_now(table.night, "record")) is not None and not words:
         return away
     form = FORMS[table.night.game]()
+    stored = len(table.hands)
+    waiting = 0
+    if request.method == "POST" and request.form.get("action") == "preview" and request.form.get("outbox_waiting"):
+        # the preview of a hand behind those waiting on the phone: of the deal the form names, after them
+        behind = _behind_waiting(table)
+        if behind is None:
+            return render_template("hands/_preview.html", waiting_unsettled=True, table=table)
+        waiting, table = len(behind.hands) - stored, behind
     dealt = table.next_deal  # worked out by the core as it read the night
     positions = dealt.positions
-    form.prepare(seat_names(table, positions), len(table.hands), table.settlement.rules, dealt.forehand_seat)
+    form.prepare(seat_names(table, positions), stored, table.settlement.rules, dealt.forehand_seat)
     if not form.dealt_by.data:
         form.dealt_by.data = str(dealt.dealer)
 
@@ -270,7 +326,7 @@ def new(night_id: int):
                 "error",
             )
 
-    answer = _handle(table, form, len(table.hands) + 1, positions, save)
+    answer = _handle(table, form, len(table.hands) + 1, positions, save, waiting=waiting)
     return answer or redirect(url_for("nights.show", night_id=night_id, _anchor="balance"))
 
 

@@ -19,8 +19,9 @@ from scorekeeper.web.context import is_api
 bp = Blueprint("offline", __name__)
 
 #: Bump when templates/offline/sw.js or the offline pages it keeps (templates/offline/offline.html) change in a way
-#: the static files' hashes do not show (4: "Perhaps not saved", the hand form's post with ?lang=).
-WORKER_VERSION = 4
+#: the static files' hashes do not show (4: "Perhaps not saved", the hand form's post with ?lang=; 5: a Save
+#: answered with any 5xx or a page not the app's is kept in the outbox).
+WORKER_VERSION = 5
 
 #: The header that tells the worker whose answer this is (:func:`access.account_key`; ``-``: nobody's).
 ACCOUNT_HEADER = "Scorekeeper-Account"

@@ -1,0 +1,56 @@
+"""The hand form's preview of a hand behind hands waiting on the phone (the outbox's ``outbox_waiting``: their
+fields, in order): the server settles them first, unsaved, and previews the deal after them, which the form names
+(static/outbox.js); at a table of five, who sits out moves on. A waiting hand the night would not take gives no
+preview (never one of another deal), and nothing is saved."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper.core.table import load_table
+from tests.support import open_form, page_text, start_night
+
+DURCH_BERND = [["contract", "durch"], ["declarer", "2"], ["won", "1"]]
+DURCH_CLARA = [["contract", "durch"], ["declarer", "3"], ["won", "1"]]
+
+
+@pytest.fixture
+def five(db, players):
+    return start_night(db, players, seats=5)
+
+
+def _preview(client, night: int, waiting) -> str:
+    data = open_form(client, f"/nights/{night}/hands/new?lang=en")
+    data.update(contract="durch", declarer="4", won="1", action="preview")
+    data["outbox_waiting"] = waiting if isinstance(waiting, str) else json.dumps(waiting)
+    answer = client.post(f"/nights/{night}/hands/new?fragment=1&lang=en", data=data)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return page_text(answer.get_data(as_text=True))
+
+
+def _sits_out(said: str) -> str:
+    """The player the preview's payments give nothing (at a table of five: who sits out)."""
+    return next(name for name in ("Anna", "Bernd", "Clara", "Dieter", "Eva") if f"{name} +0 " in said + " ")
+
+
+@pytest.mark.parametrize(
+    ("waiting", "out"), [([], "Anna"), ([DURCH_BERND], "Bernd"), ([DURCH_BERND, DURCH_CLARA], "Clara")]
+)
+def test_the_preview_is_of_the_deal_after_the_hands_waiting(client, db, five, waiting, out):
+    said = _preview(client, five.id, waiting)
+    assert said.startswith("Preview"), said
+    assert _sits_out(said) == out, said
+    assert load_table(db=db, night_id=five.id).hands == []  # nothing saved
+
+
+@pytest.mark.parametrize(
+    "waiting",
+    [[[["contract", "durch"]]], [DURCH_BERND, [["contract", "nonsense"]]], "not json", json.dumps({"a": 1}), [[1, 2]]],
+)
+def test_a_waiting_hand_the_night_would_not_take_gives_no_preview(client, db, five, waiting):
+    said = _preview(client, five.id, waiting)
+    assert said.startswith("No preview: a hand waiting on this phone before this one can't be settled"), said
+    assert "Anna +0" not in said
+    assert load_table(db=db, night_id=five.id).hands == []
