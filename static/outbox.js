@@ -137,10 +137,11 @@
         var state = document.createElement("span");
         state.className = "state";
         var behind = !hand.conflict && blocker && blocker.at <= hand.at && text.behind;
-        state.textContent = (hand.adopted && !hand.conflict ? text.earlier + " " : "") +
-          (hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut :
+        var now = hand.conflict ? why(hand) : other ? text.other : signedOut ? text.signedOut :
             behind ? text.behind.replace("__HAND__", text.hand.replace("__N__", String(blocker.expected + 1))) :
-            failing(hand) ? text.failing.replace("__N__", String(hand.failing)) : unanswered ? text.unanswered || text.waiting : text.waiting);
+            failing(hand) ? text.failing.replace("__N__", String(hand.failing)) : unanswered ? text.unanswered || text.waiting : text.waiting;
+        // after the note of a hand saved by a guest, its state is a sentence of its own: its first letter up
+        state.textContent = hand.adopted && !hand.conflict ? text.earlier + " " + now.charAt(0).toUpperCase() + now.slice(1) : now;
         if (hand.conflict && hand.why && store.stateOf(hand) !== null) state.append(" ", reason(hand));
         item.appendChild(state);
         if (hand.conflict && !never(hand)) {

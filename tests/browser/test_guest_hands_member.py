@@ -56,8 +56,8 @@ def test_the_member_sees_the_guests_hands_as_saved_by_a_guest(browser, sign_in, 
         phone.goto(f"{base}/nights/{night}")
         expect(phone.locator("#outbox li.queued")).to_have_count(1, timeout=15_000)
         expect(phone.locator("#outbox li.queued .state")).to_contain_text(
-            "Von einem Gast an diesem Tisch auf diesem Handy gespeichert: es wird unter deinem Konto gesendet."
-        )
+            "Von einem Gast an diesem Tisch auf diesem Handy gespeichert: es wird unter deinem Konto gesendet. Wartet"
+        )  # its state a sentence of its own after the note
         assert table(live, night).hands == []
     finally:
         app.wsgi_app = inner
