@@ -89,7 +89,7 @@ class Settings:
             proxy_fix=env.get("SCOREKEEPER_PROXY_FIX") == "1",
             club_name=env.get("SCOREKEEPER_CLUB_NAME", "Kartenrunde"),
             season_start=env.get("SCOREKEEPER_SEASON_START", "01-01"),
-            currency=env.get("SCOREKEEPER_CURRENCY", "EUR"),
+            currency=(env.get("SCOREKEEPER_CURRENCY") or "EUR").strip().upper(),  # as a night stores it
             min_declared=int(min_declared) if min_declared.isascii() and min_declared.isdigit() else 20,
             admin_password=env.get("SCOREKEEPER_ADMIN_PASSWORD") or None,
             public_url=parse_public_url(env.get("SCOREKEEPER_PUBLIC_URL", "")),

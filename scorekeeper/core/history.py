@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.models import CLUB_NIGHT, ContractResult, HandRecord, Night, NightResult, TournamentTable
 from scorekeeper.core.stored import stored_columns
-from scorekeeper.core.summary import ROW_COUNTS, PlayerStats, count_hand, money_lines, summarize
+from scorekeeper.core.summary import ROW_COUNTS, PlayerStats, count_hand, money_lines, night_money, summarize
 from scorekeeper.core.table import HandRow, Table, build_table, get_night, load_table, read_table, seats
 from scorekeeper.engine import GAMES, Settlement
 
@@ -35,6 +35,9 @@ def night_rows(table: Table) -> tuple[list[NightResult], list[ContractResult]]:
     if night.tournament_id is not None:
         return [], []
     summary = summarize(table)
+    # the money the night pays (summary.night_money): an open night's without the share of a pot split at the
+    # close (paid at the close, as its table page and the API say), a closed night's with it
+    _, paid = night_money(table)
     results, contracts = [], []
     for line, stats in zip(summary.lines, summary.players, strict=True):
         player = table.players[line.position]
@@ -46,7 +49,7 @@ def night_rows(table: Table) -> tuple[list[NightResult], list[ContractResult]]:
                 played_on=night.played_on,
                 position=line.position,
                 units=line.units,
-                cents=line.total,
+                cents=paid[line.position],
                 **stats.row(),
             )
         )
@@ -135,10 +138,12 @@ def add_hand(*, db: Session, table: Table) -> Table:
     stats = {p: PlayerStats(player.name) for p, player in table.players.items()}
     count_hand(stats, table.positions[index], facts, redeal=table.dealt_again(index + 1))
     _, lines = money_lines(table)
+    _, paid = night_money(table)  # an open night's: a pot split at the close is no one's yet
     rows = []
     for line in lines:
         add = stats[line.position]
-        row = {"n_id": night.id, "p_id": table.players[line.position].id, "n_units": line.units, "n_cents": line.total}
+        row = {"n_id": night.id, "p_id": table.players[line.position].id, "n_units": line.units}
+        row["n_cents"] = paid[line.position]
         rows.append(row | {f"add_{c}": count for c, count in add.row().items()})
     updated = conn.execute(_ADD_TO_NIGHT_ROW, rows).rowcount
     if not conn.dialect.supports_sane_multi_rowcount:  # (psycopg2) count them instead

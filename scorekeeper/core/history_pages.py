@@ -119,8 +119,8 @@ def newest_season(*, db: Session, start: tuple[int, int], today: date) -> Season
 
 
 def places(db: Session) -> list[str]:
-    """The places the club has played at, by name."""
-    return sorted(db.exec(select(Night.place).where(Night.place != "").distinct()))
+    """The places of the club's nights, by name: those the nights list shows (a tournament's table is none)."""
+    return sorted(db.exec(select(Night.place).where(CLUB_NIGHT, Night.place != "").distinct()))
 
 
 # --- the nights list -----------------------------------------------------------
@@ -274,7 +274,7 @@ class Tally:
         self.scored_hands += row.hands if scored else 0
         self.hands += row.hands
         self.units += row.units
-        self.cents += row.cents
+        self.cents += row.cents if paid else 0  # money of the nights played for money in the club's currency
         self.declared += row.declared
         self.won += row.won
 
@@ -342,6 +342,9 @@ class PlayerHistory:
     streak: list[NightLine] = field(default_factory=list)  # the longest run of nights won
     nights: list[NightLine] = field(default_factory=list)  # oldest first
     in_units: bool = False  # the records (best, worst, streak) count units: the player never played for money
+    # the nights played for money in another currency than the club's, left out of the money (their units count):
+    # currency -> [nights, cents], by currency
+    elsewhere: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def record_nights(self) -> list[NightLine]:
@@ -354,7 +357,20 @@ class PlayerHistory:
 COUNTS = tuple(SEAT_COUNTS)
 
 
-def player_history(*, db: Session, player_id: int, season_start: tuple[int, int] = (1, 1)) -> PlayerHistory:
+def counts_money(game: str, rules: Any, stake_cents: int, night_currency: str, currency: str) -> bool:
+    """Whether a night's money is in the history's money: played for money (``takes_money``) in the club's
+    ``currency``. A night in another currency is no money of the club's sums (its units count as every night's):
+    two currencies are never added up (docs/using.md, "The club's history").
+
+    >>> counts_money("schafkopf", {}, 10, "EUR", "EUR"), counts_money("schafkopf", {}, 10, "USD", "EUR")
+    (True, False)
+    """
+    return takes_money(game, rules, stake_cents) and night_currency.upper() == currency.upper()
+
+
+def player_history(
+    *, db: Session, player_id: int, season_start: tuple[int, int] = (1, 1), currency: str = "EUR"
+) -> PlayerHistory:
     """Everything a player's page shows, from their result rows (a few per night, not per hand).
 
     A night counts when the player played a hand in it or it moved their money (a
@@ -367,6 +383,9 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
     (``Tally.shows_units``, ``NightLine.scored``): the units add up over all of those.
     A player who never played for money has records in units (``in_units``): the best
     and worst night and the streak of the nights that scored units, by their units.
+    Money is the club's ``currency``'s only: a night played for money in another currency
+    counts as one played without it (its units count), and its money is said apart
+    (``elsewhere``), never added to the club's.
 
     :raises errors.NotFound: for an unknown player.
     """
@@ -376,14 +395,16 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
         .where(NightResult.player_id == player_id)
         .order_by(NightResult.played_on, NightResult.night_id)
     ).all()
-    paid, scored = set(), set()
-    for night_id, game, rules, stake in db.exec(
-        select(Night.id, Night.game, Night.rules, Night.stake_cents).where(
+    paid, scored, foreign = set(), set(), {}
+    for night_id, game, rules, stake, night_currency in db.exec(
+        select(Night.id, Night.game, Night.rules, Night.stake_cents, Night.currency).where(
             Night.id.in_(select(NightResult.night_id).where(NightResult.player_id == player_id))
         )
     ):
-        if takes_money(game, rules, stake):
+        if counts_money(game, rules, stake, night_currency, currency):
             paid.add(night_id)
+        elif takes_money(game, rules, stake):
+            foreign[night_id] = night_currency.upper()
         if scores_units(game, rules):
             scored.add(night_id)
     counts = dict.fromkeys(COUNTS, 0)
@@ -398,6 +419,10 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
         by_season[season.year].setdefault(row.game, Tally()).add(row, money, units)
         for name in COUNTS:
             counts[name] += getattr(row, name)
+        if row.night_id in foreign:
+            other = history.elsewhere.setdefault(foreign[row.night_id], [0, 0])
+            other[0] += 1
+            other[1] += row.cents
         history.nights.append(NightLine(row.night_id, row.played_on, row.game, row.cents, money, row.units, units))
     # the records: of the nights played for money, by money; a player who never played for money, of the nights
     # that scored units (a stake of 0), by units. Any other night (a Matt without a stake) is neither best nor
@@ -414,6 +439,7 @@ def player_history(*, db: Session, player_id: int, season_start: tuple[int, int]
         run = [*run, night] if value > 0 else []
         if len(run) > len(history.streak):
             history.streak = run
+    history.elsewhere = dict(sorted(history.elsewhere.items()))
     history.seasons = [
         (Season.starting(year, season_start), dict(sorted(games.items())))
         for year, games in sorted(by_season.items(), reverse=True)
@@ -470,8 +496,11 @@ def _in_season(game: str, season: Season) -> tuple:
 class SeasonKind:
     """What a season's nights of one game on the leaderboard were played for."""
 
-    for_money: bool  # any of them for money (``takes_money``): the leaderboard shows money
+    for_money: bool  # any of them for money in the club's currency (``counts_money``): the leaderboard shows money
     scored: frozenset[int]  # those whose hands score units (``scores_units``), with money or at a stake of 0
+    paid: frozenset[int] = frozenset()  # those whose money counts: for money, in the club's currency
+    # the nights played for money in another currency, by currency: their money is in no sum (their units are)
+    elsewhere: tuple[tuple[str, int], ...] = ()
 
     @property
     def shows_units(self) -> bool:
@@ -479,13 +508,23 @@ class SeasonKind:
         return bool(self.scored)
 
 
-def season_kind(*, db: Session, game: str, season: Season) -> SeasonKind:
-    """What the season's nights of ``game`` on the leaderboard were played for."""
+def season_kind(*, db: Session, game: str, season: Season, currency: str = "EUR") -> SeasonKind:
+    """What the season's nights of ``game`` on the leaderboard were played for; money in ``currency``, the
+    club's, only (:func:`counts_money`)."""
     counted = select(NightResult.night_id).where(*_in_season(game, season))
-    nights = db.exec(select(Night.id, Night.game, Night.rules, Night.stake_cents).where(Night.id.in_(counted))).all()
+    nights = db.exec(
+        select(Night.id, Night.game, Night.rules, Night.stake_cents, Night.currency).where(Night.id.in_(counted))
+    ).all()
+    paid = frozenset(i for i, g, r, stake, c in nights if counts_money(g, r, stake, c, currency))
+    elsewhere: dict[str, int] = defaultdict(int)
+    for i, g, r, stake, c in nights:
+        if i not in paid and takes_money(g, r, stake):
+            elsewhere[c.upper()] += 1
     return SeasonKind(
-        any(takes_money(g, r, stake) for _id, g, r, stake in nights),
-        frozenset(night_id for night_id, g, r, _stake in nights if scores_units(g, r)),
+        bool(paid),
+        frozenset(night_id for night_id, g, r, _stake, _c in nights if scores_units(g, r)),
+        paid,
+        tuple(sorted(elsewhere.items())),
     )
 
 
@@ -497,17 +536,22 @@ def leaderboard(
     min_declared: int = 20,
     sort: str = "money",
     kind: SeasonKind | None = None,
+    currency: str = "EUR",
 ) -> tuple[list[Standing], int]:
     """The season's standings in one game, and how many nights of it were played.
 
     A win rate counts only with at least ``min_declared`` hands declared; below
     that it is None and sorts last. ``kind``: the season's :func:`season_kind`, where the caller has it.
+    The money is the nights' played for money in ``currency``, the club's (:func:`counts_money`).
     """
     if sort not in SORTS:
         raise ValueError(f"sort by one of {', '.join(SORTS)}, not {sort!r}")
     in_season = _in_season(game, season)
     nights = db.exec(select(func.count(distinct(NightResult.night_id))).where(*in_season)).one()
-    scored = (kind or season_kind(db=db, game=game, season=season)).scored
+    kind = kind or season_kind(db=db, game=game, season=season, currency=currency)
+    scored = kind.scored
+    # money: of the nights played for money in the club's currency (another currency's is never added to it)
+    paid_cents = func.sum(case((NightResult.night_id.in_(kind.paid), NightResult.cents), else_=0))
     # units per hand: of the hands of the nights that score units (a Konter a Matt without a stake scores none)
     is_scored = NightResult.night_id.in_(scored)
     scored_hands = func.sum(case((is_scored, NightResult.hands), else_=0))
@@ -519,7 +563,7 @@ def leaderboard(
             func.count(),
             func.sum(NightResult.hands),
             func.sum(NightResult.units),
-            func.sum(NightResult.cents),
+            paid_cents,
             func.sum(NightResult.declared),
             func.sum(NightResult.won),
             scored_nights,

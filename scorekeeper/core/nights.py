@@ -449,7 +449,15 @@ def close_locked(*, db: Session, night: Night, why: str | None = None) -> None:
     night.closed_at = utcnow()
     if night.tournament_id is None:  # a tournament table's phone keeps seeing its finished table
         night.join_code = None
+        _pays_pot(db=db, night=night)
     touch(db=db, night=night, action="close", number=None, before=None, after=None if why is None else {"why": why})
+
+
+def _pays_pot(*, db: Session, night: Night) -> None:
+    """A club night's history rows rewritten as it is closed or reopened: the share of a pot split at the close
+    is paid at the close (``summary.night_money``), so the rows gain it at the close and lose it at a
+    reopening (docs/rules.md, "The club's history")."""
+    history.refresh(db=db, night=night, hands=hand_rows(db=db, night_id=night.id))
 
 
 def reopen_night(*, db: Session, night_id: int, reason: Any, who: str | None = lifecycle.SYSTEM) -> Night:
@@ -466,6 +474,8 @@ def reopen_night(*, db: Session, night_id: int, reason: Any, who: str | None = l
     night.closed_at = None
     if night.tournament_id is None or night.join_code is None:  # a table's code is on its printed card
         night.join_code = new_join_code(db)  # a new one: the guests of before join again
+    if night.tournament_id is None:
+        _pays_pot(db=db, night=night)
     touch(db=db, night=night, action="reopen", number=None, before=None, after={"reason": reason})
     db.commit()
     return night

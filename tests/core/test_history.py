@@ -41,7 +41,7 @@ from scorekeeper.core.hands import add_hands, edit_hand, record_hand, undo_last
 from scorekeeper.core.history import refresh_missing
 from scorekeeper.core.history_pages import NightFilter, NightLine, Season, Tally
 from scorekeeper.core.models import ContractResult, Night, NightResult, Player, RosterChange, Seat
-from scorekeeper.core.nights import create_night
+from scorekeeper.core.nights import close_night, create_night
 from scorekeeper.core.players import (
     create_player,
     list_players,
@@ -254,6 +254,8 @@ def build_club(db, players) -> Club:
     for key, (people, game, played_on, place, options, hands) in plan.items():
         nights[key] = open_night(db, people, game, played_on, place, **options)
         play(db, nights[key], hands)
+    # n2's pot is split at its close: closed, its rows have each one's share (open, nobody's yet: the table's figures)
+    close_night(db=db, night_id=nights["n2"].id)
     return Club(p, nights)
 
 
@@ -591,6 +593,7 @@ def test_undoing_hands_takes_their_numbers_out_of_the_rows(db, club):
 def test_hands_added_at_once_write_the_same_rows_as_hands_recorded_one_by_one(db, players):
     night = open_night(db, players[:5], "schafkopf", date(2025, 6, 20), CLARAS)
     assert add_hands(db=db, night_id=night.id, hands=N2_HANDS) == 6
+    close_night(db=db, night_id=night.id)  # the pot is split at the close, as n2's
     assert money(db, night.id) == {
         "Anna": (-14, -124, 4),
         "Bernd": (23, 246, 5),

@@ -205,7 +205,11 @@ def _schemas() -> dict[str, Any]:
                     "is played by",
                 },
                 "first_dealer": {"type": "integer", "minimum": 1, "maximum": seats},
-                "currency": {"type": "string", "pattern": "^[A-Za-z]{3}$", "default": "EUR"},
+                "currency": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z]{3}$",
+                    "description": "the club's currency (SCOREKEEPER_CURRENCY) where not given",
+                },
                 "date": {"type": "string", "format": "date", "description": "from 1900-01-01 to a year from today"},
                 "place": {"type": "string", "maxLength": PLACE_MAX, "default": ""},
             },

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.errors import Conflict, InvalidInput, NotFound
@@ -209,7 +209,7 @@ def create_session():
         first_dealer=data["first_dealer"],
         played_on=played_on,
         place=data.get("place", ""),
-        currency=data.get("currency", "EUR"),
+        currency=data.get("currency", current_app.config["CURRENCY"]),  # the club's, as the start form's
     )
     return _session_json(night.id), 201 if new else 200
 

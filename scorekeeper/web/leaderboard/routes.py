@@ -68,7 +68,8 @@ def index():
         season = history_pages.newest_season(db=db, start=current_app.config["SEASON_START"], today=date.today())
     # a season played for money shows money and units; one played for units alone (a stake of 0) its units,
     # no money; one played for honour (Konter a Matt, Matt without a stake) neither (docs/rules.md)
-    kind = history_pages.season_kind(db=db, game=game, season=season)
+    currency = current_app.config["CURRENCY"]  # the money is the club's currency's only (docs/using.md)
+    kind = history_pages.season_kind(db=db, game=game, season=season, currency=currency)
     for_money, units = kind.for_money, kind.shows_units
     sort = form.sort.data if status == 200 and form.sort.data else "money"
     hidden = {
@@ -83,7 +84,7 @@ def index():
     form.game.data, form.season.data, form.sort.data = game, str(season.year), sort
     minimum = current_app.config["MIN_DECLARED"]
     standings, nights = history_pages.leaderboard(
-        db=db, game=game, season=season, min_declared=minimum, sort=sort, kind=kind
+        db=db, game=game, season=season, min_declared=minimum, sort=sort, kind=kind, currency=currency
     )
     return (
         render_template(
@@ -98,7 +99,8 @@ def index():
             units=units,
             minimum=minimum,
             labels=GAME_LABELS,
-            currency=current_app.config["CURRENCY"],
+            currency=currency,
+            elsewhere=kind.elsewhere,
         ),
         status,
     )

@@ -12,6 +12,7 @@ import uuid
 from datetime import date
 from typing import Any
 
+from flask import current_app
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, DateField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
@@ -23,6 +24,12 @@ from scorekeeper.web import options
 from scorekeeper.web.forms import Form, GetForm, WholeNumberField, checked_choice, choices
 from scorekeeper.web.labels import GAME_LABELS
 from scorekeeper.web.messages import message
+
+
+def _club_currency() -> str:
+    """The club's currency, a new night's (the history adds up money in it: docs/using.md)."""
+    return current_app.config["CURRENCY"]
+
 
 MAX_SEATS = max(size for game in GAMES.values() for size in game.table_sizes)
 
@@ -137,7 +144,8 @@ class NightFormBase(RulesForm):
     )
     #: required where the night's rules turn units into money (options.uses_stake); else never asked
     stake = StringField(_l("Stake per unit"), default="0,10")
-    currency = StringField(_l("Currency"), default="EUR", validators=[InputRequired(), Length(min=3, max=3)])
+    #: the club's currency (SCOREKEEPER_CURRENCY) unless the night is played in another
+    currency = StringField(_l("Currency"), default=_club_currency, validators=[InputRequired(), Length(min=3, max=3)])
     played_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
     first_dealer = RadioField(_l("First dealer"), choices=choices((i, i) for i in range(1, MAX_SEATS + 1)), default="1")

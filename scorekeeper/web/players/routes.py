@@ -154,7 +154,10 @@ def show(player_id: int):
     db = get_db()
     try:
         record = history_pages.player_history(
-            db=db, player_id=player_id, season_start=current_app.config["SEASON_START"]
+            db=db,
+            player_id=player_id,
+            season_start=current_app.config["SEASON_START"],
+            currency=current_app.config["CURRENCY"],
         )
     except NotFound:
         abort(404, _("There is no such player."))
