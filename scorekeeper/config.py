@@ -55,6 +55,21 @@ def parse_public_url(text: str) -> str | None:
     return text
 
 
+def parse_currency(text: str) -> str:
+    """``SCOREKEEPER_CURRENCY``: the club's currency, three letters, in capitals as a night stores it.
+    Anything else stops the start: every new night would be refused for its currency.
+
+    >>> parse_currency(" chf ")
+    'CHF'
+
+    :raises ValueError: for anything but three letters.
+    """
+    code = text.strip().upper()
+    if len(code) != 3 or not code.isascii() or not code.isalpha():
+        raise ValueError(f"the club's currency (SCOREKEEPER_CURRENCY) is a three-letter code such as EUR, not {text!r}")
+    return code
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the environment says, with the defaults a club needs no variable for."""

@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(test_config)
     app.config["SEASON_START"] = history_pages.parse_season_start(app.config["SEASON_START"])
+    app.config["CURRENCY"] = config.parse_currency(app.config["CURRENCY"])
     engine = db.make_engine(app.config["DATABASE_URL"])
     # the engine's pooled connections are closed when the app is let go (also one whose start failed
     # below), or at the latest at exit: none is left to the garbage collector (a ResourceWarning).
