@@ -19,40 +19,11 @@ from datetime import date
 
 from scorekeeper.config import Settings
 from scorekeeper.core import history_pages
-from scorekeeper.core.hands import add_hands
-from scorekeeper.core.nights import close_night, create_night
-from tests.support import answer_text, form_values, page_text
+from tests.support import answer_text, form_values
+from tests.support_history import night_in, standings
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}
 DURCH_WON = {"contract": "durch", "declarer": 1, "won": True}
-
-
-def night_in(db, players, hands, currency, game="matzlfangen", played_on=date(2026, 3, 1), closed=True):
-    night = create_night(
-        db=db,
-        game=game,
-        rules=None,
-        stake_cents=10,
-        player_ids=[p.id for p in players[:4]],
-        first_dealer=1,
-        played_on=played_on,
-        currency=currency,
-    )
-    add_hands(db=db, night_id=night.id, hands=hands)
-    if closed:
-        close_night(db=db, night_id=night.id)
-    return night
-
-
-def standings(page: str) -> dict[str, str]:
-    """The leaderboard's money cell of each player."""
-    body = re.search(r'<table class="stats standings">.*?<tbody>(.*?)</tbody>', page, re.S)
-    assert body, page
-    rows = {}
-    for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S):
-        cells = [page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-        rows[cells[0].split()[0]] = cells[1]
-    return rows
 
 
 def test_a_night_in_another_currency_is_not_in_a_players_money(client, db, players):

@@ -10,45 +10,14 @@ from the pot), a Rundpass (-2 each, the pot 8): Anna -6, Bernd -6, Clara +2, Die
 
 from __future__ import annotations
 
-import re
-from datetime import date
-
 from scorekeeper.core import history_pages
-from scorekeeper.core.hands import add_hands
 from scorekeeper.core.history import verify_night
 from scorekeeper.core.models import Night
-from scorekeeper.core.nights import close_night, create_night, reopen_night
-from tests.support import SAUSPIEL_CLARA, answer_text, page_text
+from scorekeeper.core.nights import close_night, reopen_night
+from tests.support import SAUSPIEL_CLARA, answer_text
+from tests.support_history import night_in, standings
 
 SPLIT = [{"contract": "rundpass"}, SAUSPIEL_CLARA, {"contract": "rundpass"}]
-
-
-def night_in(db, players, hands, currency, game="matzlfangen", played_on=date(2026, 3, 1), closed=True):
-    night = create_night(
-        db=db,
-        game=game,
-        rules=None,
-        stake_cents=10,
-        player_ids=[p.id for p in players[:4]],
-        first_dealer=1,
-        played_on=played_on,
-        currency=currency,
-    )
-    add_hands(db=db, night_id=night.id, hands=hands)
-    if closed:
-        close_night(db=db, night_id=night.id)
-    return night
-
-
-def standings(page: str) -> dict[str, str]:
-    """The leaderboard's money cell of each player."""
-    body = re.search(r'<table class="stats standings">.*?<tbody>(.*?)</tbody>', page, re.S)
-    assert body, page
-    rows = {}
-    for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S):
-        cells = [page_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-        rows[cells[0].split()[0]] = cells[1]
-    return rows
 
 
 def test_an_open_nights_pot_to_share_out_is_nobodys_yet(client, db, players):

@@ -8,33 +8,16 @@ calls Clara and wins with 70: Bernd +1, Clara +1, Anna -1, Dieter -1 units.
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from scorekeeper.core import history_pages
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import add_hands
-from scorekeeper.core.nights import change_night, close_night, create_night
+from scorekeeper.core.nights import change_night, create_night
 from tests.support import page_text
+from tests.support_history import night_in
 from tests.support_tournament import make_tournament
 
 RUFEN_WON = {"contract": "rufen", "partner": 3, "points": 70}
-
-
-def night_in(db, players, hands, currency, game="matzlfangen", played_on=date(2026, 3, 1), closed=True):
-    night = create_night(
-        db=db,
-        game=game,
-        rules=None,
-        stake_cents=10,
-        player_ids=[p.id for p in players[:4]],
-        first_dealer=1,
-        played_on=played_on,
-        currency=currency,
-    )
-    add_hands(db=db, night_id=night.id, hands=hands)
-    if closed:
-        close_night(db=db, night_id=night.id)
-    return night
 
 
 def tiles(page: str) -> list[str]:
