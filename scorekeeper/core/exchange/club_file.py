@@ -20,7 +20,14 @@ from sqlmodel import Session, col, select
 
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
-from scorekeeper.core.exchange.night_file import CheckedNight, add_night, find_people, night_json, read_night
+from scorekeeper.core.exchange.night_file import (
+    CheckedNight,
+    add_night,
+    check_pot_start,
+    find_people,
+    night_json,
+    read_night,
+)
 from scorekeeper.core.exchange.tournament_file import (
     CheckedTournament,
     read_tournament_file,
@@ -372,11 +379,21 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
             columns = {key: copy.deepcopy(value) for key, value in c.items() if key not in ("player", "guest")}
             add_imported_roster_change(db=db, player_id=player_id, columns=columns)
         db.flush()  # in file order: their ids keep the order
-        created = []
+        created, written = [], []
+        in_file = {night.columns["uid"]: night for night in club.nights}
         for i, night in enumerate(club.nights):
             try:
-                created.append(add_night(db, night)[1])
-            except InvalidExport as err:  # a seat's name is a tournament's guest here
+                night_id, new = add_night(db, night, in_file)
+            except InvalidExport as err:  # a seat's name is a tournament's guest here; a pot not its to take
+                raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
+            created.append(new)
+            if new and night.pot_known:
+                written.append((i, night, night_id))
+        db.flush()
+        for i, night, night_id in written:  # every night of the file written: the pots they gave are there
+            try:
+                check_pot_start(db, night, night_id)
+            except InvalidExport as err:
                 raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
         if any(created) and not all(night.pot_known for night in club.nights):
             _waiting_as_then(db, club.nights)
