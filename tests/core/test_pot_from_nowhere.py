@@ -84,20 +84,19 @@ def test_a_deleted_night_imported_after_another_night_took_its_pot_is_refused(db
 
 
 def test_a_night_file_with_a_pot_from_nowhere_is_refused(db, other_db, players):
-    """A file that says its night started with a pot of a billion units, naming no pot it took."""
+    """A file that says its night started with a pot of a million units, naming no pot it took (a billion, as the
+    attacker's, is past the ceiling: tests/web/test_pot_ceiling.py)."""
     night = _night(db, players, date(2026, 11, 1), RUNDPASS, SAUSPIEL_WON)
     data = as_file(night_json(db=db, night_id=night.id))
     data["evening"]["uid"] = "6e01dac5506f41659e0dba815886967c"
-    data["evening"]["pot_start"] = 1_000_000_000
+    data["evening"]["pot_start"] = 1_000_000
     assert data["evening"]["pot_from"] == []
 
     for where in (db, other_db):
         with pytest.raises(InvalidExport) as refused:
             import_night(db=where, data=data)
         assert refused.value.path == "evening.pot_start"
-        assert "starts with a pot of 1000000000 units that no night here gave it: a pot from nowhere" in str(
-            refused.value
-        )
+        assert "starts with a pot of 1000000 units that no night here gave it: a pot from nowhere" in str(refused.value)
         where.rollback()
         assert where.exec(select(Night).where(Night.uid == data["evening"]["uid"])).first() is None
 
@@ -117,18 +116,18 @@ def test_a_night_file_naming_a_pot_that_is_not_here_is_refused(db, other_db, pla
 
 
 def test_a_night_file_taking_more_than_the_pot_waiting_is_refused(db, players):
-    """A waiting pot of 8 units named as one of a billion: the file's night would pay out what nobody paid in."""
+    """A waiting pot of 8 units named as one of a million: the file's night would pay out what nobody paid in."""
     _night(db, players, date(2026, 11, 1), RUNDPASS)
     b = _night(db, players, date(2026, 11, 2), SAUSPIEL_WON)
     data = as_file(night_json(db=db, night_id=b.id))
     delete_night(db=db, night_id=b.id, reason="by mistake", export=data)
-    data["evening"]["pot_start"] = data["evening"]["pot_from"][0]["units"] = 1_000_000_000
+    data["evening"]["pot_start"] = data["evening"]["pot_from"][0]["units"] = 1_000_000
 
     with pytest.raises(InvalidExport) as refused:
         import_night(db=db, data=data)
 
     assert refused.value.path == "evening.pot_from[0].units"
-    assert "the pot of the night of 2026-11-01 waits with 8 units, not 1000000000" in str(refused.value)
+    assert "the pot of the night of 2026-11-01 waits with 8 units, not 1000000" in str(refused.value)
 
 
 def test_a_night_file_written_before_pots_were_followed_with_a_pot_is_refused_alone(db, other_db, players):
@@ -148,13 +147,13 @@ def test_a_club_file_naming_a_pot_its_night_never_gave_is_refused(db, other_db, 
     _night(db, players, date(2026, 11, 1), RUNDPASS)
     _night(db, players, date(2026, 11, 2), SAUSPIEL_WON)
     data = as_file(club_json(db=db))
-    data["nights"][1]["evening"]["pot_start"] = 1_000_000_000
+    data["nights"][1]["evening"]["pot_start"] = 1_000_000
 
     with pytest.raises(InvalidExport) as refused:
         import_club(db=other_db, data=data)
 
     assert refused.value.path == "nights[1].evening.pot_start"
-    assert "starts with a pot of 1000000000 units, but the pots it took give it 8 units" in str(refused.value)
+    assert "starts with a pot of 1000000 units, but the pots it took give it 8 units" in str(refused.value)
     assert other_db.exec(select(func.count()).select_from(Night)).one() == 0
 
 

@@ -41,10 +41,11 @@ from scorekeeper.core.models import (
 )
 from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, pot_from_nowhere, pot_gap, pot_waiting
 from scorekeeper.core.players import LooksLikeSeveral, find_or_add_players, match_names
+from scorekeeper.core.stored import Running, check_ceiling, running_sums
 from scorekeeper.core.table import audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, has_control
 from scorekeeper.core.tournaments import NAME_MAX
-from scorekeeper.engine import GAMES, InvalidHand, deal, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, deal, ledger, settle_session
 
 FORMAT = "scorekeeper-night"
 VERSION = 1
@@ -388,7 +389,26 @@ def _read_audit(value: Any, hands: list[dict[str, Any]]) -> list[dict[str, Any]]
 def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
     """The engine must settle the hands, as it did when they were recorded."""
     try:
-        settle_session(night["game"], night["rules"], [h["data"] for h in hands], pot=night["pot_start"] or None)
+        settlement = settle_session(
+            night["game"], night["rules"], [h["data"] for h in hands], pot=night["pot_start"] or None
+        )
+        game = GAMES[night["game"]]
+        limit = ledger.CEILING // max(night["stake_cents"], 1)  # a pot to start with, its money at its stake too
+        if night["pot_start"] > limit:
+            raise InvalidExport(
+                "evening.pot_start",
+                f"a pot of {night['pot_start']} units to start with is more than a night may hold "
+                f"({limit} units at this stake)",
+            )
+        sums = running_sums(
+            game=night["game"],
+            seat_count=night["seat_count"],
+            start=Running.start(game.seats, night["seat_count"]),
+            results=settlement.results,
+            dealers=[h["dealer"] for h in hands],
+        )
+        states = [{"pot": r.extra.get("pot_after")} for r in settlement.results]
+        check_ceiling(stake_cents=night["stake_cents"], sums=sums, states=states, first=0)
     except InvalidHand as err:
         if err.hand is not None:
             path = f"hands[{err.hand}].data"
