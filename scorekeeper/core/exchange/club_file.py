@@ -155,6 +155,24 @@ def _read_club_players(value: Any) -> list[dict[str, Any]]:
     return players
 
 
+def _seated_are_listed(players: list[dict[str, Any]], nights: list[CheckedNight]) -> None:
+    """Everyone who sat at a night of a club's file is one of its ``players`` (the roster: a club's own file
+    lists them all). A name seated that is not listed is refused, naming the night and the name: the import
+    would add a player that the file's roster and the import's count of new players both leave out.
+
+    :raises InvalidExport: at ``nights[i].players[j].name``.
+    """
+    listed = {p["name"] for p in players}
+    for i, night in enumerate(nights):
+        for j, name in enumerate(night.names):
+            if name not in listed:
+                raise InvalidExport(
+                    f"nights[{i}].players[{j}].name",
+                    f"{name!r} sits at the night of {night.columns['played_on']} but is not one of the file's "
+                    "players: a club's file lists everyone who sat at its nights",
+                )
+
+
 def _read_changes(value: Any, players: list[dict[str, Any]], guests: list[str]) -> list[dict[str, Any]]:
     """The roster changes; each one's ``player`` is one of ``players`` or of ``guests`` (the guests of the
     file's tournaments: ``guest`` True)."""
@@ -277,6 +295,7 @@ def read_club(data: Any) -> CheckedClub:
     guests = [e["name"] for t in tournaments for e in t.entrants if e["guest"]]
     guests += [f["name"] for t in tournaments for e in t.entrants for f in e["former"] if f["guest"]]
     changes = _read_changes(top["roster_changes"], players, guests)
+    _seated_are_listed(players, nights)
     return CheckedClub(players, changes, nights, tournaments)
 
 
