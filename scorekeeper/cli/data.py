@@ -12,6 +12,7 @@ from scorekeeper.core import history
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.exchange import club_file, night_file, tournament_file
 from scorekeeper.core.exchange.checks import InvalidExport
+from scorekeeper.core.nights import pots_from_nowhere
 from scorekeeper.core.players import look_alike_names
 from scorekeeper.core.table import get_night, load_table
 from scorekeeper.web.pdf import summary_pdf
@@ -179,6 +180,11 @@ def _verify(args: argparse.Namespace) -> int:
         for night_id in wrong:
             for line in history.verify_night(db=db, night_id=night_id):
                 print(f"night {night_id}: {line}", file=sys.stderr)
+        nowhere = pots_from_nowhere(db=db)
+        for night, gap in nowhere:
+            print(
+                f"night {night.id} of {night.played_on}: {gap} (docs/backup.md, 'The pot carried in')", file=sys.stderr
+            )
         for a, b in look_alike_names(db=db):
             print(
                 f"players {a.id} {a.name!r} and {b.id} {b.name!r}: their names look alike; rename one of them "
@@ -187,8 +193,14 @@ def _verify(args: argparse.Namespace) -> int:
             )
     if wrong:
         print(f"{len(wrong)} night(s) differ from a fresh settle", file=sys.stderr)
+    if nowhere:
+        print(f"{len(nowhere)} night(s) hold a pot no night gave them", file=sys.stderr)
+    if wrong or nowhere:
         return 1
-    print("every night's stored results, states and history rows equal a fresh settle")
+    print(
+        "every night's stored results, states and history rows equal a fresh settle; "
+        "every pot carried in came from a night"
+    )
     return 0
 
 
@@ -216,8 +228,8 @@ def add_parsers(sub: Any) -> dict[str, Command]:
     p.add_argument("--lang", choices=["de", "en"], default="de")
     sub.add_parser(
         "verify",
-        help="settle every night afresh and compare with what is stored (exit 1 if any differ); "
-        "name the players whose names look alike",
+        help="settle every night afresh and compare with what is stored, and check that every pot carried in "
+        "came from a night (exit 1 if not); name the players whose names look alike",
     )
     return {
         "export": _export,

@@ -25,6 +25,7 @@ from scorekeeper.core.nights import bump, close_locked, lock_night, touch
 from scorekeeper.core.stored import (
     Last,
     Running,
+    check_ceiling,
     deals_played,
     hand_record,
     last_hand,
@@ -313,6 +314,7 @@ def record_hand(
     (parsed,), (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; a JSON object
     deals_after = life.deals_played + (0 if game.is_redeal(rules, parsed) else 1)
     sums = sums.after(result.deltas, dealt.positions)
+    check_ceiling(stake_cents=night.stake_cents, sums=[sums], states=[game.state_to_json(after)], first=count)
     stored = dict(data)
     record = HandRecord(
         night_id=night_id,
@@ -377,6 +379,7 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
         results=results,
         dealers=[dealer for dealer, _ in datas],
     )
+    check_ceiling(stake_cents=night.stake_cents, sums=sums, states=[game.state_to_json(s) for s in states], first=count)
     now = utcnow()
     if datas:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
         db.exec(
@@ -444,6 +447,9 @@ def edit_hand(
         start=_running_before(db=db, night=night, number=number),
         results=results,
         dealers=[h.dealer for h in hands[number - 1 :]],
+    )
+    check_ceiling(
+        stake_cents=night.stake_cents, sums=sums, states=[game.state_to_json(s) for s in states], first=number - 1
     )
     before = record.data
     record.data = dict(data)

@@ -53,6 +53,8 @@ __all__ = [
     "lock_night",
     "new_join_code",
     "pot_moved",
+    "pot_waiting",
+    "pots_from_nowhere",
     "reopen_night",
     "start_night",
 ]
@@ -250,6 +252,22 @@ def _waiting_pots(db: Session, game: str) -> list[Night]:
     return [n for n in nights if g.carries_pot(g.parse_rules(n.rules))]
 
 
+def pot_waiting(*, db: Session, night: Night) -> int | None:
+    """The units of ``night``'s pot when it waits for the club's next night that plays a pot
+    (:func:`_waiting_pots`' rule: a club night closed once whose rules carry its pot and which no night took),
+    as it stands now; ``None`` when it does not wait."""
+    g = get_game(night.game)
+    closed_once = night.closed_at is not None or (
+        db.exec(select(AuditEntry.id).where(AuditEntry.night_id == night.id, AuditEntry.action == "close")).first()
+        is not None
+    )
+    if night.tournament_id is not None or night.pot_to is not None or not closed_once:
+        return None
+    if not g.carries_pot(g.parse_rules(night.rules)):
+        return None
+    return read_table(db=db, night=night, newest=1).settlement.pot or 0
+
+
 def _carried_pot(
     db: Session, game: str, rules: Any, stake_cents: int, currency: str
 ) -> tuple[int, list[tuple[Night, int]]]:
@@ -343,6 +361,71 @@ def pot_moved(*, db: Session, night: Night) -> tuple[PotMoved, ...]:
             other = later if gave else earlier
             moved.append(PotMoved(gave, other.id, other.played_on, took, now, in_units))
     return tuple(moved)
+
+
+def pot_gap(night: Night, sources: list[Any]) -> str | None:
+    """What is wrong with where ``night``'s pot to start with came from, in English; ``None`` where the nights
+    whose pots it took (their ``pot_to`` names it, ``sources``: their stake, currency and ``pot_given``) gave
+    it what it starts with: as money at its stake (8 units at 10 cents are 4 at 20), as units at a stake of 0
+    (``_carried_pot``'s rule). A tournament's table takes no pot."""
+    start = night.pot_start or 0
+    if night.tournament_id is not None:
+        gave = 0 if sources else start
+    elif night.stake_cents == 0:
+        kinds = all(s.stake_cents == 0 for s in sources)
+        gave = sum(s.pot_given or 0 for s in sources) if kinds else -1
+    else:
+        kinds = all(s.stake_cents > 0 and s.currency == night.currency for s in sources)
+        cents = sum((s.pot_given or 0) * s.stake_cents for s in sources)
+        gave = cents // night.stake_cents if kinds and cents % night.stake_cents == 0 else -1
+    if gave == start and (night.tournament_id is None or not sources):
+        return None
+    if not sources:
+        return (
+            f"starts with a pot of {start} units that no night here gave it: a pot from nowhere "
+            "(a night's pot another night took, or a pot no night carried)"
+        )
+    return (
+        f"starts with a pot of {start} units, but the pots it took give it "
+        + (f"{gave} units" if gave >= 0 else "no whole number of units at its stake")
+        + ": the difference comes from nowhere"
+    )
+
+
+def _pot_sources(db: Session, uids: list[str]) -> dict[str, list[Any]]:
+    """The nights whose pots the nights of ``uids`` took, by the uid of the night that took them."""
+    rows = db.exec(
+        select(Night.pot_to, Night.stake_cents, Night.currency, Night.pot_given).where(col(Night.pot_to).in_(uids))
+    ).all()
+    by: dict[str, list[Any]] = {}
+    for row in rows:
+        by.setdefault(row.pot_to, []).append(row)
+    return by
+
+
+def pot_from_nowhere(*, db: Session, night: Night) -> str | None:
+    """Whether ``night``'s pot to start with came from the nights whose pots it took: ``None``, or what is wrong
+    (English; an import refuses the night, ``manage.py verify`` names it). A pot paid out twice shows here: the
+    second night to hold it holds it from nowhere (a night's ``pot_to`` names one night)."""
+    return pot_gap(night, _pot_sources(db, [night.uid]).get(night.uid, []))
+
+
+def pots_from_nowhere(*, db: Session) -> list[tuple[Night, str]]:
+    """Every night whose pot to start with no night gave it (:func:`pot_from_nowhere`), oldest first."""
+    nights = list(db.exec(select(Night).order_by(Night.created_at, Night.id)))
+    rows = db.exec(
+        select(Night.pot_to, Night.stake_cents, Night.currency, Night.pot_given).where(
+            col(Night.pot_to).is_not(None), col(Night.pot_to) != ""
+        )
+    ).all()
+    by: dict[str, list[Any]] = {}
+    for row in rows:
+        by.setdefault(row.pot_to, []).append(row)
+    found = []
+    for night in nights:
+        if (gap := pot_gap(night, by.get(night.uid, []))) is not None:
+            found.append((night, gap))
+    return found
 
 
 def lock_night(*, db: Session, night_id: int) -> Night:

@@ -45,6 +45,20 @@ class Running(NamedTuple):
         return cls((0,) * seats, (0,) * table_size)
 
 
+def check_ceiling(*, stake_cents: int, sums: Sequence[Running], states: Sequence[Any], first: int) -> None:
+    """The one check of the night's ceiling (``engine.ledger.check_ceiling``) after each of these hands: its
+    sums (``sums``, each position's and each seat's) and its pot (``states``, as stored: ``{"pot": …}`` in
+    Schafkopf), the first of them the hand of index ``first``. Every writer of hands asks it before it saves
+    (record, many at once, edit, import), and the hand form's preview of the next hand.
+
+    :raises InvalidHand: naming the hand that passes it; nothing is saved.
+    """
+    for i, (total, state) in enumerate(zip(sums, states, strict=True)):
+        state = decoded(state)
+        pot = state.get("pot") if isinstance(state, dict) else None
+        ledger.check_ceiling([*total.units, *total.totals], pot, stake_cents, first + i)
+
+
 def decoded(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 

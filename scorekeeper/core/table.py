@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat, scores_units
-from scorekeeper.core.stored import Running, decoded, last_hand, stored_state
+from scorekeeper.core.stored import Running, check_ceiling, decoded, last_hand, stored_state
 from scorekeeper.core.text import is_id
 from scorekeeper.engine import GAMES, HandResult, Settlement, deal, ledger, settle_session, stored_deltas
 from scorekeeper.engine.deal import Deal
@@ -217,6 +217,9 @@ class Table:
             start = game.state_from_json(self.state) if self.hands else self.settlement_start()
             _, (result,), (after,) = game.settle_from(rules, [data], start, number - 1)
             running = self.running.after(result.deltas, dealt.positions)
+            check_ceiling(
+                stake_cents=self.night.stake_cents, sums=[running], states=[game.state_to_json(after)], first=number - 1
+            )
             read = [*_read(self.hands), row._replace(result=result.to_json())]
             return build_table(
                 night=self.night,

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .deal import dealer_of, forehand_of, seat_of, seat_positions
+from .errors import InvalidHand
 from .results import Settlement
 
 __all__ = [  # the deal's arithmetic is deal.py's, named here too for the callers of old
+    "CEILING",
     "balance_units",
     "cents",
+    "check_ceiling",
     "dealer_of",
     "forehand_of",
     "format_money",
@@ -24,6 +27,47 @@ __all__ = [  # the deal's arithmetic is deal.py's, named here too for the caller
     "seat_of",
     "seat_positions",
 ]
+
+
+#: The most a night holds, in units and in cents alike: its pot, each one's balance and their money. A pot to
+#: start with is at most this many units (``schafkopf.initial_state``); a hand past it is refused
+#: (:func:`check_ceiling`). Twice it fits the database's integer columns (PostgreSQL's ``integer``: 2**31 - 1),
+#: the night's money with a share of its pot.
+CEILING = 10**9
+
+
+def check_ceiling(balances: Sequence[int], pot: int | None, stake_cents: int, index: int | None = None) -> None:
+    """Refuse a hand after which the pot or a balance (units, each position's or each seat's) passes the
+    :data:`CEILING`, in units or in cents at ``stake_cents`` a unit (each lost Sauspiel doubles the pot: 52 of
+    them at a pot stake of 1000 make 10**19 units, which no database column holds). ``index``: the hand's.
+
+    >>> check_ceiling([5, -5], 8, 10)
+    >>> try:
+    ...     check_ceiling([0, 0], 2 * 10**8, 10)
+    ... except InvalidHand as err:
+    ...     print(err.params)
+    {'units': 200000000, 'limit': 100000000}
+    """
+    limit = CEILING // max(stake_cents, 1)
+    if pot is not None and abs(pot) > limit:
+        raise InvalidHand(
+            index,
+            "pot",
+            "this hand would make the pot {units} units, more than a night may hold ({limit} units at this stake): "
+            "nothing was saved",
+            units=pot,
+            limit=limit,
+        )
+    worst = max((abs(b) for b in balances), default=0)
+    if worst > limit:
+        raise InvalidHand(
+            index,
+            "",
+            "this hand would make a player's balance {units} units, more than a night may hold ({limit} units at "
+            "this stake): nothing was saved",
+            units=worst,
+            limit=limit,
+        )
 
 
 def position_units(settlement: Settlement, positions: Sequence[Sequence[int]], table_size: int) -> list[list[int]]:

@@ -24,6 +24,7 @@ from .fields import (
     shown,
     type_name,
 )
+from .ledger import CEILING
 from .results import HandFacts, HandResult, Mark, Steps, side_deltas, solo_deltas, step_marks
 from .rules import option
 
@@ -422,7 +423,7 @@ def initial_state(rules: Rules, pot: Any = None) -> State:
         return State()
     if rules.all_pass != "pot":
         raise InvalidHand(None, "pot", "a pot to start with applies only to schafkopf with all_pass pot")
-    get_int({"pot": pot}, "pot", None, 0, 10**9)
+    get_int({"pot": pot}, "pot", None, 0, CEILING)
     if pot % 2:
         raise InvalidHand(None, "pot", "the pot holds an even number of units (it is shared in halves)")
     return State(pot)

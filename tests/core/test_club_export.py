@@ -482,8 +482,9 @@ def test_a_club_files_member_whose_name_is_a_tournament_guest_here_is_refused_na
 
 
 def test_a_club_night_seating_a_tournament_guest_here_is_refused_naming_the_seat(db, other_db, club):
-    """A club file whose night seats a name left off its roster (a hand-edited file) is held to the
-    same rule at the seat: a tournament's guest here never sits at a club night."""
+    """A club file whose night seats a name left off its roster (a hand-edited file) is refused at the seat,
+    before the rule that a tournament's guest here never sits at a club night is asked: a club's file lists
+    everyone who sat at its nights (tests/core/test_club_seated_listed.py)."""
     from scorekeeper.core import tournaments as tm
 
     data = as_file(club_json(db))
@@ -495,7 +496,8 @@ def test_a_club_night_seating_a_tournament_guest_here_is_refused_naming_the_seat
         import_club(db=other_db, data=data)
     seat = [p["name"] for p in data["nights"][0]["players"]].index("Dieter")
     assert caught.value.path == f"nights[0].players[{seat}].name"
-    assert "a guest of a tournament, not a member" in caught.value.message
+    assert "'Dieter' sits at the night of" in caught.value.message
+    assert "is not one of the file's players" in caught.value.message
     assert snapshot(other_db) == before
 
 

@@ -20,7 +20,14 @@ from sqlmodel import Session, col, select
 
 from scorekeeper.core.exchange import checks
 from scorekeeper.core.exchange.checks import InvalidExport, timestamp
-from scorekeeper.core.exchange.night_file import CheckedNight, add_night, find_people, night_json, read_night
+from scorekeeper.core.exchange.night_file import (
+    CheckedNight,
+    add_night,
+    check_pot_start,
+    find_people,
+    night_json,
+    read_night,
+)
 from scorekeeper.core.exchange.tournament_file import (
     CheckedTournament,
     read_tournament_file,
@@ -148,6 +155,24 @@ def _read_club_players(value: Any) -> list[dict[str, Any]]:
     return players
 
 
+def _seated_are_listed(players: list[dict[str, Any]], nights: list[CheckedNight]) -> None:
+    """Everyone who sat at a night of a club's file is one of its ``players`` (the roster: a club's own file
+    lists them all). A name seated that is not listed is refused, naming the night and the name: the import
+    would add a player that the file's roster and the import's count of new players both leave out.
+
+    :raises InvalidExport: at ``nights[i].players[j].name``.
+    """
+    listed = {p["name"] for p in players}
+    for i, night in enumerate(nights):
+        for j, name in enumerate(night.names):
+            if name not in listed:
+                raise InvalidExport(
+                    f"nights[{i}].players[{j}].name",
+                    f"{name!r} sits at the night of {night.columns['played_on']} but is not one of the file's "
+                    "players: a club's file lists everyone who sat at its nights",
+                )
+
+
 def _read_changes(value: Any, players: list[dict[str, Any]], guests: list[str]) -> list[dict[str, Any]]:
     """The roster changes; each one's ``player`` is one of ``players`` or of ``guests`` (the guests of the
     file's tournaments: ``guest`` True)."""
@@ -270,6 +295,7 @@ def read_club(data: Any) -> CheckedClub:
     guests = [e["name"] for t in tournaments for e in t.entrants if e["guest"]]
     guests += [f["name"] for t in tournaments for e in t.entrants for f in e["former"] if f["guest"]]
     changes = _read_changes(top["roster_changes"], players, guests)
+    _seated_are_listed(players, nights)
     return CheckedClub(players, changes, nights, tournaments)
 
 
@@ -372,11 +398,21 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
             columns = {key: copy.deepcopy(value) for key, value in c.items() if key not in ("player", "guest")}
             add_imported_roster_change(db=db, player_id=player_id, columns=columns)
         db.flush()  # in file order: their ids keep the order
-        created = []
+        created, written = [], []
+        in_file = {night.columns["uid"]: night for night in club.nights}
         for i, night in enumerate(club.nights):
             try:
-                created.append(add_night(db, night)[1])
-            except InvalidExport as err:  # a seat's name is a tournament's guest here
+                night_id, new = add_night(db, night, in_file)
+            except InvalidExport as err:  # a seat's name is a tournament's guest here; a pot not its to take
+                raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
+            created.append(new)
+            if new and night.pot_known:
+                written.append((i, night, night_id))
+        db.flush()
+        for i, night, night_id in written:  # every night of the file written: the pots they gave are there
+            try:
+                check_pot_start(db, night, night_id)
+            except InvalidExport as err:
                 raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
         if any(created) and not all(night.pot_known for night in club.nights):
             _waiting_as_then(db, club.nights)

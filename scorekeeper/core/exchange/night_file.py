@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from sqlmodel import Session, select
@@ -38,12 +39,13 @@ from scorekeeper.core.models import (
     Tournament,
     TournamentTable,
 )
-from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night
+from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, pot_from_nowhere, pot_gap, pot_waiting
 from scorekeeper.core.players import LooksLikeSeveral, find_or_add_players, match_names
+from scorekeeper.core.stored import Running, check_ceiling, running_sums
 from scorekeeper.core.table import audit_trail, get_night
 from scorekeeper.core.text import ID_MAX, has_control
 from scorekeeper.core.tournaments import NAME_MAX
-from scorekeeper.engine import GAMES, InvalidHand, deal, settle_session
+from scorekeeper.engine import GAMES, InvalidHand, deal, ledger, settle_session
 
 FORMAT = "scorekeeper-night"
 VERSION = 1
@@ -387,7 +389,26 @@ def _read_audit(value: Any, hands: list[dict[str, Any]]) -> list[dict[str, Any]]
 def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
     """The engine must settle the hands, as it did when they were recorded."""
     try:
-        settle_session(night["game"], night["rules"], [h["data"] for h in hands], pot=night["pot_start"] or None)
+        settlement = settle_session(
+            night["game"], night["rules"], [h["data"] for h in hands], pot=night["pot_start"] or None
+        )
+        game = GAMES[night["game"]]
+        limit = ledger.CEILING // max(night["stake_cents"], 1)  # a pot to start with, its money at its stake too
+        if night["pot_start"] > limit:
+            raise InvalidExport(
+                "evening.pot_start",
+                f"a pot of {night['pot_start']} units to start with is more than a night may hold "
+                f"({limit} units at this stake)",
+            )
+        sums = running_sums(
+            game=night["game"],
+            seat_count=night["seat_count"],
+            start=Running.start(game.seats, night["seat_count"]),
+            results=settlement.results,
+            dealers=[h["dealer"] for h in hands],
+        )
+        states = [{"pot": r.extra.get("pot_after")} for r in settlement.results]
+        check_ceiling(stake_cents=night["stake_cents"], sums=sums, states=states, first=0)
     except InvalidHand as err:
         if err.hand is not None:
             path = f"hands[{err.hand}].data"
@@ -466,6 +487,97 @@ def find_people(db: Session, people: list[tuple[str, dict[str, Any]]]) -> list[t
     return find_or_add_players(db=db, people=[columns for _, columns in people])
 
 
+def _check_pot_from(db: Session, night: CheckedNight, in_file: dict[str, CheckedNight] | None) -> None:
+    """The pots a night took (``pot_from``) are its to take here (docs/backup.md, "The pot carried in"): each
+    night named is here, a club night of its game that carries its pot, and its pot waits holding the units
+    named (a night deleted gave it back) or went to this night already, those units; or it is a night of
+    the same file (``in_file``, a club's) whose ``pot_to`` names this night with those units. Else the pot
+    would be paid out twice, or come from nowhere.
+
+    :raises InvalidExport: at ``evening.pot_from[i]``, naming the pot; before anything of the night is written.
+    """
+    uid = night.columns["uid"]
+    gave = []  # each pot's night's stake and currency, and the units it gave
+    for i, (source_uid, units) in enumerate(night.pot_from):
+        path = f"evening.pot_from[{i}]"
+        source = db.exec(select(Night).where(Night.uid == source_uid)).first()
+        written = (in_file or {}).get(source_uid)
+        if source is not None or written is not None:
+            stake, currency = (
+                (source.stake_cents, source.currency)
+                if source is not None
+                else (written.columns["stake_cents"], written.columns["currency"])
+            )
+            gave.append(SimpleNamespace(stake_cents=stake, currency=currency, pot_given=units))
+        if source is None:
+            if written is None:
+                raise InvalidExport(
+                    f"{path}.uid",
+                    f"names a night that is not here: the pot of {units} units this night took would come from "
+                    "nowhere; import that night first (its own file, or the club's)",
+                )
+            if (written.columns["pot_to"], written.columns["pot_given"]) != (uid, units):
+                raise InvalidExport(
+                    f"{path}.units",
+                    f"the night of {written.columns['played_on']} in this file does not say it gave this night "
+                    f"its pot of {units} units",
+                )
+            continue
+        said = f"the pot of the night of {source.played_on} ({units} units)"
+        g = GAMES[source.game]
+        if source.game != night.columns["game"] or source.tournament_id is not None:
+            raise InvalidExport(f"{path}.uid", f"names a night that carries no pot to a {night.columns['game']} night")
+        if not g.carries_pot(g.parse_rules(source.rules)):
+            raise InvalidExport(f"{path}.uid", f"names the night of {source.played_on}, whose rules carry no pot")
+        if source.pot_to == uid:
+            if source.pot_given != units:
+                raise InvalidExport(
+                    f"{path}.units", f"the night of {source.played_on} gave this night {source.pot_given} units"
+                )
+            continue
+        if source.pot_to is not None:
+            taker = db.exec(select(Night).where(Night.uid == source.pot_to)).first() if source.pot_to else None
+            where = (
+                f"the night of {taker.played_on} (night {taker.id}), which holds it"
+                if taker is not None
+                else "another night"
+            )
+            raise InvalidExport(
+                f"{path}.uid",
+                f"{said} went to {where}: this night would pay it out a second time "
+                "(docs/backup.md, 'The pot carried in')",
+            )
+        waiting = pot_waiting(db=db, night=source)
+        if waiting is None:
+            raise InvalidExport(f"{path}.uid", f"{said} does not wait for a night: its night was never closed")
+        if waiting != units:
+            raise InvalidExport(
+                f"{path}.units", f"the pot of the night of {source.played_on} waits with {waiting} units, not {units}"
+            )
+    columns = night.columns
+    taker = SimpleNamespace(
+        pot_start=columns["pot_start"],
+        tournament_id=None,
+        stake_cents=columns["stake_cents"],
+        currency=columns["currency"],
+    )
+    # before its hands' rows are written; a club's file written before the pots were followed keeps its pots
+    if (night.pot_known or in_file is None) and (gap := pot_gap(taker, gave)) is not None:
+        raise InvalidExport("evening.pot_start", f"the night {gap}")
+
+
+def check_pot_start(db: Session, night: CheckedNight, night_id: int) -> None:
+    """A night written from a file starts with the pot the pots it took give it, none from nowhere
+    (:func:`~scorekeeper.core.nights.pot_from_nowhere`). A night of a file written before the pots were
+    followed (``pot_known`` False) in a club's file keeps the pot the rule of then gave it (as migration 0016).
+
+    :raises InvalidExport: at ``evening.pot_start``.
+    """
+    gap = pot_from_nowhere(db=db, night=db.get(Night, night_id))
+    if gap is not None:
+        raise InvalidExport("evening.pot_start", f"the night {gap}")
+
+
 def _write(db: Session, night: CheckedNight) -> int:
     """Write a new night through the use cases (not committed). Its players are members: a name that
     is a tournament's guest here is refused, as the start form refuses a guest at a club night."""
@@ -476,13 +588,24 @@ def _write(db: Session, night: CheckedNight) -> int:
     return added.id
 
 
-def add_night(db: Session, night: CheckedNight) -> tuple[int, bool]:
+def add_night(db: Session, night: CheckedNight, in_file: dict[str, CheckedNight] | None = None) -> tuple[int, bool]:
     """Write a checked night unless its uid is there already (not committed: the club's import is one
-    transaction): ``(night_id, created)``."""
+    transaction): ``(night_id, created)``. ``in_file``: the other nights of the same file by uid (a club's),
+    which may have given it their pots. Its pot to start with is checked by the caller once the file's
+    nights are written (:func:`check_pot_start`)."""
     existing = find_night(db, night.columns["uid"])
     if existing is not None:
         return existing, False
+    _check_pot_from(db, night, in_file)
     return _write(db, night), True
+
+
+def _add_alone(db: Session, night: CheckedNight) -> tuple[int, bool]:
+    """A night file's night written (:func:`add_night`), its pot to start with checked."""
+    night_id, created = add_night(db, night)
+    if created:
+        check_pot_start(db, night, night_id)
+    return night_id, created
 
 
 def import_night(*, db: Session, data: Any) -> tuple[int, bool]:
@@ -498,4 +621,4 @@ def import_night(*, db: Session, data: Any) -> tuple[int, bool]:
     """
     night = read_night(data)
     uid = night.columns["uid"]
-    return import_once(db=db, write=lambda: add_night(db, night), find=lambda: find_night(db, uid))
+    return import_once(db=db, write=lambda: _add_alone(db, night), find=lambda: find_night(db, uid))
