@@ -64,6 +64,8 @@ _BLANK = frozenset(
         "\u3164",  # Hangul filler
         "\uffa0",  # halfwidth Hangul filler
         *map(chr, range(0xFFF0, 0xFFF9)),  # unassigned specials
+        "\u2065",  # unassigned among the invisible operators (U+2060-U+206F)
+        *map(chr, range(0xE0000, 0xE1000)),  # the tags' and variation selectors' plane, unassigned ones too
         *map(chr, range(0x1BCA0, 0x1BCA4)),  # shorthand format controls
         *map(chr, range(0x1D173, 0x1D17B)),  # musical format controls
         *_VARIATION_SELECTORS,
@@ -116,23 +118,33 @@ def unshown(text: str) -> str | None:
     """The first character of ``text`` that stands for no letter or sign every device shows alike: the
     object replacement character (U+FFFC), the replacement character (U+FFFD: a character lost on the
     way), a private-use character (Unicode category Co: each font, if any, draws its own thing there;
-    most show a box) or a noncharacter (U+FDD0-U+FDEF and the last two code points of every plane, such as
-    U+FFFF: kept by Unicode for programs' own use, never a character), if any.
+    most show a box), a noncharacter (U+FDD0-U+FDEF and the last two code points of every plane, such as
+    U+FFFF: kept by Unicode for programs' own use, never a character) or a code point unassigned in the
+    server's Unicode tables (a box on most devices), if any.
 
-    A code point merely unassigned in the server's Unicode tables is not one of them: it may be a
-    character newer than the server's Python knows (an emoji the phone has and Python 3.11's Unicode 14
-    has not, such as U+1FAE8), and the phone that typed it shows it.
+    Unassigned code points among the emoji (U+1F000-U+1FBFF) are not refused: such a one is most likely an
+    emoji newer than the server's Python knows (the phone has it and Python 3.11's Unicode 14 has not,
+    such as U+1FAE8), and the phone that typed it shows it. Those that show as nothing (U+2065, the
+    tags' plane) are :func:`invisible`.
 
     >>> unshown("Anna\ufffc"), unshown("An\ue000na"), unshown("J\ufffdrg"), unshown("Anna\ufdd0")
     ('\ufffc', '\ue000', '\ufffd', '\ufdd0')
-    >>> unshown("Anna ❤\ufe0f"), unshown("Anna \U0001fae8")
-    (None, None)
+    >>> unshown("Anna\u0378"), unshown("Anna ❤\ufe0f"), unshown("Anna \U0001fae8")
+    ('\u0378', None, None)
     """
     return next((c for c in text if _unshown(c)), None)
 
 
 def _unshown(c: str) -> bool:
-    return c in (_PLACEHOLDER, _REPLACEMENT) or unicodedata.category(c) == "Co" or _noncharacter(c)
+    return c in (_PLACEHOLDER, _REPLACEMENT) or unicodedata.category(c) == "Co" or _noncharacter(c) or _unassigned(c)
+
+
+#: Where Unicode adds its new emoji: a code point unassigned here may be one the phone has (:func:`unshown`)
+_EMOJI_PLANES = range(0x1F000, 0x1FC00)
+
+
+def _unassigned(c: str) -> bool:
+    return unicodedata.category(c) == "Cn" and ord(c) not in _EMOJI_PLANES
 
 
 def _noncharacter(c: str) -> bool:
@@ -147,7 +159,7 @@ def _pictograph(c: str) -> bool:
 def clean_name(name: Any, *, typed: bool = True) -> str:
     """Trimmed, NFC-normalised, 1-40 characters, no control characters, no invisible characters
     (a name that looks like another must be refused like a duplicate, not stored beside it), no
-    placeholder, replacement, private-use nor noncharacter (:func:`unshown`: what they show
+    placeholder, replacement, private-use, noncharacter nor unassigned one (:func:`unshown`: what they show
     depends on the device, or they stand for a character lost).
 
     A name read from a file (``typed=False``) is kept to the first three: the file holds what a
@@ -198,6 +210,13 @@ def clean_name(name: Any, *, typed: bool = True) -> str:
             "name",
             "the name must not contain noncharacters: character {n} is {code}, which Unicode keeps from ever "
             "being a character: no device can show it (most show a box)",
+            **_where(name, odd),
+        )
+    if odd and _unassigned(odd):
+        raise InvalidInput(
+            "name",
+            "the name must not contain unassigned characters: character {n} is {code}, which Unicode does not "
+            "define as far as this server knows: most devices show a box",
             **_where(name, odd),
         )
     if odd:

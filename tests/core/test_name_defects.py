@@ -74,6 +74,20 @@ def test_a_compatibility_look_alike_is_the_same_name(db, name, other):
             "differently (most as a box)",
         ),
         (
+            "\u0378\u0379",
+            "the name must not contain unassigned characters: character 1 is U+0378, which Unicode does not define "
+            "as far as this server knows: most devices show a box",
+        ),
+        ("Bert\u2065", "the name must not contain invisible characters: character 5 is U+2065, which shows as nothing"),
+        (
+            "Be\U000e0080rt",
+            "the name must not contain invisible characters: character 3 is U+E0080, which shows as nothing",
+        ),
+        (
+            "Clara\U000e01f0",
+            "the name must not contain invisible characters: character 6 is U+E01F0, which shows as nothing",
+        ),
+        (
             "\U000f0041 Anna",
             "the name must not contain private-use characters: character 1 is U+F0041, which every device shows "
             "differently (most as a box)",
@@ -160,6 +174,16 @@ def test_a_character_newer_than_the_servers_unicode_is_taken_and_told_apart(db):
     assert clean_name(name) == name
     create_player(db=db, name="Anna")
     assert create_player(db=db, name=name).name == name
+
+
+@pytest.mark.parametrize("hidden", ["\u2065", "\U000e0080", "\U000e01f0", "\U000e0fff"])
+def test_an_unassigned_character_that_shows_as_nothing_stored_before_compares_as_the_name_without(db, hidden):
+    """Unassigned code points Unicode keeps invisible (U+2065, the tags' plane) were taken while every unassigned
+    code point was (3cf9d9f): a stored "Bert" with one is the player Bert, not a second one."""
+    db.add(Player(name=f"Bert{hidden}"))
+    db.commit()
+    with pytest.raises(InvalidInput, match="there is already a player called Bert"):
+        create_player(db=db, name="Bert")
 
 
 # --- 2. two accounts of one name at the same moment (PostgreSQL: READ COMMITTED) ----------------------
