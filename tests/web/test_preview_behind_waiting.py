@@ -47,7 +47,14 @@ def test_the_preview_is_of_the_deal_after_the_hands_waiting(client, db, five, wa
 
 @pytest.mark.parametrize(
     "waiting",
-    [[[["contract", "durch"]]], [DURCH_BERND, [["contract", "nonsense"]]], "not json", json.dumps({"a": 1}), [[1, 2]]],
+    [
+        [[["contract", "durch"]]],
+        [DURCH_BERND, [["contract", "nonsense"]]],
+        "not json",
+        json.dumps({"a": 1}),
+        [[1, 2]],
+        "[" * 5000 + "]" * 5000,  # nested deeper than the JSON reader goes: a 500 before
+    ],
 )
 def test_a_waiting_hand_the_night_would_not_take_gives_no_preview(client, db, five, waiting):
     said = _preview(client, five.id, waiting)

@@ -143,7 +143,7 @@ def _behind_waiting(table: Table) -> Table | None:
     of them is not a hand the night would take (the outbox will say so when it sends it): no preview then."""
     try:
         waiting = json.loads(request.form.get("outbox_waiting") or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the reader goes
         return None
     if not isinstance(waiting, list) or len(waiting) > WAITING_MAX:
         return None
