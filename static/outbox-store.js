@@ -74,14 +74,15 @@
   }
   function guest(account) { return /^guest:/.test(account || ""); }
   function member(account) { return /^user:/.test(account || ""); }
-  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; a guest
-  // of ``night``, or a member on its pages, takes over the hands a guest session saved for it on this phone (they
-  // become its own: a guest's hands are the table's, never lost to whoever signs in next on the phone)
-  function waiting(night, account) {
+  // ``account``'s waiting hands (of every night when ``night`` is null), in the order they were saved; with
+  // ``adopt`` (the page of ``night`` says its account may record there: a guest of it, a member who may record), it
+  // takes over the hands a guest session saved for it on this phone (they become its own: a guest's hands are the
+  // table's, never lost to whoever signs in next on the phone; a viewer leaves them to the guest joining again)
+  function waiting(night, account, adopt) {
     return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
       var mine = (all || []).filter(function (h) {
         if (night !== null && h.night !== String(night)) return false;
-        return h.account === account || (night !== null && (guest(account) || member(account)) && guest(h.account));
+        return h.account === account || (night !== null && !!adopt && (guest(account) || member(account)) && guest(h.account));
       });
       var taken = mine.filter(function (h) { return h.account !== account; });
       return Promise.all(taken.map(function (h) {
@@ -230,7 +231,7 @@
     // proper answer, a 5xx or not the app's: then ``unanswered``, and the hand posted counts it in ``failing``),
     // and whether the night was found closed. What an answer is, the outbox reads from its status and its codes
     // (the Scorekeeper-Refusal header), never from its words.
-    send: function (night, account) {
+    send: function (night, account, adopt) {  // adopt: as waiting's
       var landed = 0, closed = false;
       // this one and the rest: none of them can be recorded now (``state``: "closed", asked again; or never;
       // ``why``: the server's words, in ``lang``)
@@ -301,7 +302,7 @@
           });
         });
       }
-      return waiting(night, account).then(next).then(function () {
+      return waiting(night, account, adopt).then(next).then(function () {
         return { landed: landed, failed: false, closed: closed };
       }, function (err) {
         var other = !!err && err.message === "another account";

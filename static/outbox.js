@@ -61,7 +61,9 @@
   var store = self.skOutbox;
   // whose the page is (templates/base.html): only this account's hands are listed, kept and sent here
   var account = document.documentElement.dataset.account || "-";
-  function waiting() { return store.waiting(night, account); }
+  // whether this page's account takes over the hands a guest saved for this night here (templates/offline/_outbox.html)
+  var adopt = "adopt" in box.dataset;
+  function waiting() { return store.waiting(night, account, adopt); }
   var keep = store.keep, drop = store.drop;
   var count = 0;  // how many of the night's hands are waiting (known synchronously at Save)
   // the last sending found the session gone: the hands wait for the account ("out"), or for the one that saved
@@ -250,7 +252,7 @@
       busy = false;
       if (again) { again = false; send(); }
     }
-    round = store.send(night, account).then(function (sent) {
+    round = store.send(night, account, adopt).then(function (sent) {
       if (!sent.failed) delay = 2000;
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       unanswered = !!sent.unanswered;

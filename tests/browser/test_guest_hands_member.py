@@ -106,10 +106,48 @@ def test_the_guests_tab_says_a_members_account_now_sends_its_hands(browser, live
         phone.bring_to_front()
         said = _notice(phone)
         assert "Auf diesem Handy ist jetzt ein Mitgliedskonto angemeldet." in said, said
-        assert "unter diesem Konto" in said and "wieder beitrittst" not in said, said
+        assert "unter diesem Konto gesendet, wenn es dort Spiele eintragen darf" in said, said
         phone.locator("#session-gone a").click()
         wait_sent(phone, night, timeout=20)
         assert [h.data["declarer"] for h in table(live, night).hands] == [4]
     finally:
         app.wsgi_app = inner
+        phone.context.close()
+
+
+def test_a_viewer_who_signs_in_on_the_phone_leaves_the_guests_hands_to_the_guest(browser, live, matzlfangen_night):
+    """A viewer may not record: signed in on the guest's phone, the night's page took the guest's hands as the
+    viewer's, marked them "forbidden", and they could never be sent, not even by the guest joining again. They stay
+    the guest's: the guest who joins the table again sends them."""
+    from scorekeeper.core import accounts
+    from scorekeeper.core import db as database
+    from tests.browser.tournament_steps import join_table
+
+    base, app = live
+    night = matzlfangen_night
+    with database.session(app.extensions["sk_engine"], write=True) as db:
+        accounts.create_user(db=db, name="Vroni", password="nur-zuschauen-bitte", role="viewer")
+    code = _code(live, night)
+    phone = _guest(browser, base, night, code)
+    try:
+        phone.goto(f"{base}/nights/{night}")
+        save_offline(phone, base, night, ("Clara",))
+        phone.context.clear_cookies()
+        _back_online(phone)
+        phone.goto(f"{base}/login")
+        phone.fill("#name", "Vroni")
+        phone.fill("#password", "nur-zuschauen-bitte")
+        phone.click("main button[type=submit]")
+        phone.wait_for_url(f"{base}/nights/")
+        phone.goto(f"{base}/nights/{night}")
+        phone.wait_for_load_state("load")
+        phone.wait_for_timeout(1_000)  # the outbox's script has read the store and sent what it would send
+        kept = phone.evaluate("self.skOutbox.all().then(hs => hs.map(h => [h.account, !!h.conflict]))")
+        assert len(kept) == 1 and kept[0][0].startswith("guest:") and not kept[0][1], kept  # the guest's still
+        assert table(live, night).hands == []
+        phone.context.clear_cookies()  # the viewer leaves; the guest joins the table again
+        join_table(phone, base, night, code)
+        wait_sent(phone, night, timeout=20)
+        assert [h.data["declarer"] for h in table(live, night).hands] == [3]
+    finally:
         phone.context.close()
