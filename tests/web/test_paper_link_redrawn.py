@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.support import answer_text, snapshot
+from tests.support import answer_text, form_values, snapshot
 from tests.support_tournament import make_tournament
 
 GONE = {
@@ -54,3 +54,35 @@ def test_a_link_without_its_night_or_to_a_table_never_drawn_is_not_found(client,
     assert client.get(links[2].split("?")[0]).status_code == 404  # a link of before: it cannot tell
     assert client.get(f"/tournaments/{t.id}/rounds/1/tables/9/paper").status_code == 404
     assert client.get(f"/tournaments/{t.id}/rounds/2/tables/1/paper?night=x").status_code == 404  # no round 2
+
+
+OTHERS = {
+    "en": "Round 1 was drawn again meanwhile: table 1 has other players now. Here are the round's new tables.",
+    "de": "Runde 1 wurde inzwischen neu ausgelost: Tisch 1 hat jetzt andere Spieler. Hier sind die neuen Tische der "
+    "Runde.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_saved_link_to_a_table_number_drawn_again_with_other_players_says_so_and_clears_nothing(client, db, lang):
+    """Nine: tables of four and five; one withdraws, eight: two tables of four, table 1 a new night with other
+    players. Its saved link opened the new table 1's form without a word, and its clearing page, confirmed, cleared
+    the points of the new table 1, which its organiser never saw."""
+    t = make_tournament(db, n=9)
+    client.post(f"/tournaments/{t.id}/draw")
+    saved = _links(client.get(f"/tournaments/{t.id}").get_data(as_text=True), t, "paper")[0]
+    clear_saved = saved.replace("/paper?", "/paper/clear?")
+    assert client.post(f"/tournaments/{t.id}/entrants/1/withdraw", data={"confirm": "1"}).status_code == 302
+    new = _links(client.get(f"/tournaments/{t.id}").get_data(as_text=True), t, "paper")[0]
+    assert new.split("?")[0] == saved.split("?")[0] and new != saved  # table 1 still, another night
+    form = form_values(client.get(new).get_data(as_text=True))
+    assert (
+        client.post(new.split("?")[0], data=form | {"p1": "20", "p2": "-20", "p3": "5", "p4": "-5"}).status_code == 302
+    )
+    before = snapshot(db)
+    answer = client.get(f"{saved}&lang={lang}")
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/tournaments/{t.id}")
+    assert answer_text(client.get(f"/tournaments/{t.id}?lang={lang}")).count(OTHERS[lang]) == 1
+    answer = client.post(f"{clear_saved}&lang={lang}", data={"confirm": "1"})
+    assert answer.status_code == 303
+    assert snapshot(db) == before  # the new table's points stay

@@ -454,18 +454,35 @@ def reopen(tournament_id: int):
 def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableView:
     """The table of a round, else 404. A paper form posted for a table its round, drawn again meanwhile, no
     longer has (``night_uid``: the night the form was made for, one no table of the round has now), or a link
-    to such a table's page (its ``night``, which every link to a table's pages carries) leads to the round's
-    new tables, saying so (and, posted, that nothing was saved), as a phone of such a table is told
-    (web/access.py ``REDRAWN``)."""
+    to such a table's page (its ``night``, which every link to a table's pages carries), or to a table whose
+    number is another night's now (other players: its clearing too, which posts its link's ``night``), leads
+    to the round's new tables, saying so (and, posted, that nothing was saved or changed), as a phone of such a
+    table is told (web/access.py ``REDRAWN``)."""
     posted = request.form.get("night_uid") if request.method == "POST" else None
     made_for = posted or request.args.get("night")
     for r in view.rounds:
         if r.number == round_number:
-            for t in r.tables:
-                if t.number == table:
-                    return t
-            if made_for and made_for not in {t.night.uid for t in r.tables}:
-                if posted:
+            now = next((t for t in r.tables if t.number == table), None)
+            if now is not None and (posted or not made_for or made_for == now.night.uid):
+                return now  # (a paper form posted for another night: the core's guard refuses it, with the new form)
+            if made_for and (now is not None or made_for not in {t.night.uid for t in r.tables}):
+                if now is not None:  # its number is another table's now: other players, another night
+                    said = (
+                        _(
+                            "Round %(r)s was drawn again meanwhile: table %(n)s has other players now and nothing "
+                            "was changed. Here are the round's new tables.",
+                            r=round_number,
+                            n=table,
+                        )
+                        if request.method == "POST"
+                        else _(
+                            "Round %(r)s was drawn again meanwhile: table %(n)s has other players now. Here are the "
+                            "round's new tables.",
+                            r=round_number,
+                            n=table,
+                        )
+                    )
+                elif posted:
                     said = _(
                         "Round %(r)s was drawn again meanwhile: table %(n)s is gone and nothing was saved. "
                         "Here are the round's new tables.",
