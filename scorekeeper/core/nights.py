@@ -252,16 +252,20 @@ def _waiting_pots(db: Session, game: str) -> list[Night]:
     return [n for n in nights if g.carries_pot(g.parse_rules(n.rules))]
 
 
+def closed_once(*, db: Session, night: Night) -> bool:
+    """Whether ``night`` was ever closed (closed now, or reopened since): from its close on its pot waits."""
+    return night.closed_at is not None or (
+        db.exec(select(AuditEntry.id).where(AuditEntry.night_id == night.id, AuditEntry.action == "close")).first()
+        is not None
+    )
+
+
 def pot_waiting(*, db: Session, night: Night) -> int | None:
     """The units of ``night``'s pot when it waits for the club's next night that plays a pot
     (:func:`_waiting_pots`' rule: a club night closed once whose rules carry its pot and which no night took),
     as it stands now; ``None`` when it does not wait."""
     g = get_game(night.game)
-    closed_once = night.closed_at is not None or (
-        db.exec(select(AuditEntry.id).where(AuditEntry.night_id == night.id, AuditEntry.action == "close")).first()
-        is not None
-    )
-    if night.tournament_id is not None or night.pot_to is not None or not closed_once:
+    if night.tournament_id is not None or night.pot_to is not None or not closed_once(db=db, night=night):
         return None
     if not g.carries_pot(g.parse_rules(night.rules)):
         return None

@@ -157,6 +157,27 @@ def test_a_club_file_naming_a_pot_its_night_never_gave_is_refused(db, other_db, 
     assert other_db.exec(select(func.count()).select_from(Night)).one() == 0
 
 
+@pytest.mark.parametrize("giver_first", [True, False])  # the giver written before the taker, or after it
+def test_a_club_file_naming_a_pot_given_by_a_night_never_closed_is_refused(db, other_db, players, giver_first):
+    """The file's own night (not one here) said to have given its pot while it was never closed: the in-file
+    branch checked only that its pot_to and pot_given named the taker, so an open night's pot paid out."""
+    _night(db, players, date(2026, 11, 1), RUNDPASS)
+    _night(db, players, date(2026, 11, 2), SAUSPIEL_WON)
+    data = as_file(club_json(db=db))
+    giver = data["nights"][0]
+    giver["evening"]["status"], giver["evening"]["closed_at"] = "open", None
+    giver["audit"] = [a for a in giver["audit"] if a["action"] != "close"]
+    if not giver_first:
+        data["nights"].reverse()
+
+    with pytest.raises(InvalidExport) as refused:
+        import_club(db=other_db, data=data)
+
+    assert refused.value.path == f"nights[{1 if giver_first else 0}].evening.pot_from[0].uid"
+    assert "(8 units) never waited for a night: its night was never closed" in str(refused.value)
+    assert other_db.exec(select(func.count()).select_from(Night)).one() == 0
+
+
 def test_the_clubs_own_file_with_pots_carried_imports_into_a_new_database(db, other_db, players):
     _night(db, players, date(2026, 11, 1), RUNDPASS)
     _night(db, players, date(2026, 11, 2), SAUSPIEL_WON, RUNDPASS)

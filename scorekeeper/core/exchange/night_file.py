@@ -39,7 +39,14 @@ from scorekeeper.core.models import (
     Tournament,
     TournamentTable,
 )
-from scorekeeper.core.nights import STAKE_MAX_CENTS, add_imported_night, pot_from_nowhere, pot_gap, pot_waiting
+from scorekeeper.core.nights import (
+    STAKE_MAX_CENTS,
+    add_imported_night,
+    closed_once,
+    pot_from_nowhere,
+    pot_gap,
+    pot_waiting,
+)
 from scorekeeper.core.players import LooksLikeSeveral, find_or_add_players, match_names
 from scorekeeper.core.stored import Running, check_ceiling, running_sums
 from scorekeeper.core.table import audit_trail, get_night
@@ -522,6 +529,17 @@ def _check_pot_from(db: Session, night: CheckedNight, in_file: dict[str, Checked
                     f"the night of {written.columns['played_on']} in this file does not say it gave this night "
                     f"its pot of {units} units",
                 )
+            # as a night here (below): a club night of this game, closed once (a pot waits from its close on)
+            if written.columns["game"] != night.columns["game"]:
+                raise InvalidExport(
+                    f"{path}.uid", f"names a night that carries no pot to a {night.columns['game']} night"
+                )
+            if written.columns["status"] != CLOSED and all(a["action"] != "close" for a in written.audit):
+                raise InvalidExport(
+                    f"{path}.uid",
+                    f"the pot of the night of {written.columns['played_on']} in this file ({units} units) never "
+                    "waited for a night: its night was never closed",
+                )
             continue
         said = f"the pot of the night of {source.played_on} ({units} units)"
         g = GAMES[source.game]
@@ -529,6 +547,8 @@ def _check_pot_from(db: Session, night: CheckedNight, in_file: dict[str, Checked
             raise InvalidExport(f"{path}.uid", f"names a night that carries no pot to a {night.columns['game']} night")
         if not g.carries_pot(g.parse_rules(source.rules)):
             raise InvalidExport(f"{path}.uid", f"names the night of {source.played_on}, whose rules carry no pot")
+        if not closed_once(db=db, night=source):  # (a night of the same file, written just before, too)
+            raise InvalidExport(f"{path}.uid", f"{said} never waited for a night: its night was never closed")
         if source.pot_to == uid:
             if source.pot_given != units:
                 raise InvalidExport(
