@@ -373,6 +373,7 @@ def pot_gap(night: Night, sources: list[Any]) -> str | None:
     it what it starts with: as money at its stake (8 units at 10 cents are 4 at 20), as units at a stake of 0
     (``_carried_pot``'s rule). A tournament's table takes no pot."""
     start = night.pot_start or 0
+    kinds = True  # the pots it took are of its kind: money in its currency, or units at a stake of 0
     if night.tournament_id is not None:
         gave = 0 if sources else start
     elif night.stake_cents == 0:
@@ -388,6 +389,12 @@ def pot_gap(night: Night, sources: list[Any]) -> str | None:
         return (
             f"starts with a pot of {start} units that no night here gave it: a pot from nowhere "
             "(a night's pot another night took, or a pot no night carried)"
+        )
+    if not kinds:
+        return (
+            f"starts with a pot of {start} units, but the pots it took are of another kind: "
+            + ("money, not units at a stake of 0" if night.stake_cents == 0 else f"not money in {night.currency}")
+            + " (a pot waits for a night of its kind)"
         )
     return (
         f"starts with a pot of {start} units, but the pots it took give it "

@@ -209,3 +209,24 @@ def test_verify_names_a_night_holding_a_pot_no_night_gave_it(app, db, players, m
     )
     assert "1 night(s) hold a pot no night gave them" in err
     assert "differ" not in err  # its results are a fresh settle's: only where its pot came from is wrong
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"currency": "USD"}, "the pots it took are of another kind: not money in USD"),
+        ({"stake_cents": 0}, "the pots it took are of another kind: money, not units at a stake of 0"),
+    ],
+)
+def test_a_night_file_taking_a_pot_of_another_kind_is_refused_saying_so(db, players, change, said):
+    """It said "no whole number of units at its stake", which is not why: the pot waits for a night of its kind."""
+    _night(db, players, date(2026, 11, 1), RUNDPASS)
+    b = _night(db, players, date(2026, 11, 2), SAUSPIEL_WON)
+    data = as_file(night_json(db=db, night_id=b.id))
+    delete_night(db=db, night_id=b.id, reason="started twice by mistake", export=data)
+    data["evening"] |= change
+
+    with pytest.raises(InvalidExport) as refused:
+        import_night(db=db, data=data)
+
+    assert refused.value.path == "evening.pot_start" and said in str(refused.value), refused.value
