@@ -122,6 +122,26 @@ def test_a_tournaments_result_list_is_kept_until_a_table_records_a_deal(client, 
     assert len(laid_out) == 3
 
 
+def test_a_tournaments_pdf_asked_with_a_trackers_query_is_the_kept_one(client, db, laid_out):
+    """The key held the whole query string: ?utm=... or a messenger's ?fbclid=... laid the PDF out anew
+    each time (17.8 s for a large round's score sheets, holding the one press). Only what changes the
+    PDF counts: the sheets' ``table`` and the language."""
+    t = tm.create_tournament(db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=2, seed="s")
+    for i in range(8):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    tm.draw_round(db=db, tournament_id=t.id)
+    for query in ("", "?utm=1", "?fbclid=abc", "?utm=2&fbclid=x"):
+        assert client.get(f"/tournaments/{t.id}/results.pdf{query}").status_code == 200
+        assert client.get(f"/tournaments/{t.id}/sheets.pdf{query}").status_code == 200
+        assert client.get(f"/tournaments/{t.id}/cards.pdf{query}").status_code == 200
+    assert len(laid_out) == 3  # each once
+    assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=1").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=1&utm=3").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=2").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/results.pdf?lang=en&fbclid=y").status_code == 200
+    assert len(laid_out) == 6  # table 1's sheet, table 2's, the result list in English
+
+
 def test_table_cards_printed_again_after_a_tables_code_changed_carry_its_new_code(app, admin, client, db, tmp_path):
     """The cards are kept per version of the tournament, and a table's code is no part of that version:
     they are kept per the codes they print as well, so a table whose code changed (whatever changed it)
