@@ -4,6 +4,7 @@ unchanged, and a request that finds the press busy is told so at once in the pag
 
 from __future__ import annotations
 
+import gc
 import threading
 
 import pytest
@@ -53,6 +54,25 @@ def test_a_nights_pdf_is_laid_out_again_after_a_change_and_per_language(client, 
     record_hand(db=db, night_id=night.id, hand=DURCH)
     client.get(f"/nights/{night.id}/summary.pdf?lang=en")
     assert len(laid_out) == 3  # the night changed
+
+
+def test_a_pdfs_garbage_is_collected_once_it_is_laid_out(app):
+    """A PDF's layout leaves its objects in reference cycles; under the app's collector thresholds
+    (create_app: 50000, 20, 100) they stayed, and a server grew by megabytes with every PDF (docs/
+    production.md; ``manage.py bench pdf-memory`` measures it). lay_out now collects them at once."""
+    kept = gc.get_threshold()
+    gc.set_threshold(50000, 20, 100)
+    try:
+        with app.test_request_context("/?lang=de"):
+            html = "<h1>Abrechnung</h1>" + "<table>" + "<tr><td>Anna</td><td>12</td></tr>" * 400 + "</table>"
+            printing.lay_out(html)  # the fonts and caches WeasyPrint keeps for good
+            gc.collect()
+            before = len(gc.get_objects())
+            assert printing.lay_out(html).startswith(b"%PDF")
+            grown = len(gc.get_objects()) - before
+    finally:
+        gc.set_threshold(*kept)
+    assert grown < 2000, grown  # without the collection: 63,843 objects of this small PDF
 
 
 def test_while_the_press_is_busy_a_pdf_request_is_told_so_at_once_in_german(app, client, db, night, laid_out):
