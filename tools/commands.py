@@ -14,14 +14,14 @@ def _add_bench(sub: Any) -> None:
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
     p.add_argument(
         "what",
-        choices=["engine", "web", "pdf", "presses", "history", "load", "tournament", "draw"],
+        choices=["engine", "web", "pdf", "pdf-memory", "presses", "history", "load", "tournament", "draw"],
         help="what to measure (presses: a table recording while 16 people ask for its PDF, under make run; "
         "history: on the app's database; load: gunicorn under 50 tables; tournament: 25 "
         "tables of a tournament at once; both: see --help after it; draw: a round's table draw)",
     )
     p.add_argument("--hands", type=int, default=100_000, help="hands per game (engine)")
     p.add_argument("--nights", type=int, default=1000, help="nights of 200 hands in the database (web)")
-    p.add_argument("--runs", type=int, default=30, help="requests per page (history)")
+    p.add_argument("--runs", type=int, default=30, help="requests per page (history), PDFs per way (pdf-memory)")
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -34,6 +34,10 @@ def _bench(args: argparse.Namespace) -> int:
             bench.print_history(bench.bench_history(app, runs=args.runs))
     elif args.what == "web":
         bench.print_web(bench.bench_web(nights=args.nights))
+    elif args.what == "pdf-memory":
+        from tools import bench_pdf_memory
+
+        print(bench_pdf_memory.report(bench_pdf_memory.run(args.runs)))
     elif args.what == "presses":
         from tools import bench_presses
 

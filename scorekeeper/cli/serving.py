@@ -5,18 +5,107 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from typing import Any
 
-import waitress
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import MultiSocketServer, TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
 
 from scorekeeper import create_app
 from scorekeeper.cli.common import Command, app_db
 from scorekeeper.web.addresses import listening_everywhere, reach_lines
+from scorekeeper.web.api.limits import MAX_BODY
 
 #: ``manage.py run``'s threads: each request holds at most one database connection at a time, so
 #: fewer threads than the pool has connections (``core/db.py``) never wait for one; more would not be
 #: quicker on the two cores of a club's laptop (docs/production.md, "Which server where").
 RUN_THREADS = 8
+
+#: Connections ``manage.py run`` holds open at once, from everybody together.
+CONNECTION_LIMIT = 500
+#: Connections one address may hold at once (the machine's own loopback excepted). A phone's browser
+#: opens at most 6 to a server, a second browser or app on it 6 more; 32 leave a laptop with several
+#: tabs and browsers room, while one address can hold at most 32 of the 500: a laptop on the pub's
+#: Wi-Fi that opens hundreds and keeps them busy no longer makes the server answer nobody.
+PER_ADDRESS_LIMIT = 32
+#: Addresses without that limit: a proxy on the same machine (TLS for the offline pages) brings every
+#: phone's requests from there, and sees to its own clients.
+LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+#: Seconds a request may take to arrive whole (its head and its body of at most 1 MiB) from its first
+#: byte: a connection that trickles a request in (a byte every few seconds keeps it from being idle
+#: for ``channel_timeout``) is closed after it. A phone's request arrives in well under a second; the
+#: service worker gives up on an answer after 15 s anyway (``SEND_WAIT_SECONDS``).
+REQUEST_SECONDS = 30
+#: The largest body waitress reads: the app's own limit (``MAX_CONTENT_LENGTH`` for a page's form, the
+#: API's ``MAX_BODY``: 1 MiB; nothing is uploaded over the web, imports go by ``manage.py import``).
+#: waitress refuses a body of this size or more (``>=``), hence the one byte more: a body of exactly
+#: 1 MiB still reaches the app, a longer one is answered 413 at once, before it is read to a temp file.
+MAX_REQUEST_BODY = MAX_BODY + 1
+
+
+class _Channel(HTTPChannel):
+    """waitress's connection, knowing when the request it is receiving began to arrive."""
+
+    request_began = 0.0
+
+    def received(self, data: bytes) -> bool:
+        before = self.request
+        result = super().received(data)
+        if self.request is not None and self.request is not before:
+            self.request_began = time.time()
+        return result
+
+
+class _GuardedServer(TcpWSGIServer):
+    """waitress's TCP server with a limit of connections per address and a deadline for a request to
+    arrive (waitress has only a limit for all connections together, and an idle timeout)."""
+
+    channel_class = _Channel
+
+    def handle_accept(self) -> None:
+        try:
+            accepted = self.accept()
+        except OSError:
+            return
+        if accepted is None:
+            return
+        conn, addr = accepted
+        host = addr[0] if isinstance(addr, tuple) else addr
+        if host not in LOOPBACK:
+            held = sum(
+                1 for ch in list(self._map.values()) if isinstance(ch, HTTPChannel) and ch.addr and ch.addr[0] == host
+            )
+            if held >= PER_ADDRESS_LIMIT:
+                conn.close()  # refused at once: the address's other connections go on
+                return
+        try:
+            self.set_socket_options(conn)
+        except OSError:
+            conn.close()
+            return
+        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+
+    def maintenance(self, now: float) -> None:
+        super().maintenance(now)
+        cutoff = now - REQUEST_SECONDS
+        for channel in list(self.active_channels.values()):
+            if channel.request is not None and not channel.requests and channel.request_began < cutoff:
+                channel.will_close = True
+
+
+def make_server(app: Any, **settings: Any) -> Any:
+    """waitress's ``create_server`` with :class:`_GuardedServer` (one per address listened on)."""
+    adj = Adjustments(**settings)
+    socket_map: dict = {}
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    servers = [_GuardedServer(app, socket_map, dispatcher=dispatcher, adj=adj, sockinfo=info) for info in adj.listen]
+    if len(servers) == 1:
+        return servers[0]
+    listening = [(s.effective_host, s.effective_port) for s in servers]
+    return MultiSocketServer(socket_map, adj, listening, dispatcher, servers[-1].log_info)
 
 
 def _init_db(args: argparse.Namespace) -> int:
@@ -42,13 +131,15 @@ def _run(args: argparse.Namespace) -> int:
         app.run(host=args.host, port=args.port, debug=True, threaded=True)
         return 0
 
-    server = waitress.create_server(
+    server = make_server(
         app,
         host=args.host,
         port=args.port,
         threads=RUN_THREADS,
-        connection_limit=500,  # phones keep their connection open between polls: a tournament's worth
+        connection_limit=CONNECTION_LIMIT,  # phones keep their connection open between polls
         channel_timeout=60,  # an idle connection is closed after a minute (a polling phone asks every 2 s)
+        cleanup_interval=5,  # how often idle and trickling connections are looked for
+        max_request_body_size=MAX_REQUEST_BODY,
         asyncore_use_poll=True,  # poll(), not select(): no limit of 1024 descriptors
         ident="Scorekeeper",
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
@@ -409,6 +410,19 @@ def end_guest(*, db: Session, night_id: Any, code: Any) -> bool:
 # Sign-ins are counted per name and address together (``pair``), so a stranger's wrong passwords
 # pause only the stranger's address for that name, and per address (``addr``, any names). The name
 # from all addresses together is slowed down past NAME_CEILING failures, never paused.
+#
+# A reservation is no failure: its rows carry the key marked PENDING until the check is settled (a
+# failure then takes the plain key, a success deletes them). An attempt that finds a key at its limit
+# only by attempts still being checked waits for them (a check is a tenth of a second) and counts
+# again: twelve phones at one table signing in with the right password at the same moment are all
+# signed in, never told of wrong attempts nobody made. Checks still never outnumber the limit.
+
+#: The mark of a reservation's rows (its key follows; the longest key, 119 characters, still fits 120).
+PENDING = "~"
+#: A reservation older than this is counted as a failure (its request died between count and check).
+PENDING_SECONDS = 30
+#: How long an attempt waits for the checks under way that keep it at a limit; then "crowded".
+PENDING_WAIT = 5.0
 
 ADVISORY_LOCKS = 0x5C0E  # the high half of the PostgreSQL advisory lock keys of the rate limit
 
@@ -416,7 +430,8 @@ ADVISORY_LOCKS = 0x5C0E  # the high half of the PostgreSQL advisory lock keys of
 @dataclass(frozen=True)
 class Attempt:
     """A counted attempt: its rows (taken back by a success), or why it is refused before a check
-    (``"paused"``: a key is at its limit; ``"slowed"``: the name's pace)."""
+    (``"paused"``: a key is at its limit of failures; ``"slowed"``: the name's pace; ``"crowded"``: the
+    attempts being checked at this moment kept it at a limit longer than :data:`PENDING_WAIT`)."""
 
     rows: tuple[int, ...] = ()
     pair: str | None = None  # the name-and-address key, whose failures a success forgets
@@ -449,30 +464,60 @@ def _count(db: Session, key: str, since: Any) -> int:
     ).one()
 
 
+def _counts(db: Session, key: str, since: Any, now: Any) -> tuple[int, int]:
+    """The key's failures in the window (a reservation older than :data:`PENDING_SECONDS` among them),
+    and its attempts being checked now."""
+    stale = now - timedelta(seconds=PENDING_SECONDS)
+    marked = LoginFailure.key == PENDING + key
+    failed, old, pending = db.exec(
+        select(
+            func.count().filter(LoginFailure.key == key),
+            func.count().filter(marked, LoginFailure.at <= stale),
+            func.count().filter(marked, LoginFailure.at > stale),
+        ).where(col(LoginFailure.key).in_([key, PENDING + key]), LoginFailure.at > since)
+    ).one()
+    return failed + old, pending
+
+
 def _reserve(db: Session, counted: dict[str, int], name_prefix: str | None = None) -> Attempt:
     """Count an attempt against each key of ``counted`` (key: its limit) before it is checked, in one
-    short transaction: refused when a key is at its limit (or the name at its pace), else reserved."""
+    short transaction: refused when a key is at its limit (or the name at its pace), else reserved.
+    A key at its limit only by attempts being checked now is waited for (:data:`PENDING_WAIT`)."""
     bind = db.get_bind()
     if bind.dialect.name == "sqlite" and bind.get_execution_options().get(SQLITE_BEGIN) != "IMMEDIATE":
         raise ValueError("the rate limit counts in a write session (BEGIN IMMEDIATE): parallel attempts take turns")
-    _idle(db)
-    now = utcnow()
-    since = now - WINDOW
-    _lock_keys(db, [*counted, *([name_prefix] if name_prefix else [])])
-    refused = None
-    if any(_count(db, key, since) >= limit for key, limit in counted.items()):
-        refused = "paused"
-    elif name_prefix is not None:
-        of_name = LoginFailure.key.startswith(name_prefix, autoescape=True)
-        failures, latest = db.exec(
-            select(func.count(), func.max(LoginFailure.at)).where(of_name, LoginFailure.at > since)
-        ).one()
-        if failures >= NAME_CEILING and latest is not None and latest > now - NAME_PACE:
-            refused = "slowed"
-    if refused:
-        db.rollback()
-        return Attempt(refused=refused)
-    rows = [LoginFailure(key=key, at=now) for key in counted]
+    deadline = time.monotonic() + PENDING_WAIT
+    while True:
+        _idle(db)
+        now = utcnow()
+        since = now - WINDOW
+        _lock_keys(db, [*counted, *([name_prefix] if name_prefix else [])])
+        refused = None
+        waiting = False
+        for key, limit in counted.items():
+            failed, pending = _counts(db, key, since, now)
+            if failed >= limit:
+                refused = "paused"
+                break
+            waiting = waiting or failed + pending >= limit
+        if refused is None and name_prefix is not None:
+            of_name = col(LoginFailure.key).startswith(name_prefix, autoescape=True)
+            failures, latest = db.exec(
+                select(func.count(), func.max(LoginFailure.at)).where(of_name, LoginFailure.at > since)
+            ).one()
+            if failures >= NAME_CEILING and latest is not None and latest > now - NAME_PACE:
+                refused = "slowed"
+        if refused is None and waiting:
+            db.rollback()  # the lock is free for the checks under way to settle
+            if time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+            refused = "crowded"
+        if refused:
+            db.rollback()
+            return Attempt(refused=refused)
+        break
+    rows = [LoginFailure(key=PENDING + key, at=now) for key in counted]
     db.add_all(rows)
     db.flush()
     ids = tuple(row.id for row in rows)
@@ -502,6 +547,8 @@ def settle_attempt(*, db: Session, attempt: Attempt, success: bool) -> None:
         return
     _idle(db)
     if not success:
+        for row in db.exec(select(LoginFailure).where(col(LoginFailure.id).in_(attempt.rows))).all():
+            row.key = row.key.removeprefix(PENDING)  # a failure now, counted as such
         db.exec(delete(LoginFailure).where(LoginFailure.at <= utcnow() - WINDOW))
     else:
         db.exec(delete(LoginFailure).where(LoginFailure.id.in_(attempt.rows)))

@@ -7,11 +7,13 @@ at once all get their answer."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import re
 import socket
 import struct
 import subprocess
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -163,3 +165,111 @@ def test_the_start_lines_name_the_setup_address_and_the_server(server):
     assert re.search(rf"http://127\.0\.0\.1:{server.port}/setup/\S+", output), output
     assert "waitress" in output.lower(), output  # the production WSGI server, not Flask's development server
     assert "development server" not in output.lower(), output
+
+
+def _answer_within(sock: socket.socket, seconds: float) -> bytes:
+    """What the server sends on ``sock`` within ``seconds`` (up to its close), or b"" on a reset."""
+    sock.settimeout(seconds)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except TimeoutError:
+        pytest.fail(f"no answer within {seconds} s; got {data[:200]!r}")
+    except ConnectionResetError:
+        pass
+    return data
+
+
+def _post_login(port: int, length: int, body: bytes) -> bytes:
+    """A form posted to /login saying it is ``length`` bytes long, ``body`` of it sent; the answer."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        sock.sendall(
+            b"POST /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n" + f"Content-Length: {length}\r\n\r\n".encode()
+        )
+        with contextlib.suppress(OSError):  # the server refuses it and closes the connection meanwhile
+            sock.sendall(body)
+        return _answer_within(sock, 5)
+    finally:
+        sock.close()
+
+
+def test_a_body_over_the_apps_limit_is_refused_at_once_not_read(server):
+    """waitress read any body up to its default 1 GiB to a temp file before the app's 1 MiB limit
+    refused it (a 1000 MB post to /login: 28 s and a full disk). Now waitress refuses it after the
+    head, at once, while a body of exactly 1 MiB (the app's limit) still reaches the app."""
+    answer = _post_login(server.port, 1_000_000_000, b"x" * (2 * 1024 * 1024))
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert _post_login(server.port, 1024 * 1024 + 1, b"x" * (1024 * 1024 + 1)).startswith(b"HTTP/1.1 413")
+    at_limit = _post_login(server.port, 1024 * 1024, b"name=" + b"x" * (1024 * 1024 - 5))
+    assert at_limit.startswith(b"HTTP/1.1 "), at_limit[:200]
+    assert not at_limit.startswith(b"HTTP/1.1 413"), at_limit[:200]  # the app's own answer (its CSRF check)
+    assert _get(server.port, timeout=5) == 200
+
+
+def test_one_address_holding_hundreds_of_slow_connections_does_not_stop_the_others(server):
+    """One laptop on the pub's Wi-Fi (here 127.0.0.2) opening 520 connections, each sending a request a
+    byte at a time, took all of waitress's 500: nobody else got an answer. Now one address holds at
+    most PER_ADDRESS_LIMIT of them, and another phone is answered at once."""
+    held = []
+    try:
+        for _ in range(520):
+            sock = socket.socket()
+            sock.settimeout(5)
+            sock.bind(("127.0.0.2", 0))
+            try:
+                sock.connect(("127.0.0.1", server.port))
+                sock.send(b"G")
+            except OSError:
+                sock.close()
+                continue
+            held.append(sock)
+        for sock in held:
+            with contextlib.suppress(OSError):
+                sock.send(b"E")
+        assert _get(server.port, timeout=5) == 200  # a hung server times out here
+        open_ones = 0
+        for sock in held:
+            sock.settimeout(0.05)
+            try:
+                if sock.recv(1) != b"":
+                    open_ones += 1
+            except TimeoutError:
+                open_ones += 1  # still held by the server: nothing to read yet
+            except OSError:
+                pass
+        assert open_ones <= 32  # serving.PER_ADDRESS_LIMIT
+    finally:
+        for sock in held:
+            sock.close()
+    assert server.process.poll() is None
+
+
+def test_a_request_trickling_in_is_cut_off_after_its_deadline(server):
+    """A byte every 2 s keeps a connection from ever being idle for waitress's channel_timeout (60 s):
+    such a request is closed once it has taken REQUEST_SECONDS (30) to arrive."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    request = b"GET /login HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40
+    started = time.monotonic()
+    try:
+        for n in range(len(request)):
+            try:
+                sock.send(request[n : n + 1])
+            except OSError:
+                break
+            sock.settimeout(2)
+            try:
+                if sock.recv(1) == b"":
+                    break  # closed by the server
+            except TimeoutError:
+                pass
+            except OSError:
+                break
+        else:
+            pytest.fail("the trickling request was never cut off")
+    finally:
+        sock.close()
+    assert 28 <= time.monotonic() - started <= 40
+    assert _get(server.port, timeout=5) == 200

@@ -4,6 +4,7 @@ unchanged, and a request that finds the press busy is told so at once in the pag
 
 from __future__ import annotations
 
+import gc
 import threading
 
 import pytest
@@ -53,6 +54,25 @@ def test_a_nights_pdf_is_laid_out_again_after_a_change_and_per_language(client, 
     record_hand(db=db, night_id=night.id, hand=DURCH)
     client.get(f"/nights/{night.id}/summary.pdf?lang=en")
     assert len(laid_out) == 3  # the night changed
+
+
+def test_a_pdfs_garbage_is_collected_once_it_is_laid_out(app):
+    """A PDF's layout leaves its objects in reference cycles; under the app's collector thresholds
+    (create_app: 50000, 20, 100) they stayed, and a server grew by megabytes with every PDF (docs/
+    production.md; ``manage.py bench pdf-memory`` measures it). lay_out now collects them at once."""
+    kept = gc.get_threshold()
+    gc.set_threshold(50000, 20, 100)
+    try:
+        with app.test_request_context("/?lang=de"):
+            html = "<h1>Abrechnung</h1>" + "<table>" + "<tr><td>Anna</td><td>12</td></tr>" * 400 + "</table>"
+            printing.lay_out(html)  # the fonts and caches WeasyPrint keeps for good
+            gc.collect()
+            before = len(gc.get_objects())
+            assert printing.lay_out(html).startswith(b"%PDF")
+            grown = len(gc.get_objects()) - before
+    finally:
+        gc.set_threshold(*kept)
+    assert grown < 2000, grown  # without the collection: 63,843 objects of this small PDF
 
 
 def test_while_the_press_is_busy_a_pdf_request_is_told_so_at_once_in_german(app, client, db, night, laid_out):
@@ -120,6 +140,26 @@ def test_a_tournaments_result_list_is_kept_until_a_table_records_a_deal(client, 
     record_hand(db=db, night_id=view.rounds[0].tables[0].night.id, hand=WENZ)
     assert client.get(f"/tournaments/{t.id}/results.pdf").status_code == 200
     assert len(laid_out) == 3
+
+
+def test_a_tournaments_pdf_asked_with_a_trackers_query_is_the_kept_one(client, db, laid_out):
+    """The key held the whole query string: ?utm=... or a messenger's ?fbclid=... laid the PDF out anew
+    each time (17.8 s for a large round's score sheets, holding the one press). Only what changes the
+    PDF counts: the sheets' ``table`` and the language."""
+    t = tm.create_tournament(db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=2, seed="s")
+    for i in range(8):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    tm.draw_round(db=db, tournament_id=t.id)
+    for query in ("", "?utm=1", "?fbclid=abc", "?utm=2&fbclid=x"):
+        assert client.get(f"/tournaments/{t.id}/results.pdf{query}").status_code == 200
+        assert client.get(f"/tournaments/{t.id}/sheets.pdf{query}").status_code == 200
+        assert client.get(f"/tournaments/{t.id}/cards.pdf{query}").status_code == 200
+    assert len(laid_out) == 3  # each once
+    assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=1").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=1&utm=3").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/sheets.pdf?table=2").status_code == 200
+    assert client.get(f"/tournaments/{t.id}/results.pdf?lang=en&fbclid=y").status_code == 200
+    assert len(laid_out) == 6  # table 1's sheet, table 2's, the result list in English
 
 
 def test_table_cards_printed_again_after_a_tables_code_changed_carry_its_new_code(app, admin, client, db, tmp_path):

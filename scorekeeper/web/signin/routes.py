@@ -38,6 +38,7 @@ def _addr() -> str:
 REFUSED = {
     "paused": lambda: _("Too many wrong attempts. Wait a quarter of an hour and try again."),
     "slowed": lambda: _("Many wrong attempts for this name. Wait a few seconds and try again."),
+    "crowded": lambda: _("Many attempts at once from here. Wait a few seconds and try again."),
 }
 
 
@@ -163,7 +164,10 @@ def join_night():
         return render_template("signin/join.html", form=form), 400
     attempt = accounts.reserve_join(db=get_db(), addr=_addr())  # counted before the code is looked up
     if attempt.refused:
-        form.code.errors.append(_("Too many wrong codes. Wait a quarter of an hour and try again."))
+        if attempt.refused == "crowded":
+            form.code.errors.append(REFUSED["crowded"]())
+        else:
+            form.code.errors.append(_("Too many wrong codes. Wait a quarter of an hour and try again."))
         return render_template("signin/join.html", form=form), 429
     night = accounts.night_for_code(db=read_db(), code=form.code.data)
     accounts.settle_attempt(db=get_db(), attempt=attempt, success=night is not None)

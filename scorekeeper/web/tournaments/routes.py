@@ -690,12 +690,14 @@ def _qr_data(url: str) -> str:
 
 def _pdf(template: str, filename: str, *, shown: Hashable = None, **context) -> object:
     """A tournament's PDF, laid out once per version of the tournament (web/printing.py) and per
-    ``shown``: what it prints that no version counts (the table cards: the tables' codes)."""
+    ``shown``: what it prints that no version counts (the table cards: the tables' codes; the score
+    sheets: the table asked for). Nothing else of the query is in the key: a link's ``?utm=...`` or a
+    messenger's ``?fbclid=...`` gets the kept PDF, not a layout of many seconds in the one press."""
     lang = str(get_locale() or "de")
     t = context["t"]
     version = tm.version(db=get_db(), tournament_id=t.id)
     roster = roster_stamp(db=get_db())  # the names it prints (core/players.py)
-    key = ("tournament", template, t.id, version, roster, lang, context.get("join"), request.query_string, shown)
+    key = ("tournament", template, t.id, version, roster, lang, context.get("join"), shown)
     body = printing.pdf(key, lambda: render_template(template, lang=lang, **context))
     if body is None:
         return printing.busy()
@@ -787,6 +789,7 @@ def sheets(tournament_id: int):
         tables=[(table, _sheet_lines(t.deals, t.game, table)) for table in tables],
         spare=max(2, t.deals // 8),
         tariff=lines,
+        shown=request.args.get("table"),  # one table's sheet, or all
     )
 
 
