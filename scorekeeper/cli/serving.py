@@ -26,10 +26,12 @@ RUN_THREADS = 8
 #: Connections ``manage.py run`` holds open at once, from everybody together.
 CONNECTION_LIMIT = 500
 #: Connections one address may hold at once (the machine's own loopback excepted). A phone's browser
-#: opens at most 6 to a server, a second browser or app on it 6 more; 32 leave a laptop with several
-#: tabs and browsers room, while one address can hold at most 32 of the 500: a laptop on the pub's
-#: Wi-Fi that opens hundreds and keeps them busy no longer makes the server answer nobody.
-PER_ADDRESS_LIMIT = 32
+#: opens at most 6 to a server, and keeps one or two open between its polls; behind a router's one
+#: address (a server outside the pub: every phone on the pub's Wi-Fi comes from the pub's address) a
+#: tournament's thirty phones hold some 60. 96 leave them room, while one address holds at most 96 of
+#: the 500: a laptop on the pub's Wi-Fi that opens hundreds and keeps them busy no longer makes the
+#: server answer nobody.
+PER_ADDRESS_LIMIT = 96
 #: Addresses without that limit: a proxy on the same machine (TLS for the offline pages) brings every
 #: phone's requests from there, and sees to its own clients.
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.cli import serving
 from tools import loadtest
 
 pytestmark = pytest.mark.slow
@@ -240,7 +241,7 @@ def test_one_address_holding_hundreds_of_slow_connections_does_not_stop_the_othe
                 open_ones += 1  # still held by the server: nothing to read yet
             except OSError:
                 pass
-        assert open_ones <= 32  # serving.PER_ADDRESS_LIMIT
+        assert open_ones <= serving.PER_ADDRESS_LIMIT < 500
     finally:
         for sock in held:
             sock.close()
