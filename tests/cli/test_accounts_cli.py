@@ -102,7 +102,7 @@ def test_run_serves_with_waitress_in_fewer_threads_than_the_pool_has_connections
     """``make run``: waitress, whose threads are fewer than the pool's connections, so no request waits
     for one (a wait in the pool ends in an error after 30 s); more requests wait their turn in waitress's
     queue. (Bursts against the real server: tests/tools/test_signin_concurrency.py, tests/cli/test_serving.py.)"""
-    import waitress
+    from scorekeeper.cli import serving
 
     served = {}
 
@@ -113,7 +113,7 @@ def test_run_serves_with_waitress_in_fewer_threads_than_the_pool_has_connections
         def close(self):
             served["closed"] = True
 
-    monkeypatch.setattr(waitress, "create_server", lambda app, **kw: served.update(app=app, **kw) or Server())
+    monkeypatch.setattr(serving, "make_server", lambda app, **kw: served.update(app=app, **kw) or Server())
     assert main(["run", "--port", "5999"]) == 0
     assert served["ran"] and served["closed"]
     assert served["host"] == "127.0.0.1" and served["port"] == 5999
