@@ -43,7 +43,7 @@
     });
   }
   var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered",
-    "outbox_table", "outbox_waiting", "outbox_lang"];
+    "outbox_table", "outbox_waiting", "outbox_after", "outbox_lang"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).

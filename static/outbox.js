@@ -169,11 +169,14 @@
   // The hand form's preview (static/hand.js) is the server's, which knows nothing of the hands waiting here: it
   // previewed the server's next hand, not the deal the form names behind them (at a table of five another sits out).
   // The form carries those hands' fields (outbox_waiting, read by the preview only: scorekeeper/web/hands/routes.py
-  // _behind_waiting), which the server settles first, unsaved, so the preview is of the hand after them.
+  // _behind_waiting), which the server settles first, unsaved, so the preview is of the hand after them. While they
+  // go one after another, those that landed are this phone's own, not another phone's: the first still waiting says
+  // how many hands it was entered after (outbox_after), which the server counts as the form's.
   function waitingAhead(hands) {
     if (!form || form.dataset.outbox === undefined) return;
     var ahead = hands.filter(function (h) { return h.expected >= madeFor; });
     hidden("outbox_waiting").value = ahead.length ? JSON.stringify(ahead.map(function (h) { return h.fields; })) : "";
+    hidden("outbox_after").value = ahead.length ? String(ahead[0].expected) : "";
   }
   // the server's reason for a hand it refused, as it came: in the language of its answer (marked with it where the
   // page is in another now: a closed night's is asked again at the next sending, a refused hand's is all there is)
