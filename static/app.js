@@ -37,12 +37,20 @@
   // --- signing out: form[data-signout] (templates/signin/_signout.html), a plain post without JavaScript.
   // First the hands this account saved on the phone that have not reached the server (static/outbox-store.js)
   // are sent now, or discarded after a confirmation (#signout-ask, templates/base.html: never left for
-  // whoever signs in next); then the pages kept for offline use are forgotten, and the form is sent.
+  // whoever signs in next); then the pages kept for offline use are forgotten, and the form is sent. So are the hands a
+  // guest saved here that this account takes over on their night's page (#signout's data-adopt: "all", a member who
+  // may record; else the ids of a guest's nights), whichever page it signs out from: they were asked about only once
+  // their night's page had been opened, and left unasked otherwise.
   var outbox = self.skOutbox, ask = document.getElementById("signout-ask"), leaving = null;
   var account = root.dataset.account;
+  var signout = document.getElementById("signout");
+  var adopting = signout && signout.dataset.adopt !== undefined ? signout.dataset.adopt : "";
+  var adopt = adopting === "all" ? true : adopting.split(/\s+/).filter(Boolean);
   function mine() {
-    return outbox && window.indexedDB ? outbox.waiting(null, account).catch(function () { return []; }) : Promise.resolve([]);
+    return outbox && window.indexedDB ? outbox.held(account, adopt).catch(function () { return []; }) : Promise.resolve([]);
   }
+  // whether the sending of ``night`` takes over the guest's hands of it (static/outbox-store.js waiting)
+  function adopts(night) { return adopt === true || adopt.indexOf(String(night)) >= 0; }
   function leave() {
     var forgotten = outbox ? outbox.forgetPages().catch(function () {}) : Promise.resolve();
     forgotten.then(function () { HTMLFormElement.prototype.submit.call(leaving); });
@@ -92,7 +100,7 @@
       mine().then(function (hands) {  // night by night, in the order they were saved
         var nights = hands.map(function (h) { return h.night; }).filter(function (n, i, all) { return all.indexOf(n) === i; });
         return nights.reduce(function (sent, night) {
-          return sent.then(function () { return outbox.send(night, account); });
+          return sent.then(function () { return outbox.send(night, account, adopts(night)); });
         }, Promise.resolve());
       }).then(mine).then(function (left) {
         buttons.forEach(function (b) { b.disabled = false; });

@@ -93,6 +93,21 @@
     });
   }
 
+  // What signing out would leave unsent (static/app.js): ``account``'s waiting hands of every night, and the hands a
+  // guest session saved on this phone that it may take over (``adopt``: true, every night's: a member who may record;
+  // else the nights it may, a guest's: templates/base.html #signout), in the order they were saved. Listed, not taken
+  // over: the sending of a night takes them over (waiting). A hand the account may not take (a viewer's phone, another
+  // member's) is left as it is: signing out changes nothing for it.
+  function held(account, adopt) {
+    var nights = Array.isArray(adopt) ? adopt.map(String) : [];
+    return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
+      return (all || []).filter(function (h) {
+        if (h.account === account) return true;
+        return (guest(account) || member(account)) && guest(h.account) && (adopt === true || nights.indexOf(h.night) >= 0);
+      }).sort(function (a, b) { return a.at - b.at; });
+    });
+  }
+
   // whether an answer says the phone's session is gone: nobody's, a 401, or a sign-in page after a redirect
   function signedOut(r) {
     return r.status === 401 || r.headers.get(ACCOUNT) === "-";
@@ -170,6 +185,7 @@
 
   scope.skOutbox = {
     waiting: waiting,
+    held: held,
     keep: function (hand) { return store("readwrite", function (s) { return s.put(hand); }); },
     // a hand read before, written back changed: only while it is still kept. A hand discarded meanwhile (its
     // Discard tapped while a sending of it was on) stays discarded, whatever that sending learns afterwards.
