@@ -67,6 +67,7 @@
     function all(test) { return states.every(test); }
     if (all(function (s) { return s === ""; })) return ask.dataset.leftOffline || ask.dataset.left;
     if (all(function (s) { return s === "closed"; })) return ask.dataset.leftClosed || ask.dataset.left;
+    if (all(function (s) { return s === "ended"; })) return ask.dataset.leftEnded || ask.dataset.left;
     if (all(function (s) { return s !== ""; })) return ask.dataset.leftDecide || ask.dataset.left;
     return ask.dataset.left;
   }
@@ -83,7 +84,9 @@
           if (window.confirm(ask ? ask.dataset.confirm : "")) discard().then(leave);
           return;
         }
-        tell(ask.dataset.say, hands.length);
+        // hands that can no longer be recorded (their night closed on another phone, a guest's): nothing to send
+        var ended = ask.dataset.leftEnded && hands.every(function (h) { return outbox.stateOf(h) === "ended"; });
+        tell(ended ? ask.dataset.leftEnded : ask.dataset.say, hands.length);
         ask.showModal();
       });
     });
@@ -135,6 +138,42 @@
       theirs().then(function (hands) {
         return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
       }).then(function () { kept.hidden = true; });
+    });
+  }
+
+  // --- a guest's club night closed on another phone (its page answered 409 with the code "spent": the guest's code
+  // is spent): the hands the phone keeps for it can no longer be recorded there. #night-ended (templates/errors/
+  // error.html) lists them, to be read (what was entered, in the words they were saved with), and discards them all,
+  // after a confirmation: every guest's of the night (a guest's hands are the table's), never a member's.
+  var ended = document.getElementById("night-ended");
+  if (ended && outbox && window.indexedDB) {
+    var endedNight = ended.dataset.night;
+    var guests = function () {
+      return outbox.all().then(function (all) {
+        return all.filter(function (h) { return h.night === endedNight && /^guest:/.test(h.account || ""); })
+          .sort(function (a, b) { return a.at - b.at; });
+      }).catch(function () { return []; });
+    };
+    var list = ended.querySelector("ol");
+    guests().then(function (hands) {
+      if (!hands.length) return;
+      ended.querySelector("[data-text]").textContent = ended.dataset.say.replace("__N__", String(hands.length));
+      ended.dataset.count = String(hands.length);
+      hands.forEach(function (h) {
+        var item = document.createElement("li");
+        var words = document.createElement("span");
+        words.textContent = h.summary;
+        if (h.said && h.said !== root.lang) words.lang = h.said;
+        item.append(ended.dataset.hand.replace("__N__", String(h.expected + 1)) + " · ", words);
+        list.appendChild(item);
+      });
+      ended.hidden = false;
+    });
+    ended.querySelector("button").addEventListener("click", function () {
+      if (!window.confirm(ended.dataset.confirm.replace("__N__", ended.dataset.count))) return;
+      guests().then(function (hands) {
+        return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
+      }).then(function () { ended.hidden = true; });
     });
   }
 
