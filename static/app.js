@@ -85,8 +85,10 @@
           return;
         }
         // hands that can no longer be recorded (their night closed on another phone, a guest's): nothing to send
+        // (then "Send now" is not offered)
         var ended = ask.dataset.leftEnded && hands.every(function (h) { return outbox.stateOf(h) === "ended"; });
         tell(ended ? ask.dataset.leftEnded : ask.dataset.say, hands.length);
+        ask.querySelector("[data-send]").hidden = !!ended;
         ask.showModal();
       });
     });
@@ -109,6 +111,7 @@
         buttons.forEach(function (b) { b.disabled = false; });
         if (!left.length) { ask.close(); leave(); return; }
         tell(leftWords(left), left.length);
+        ask.querySelector("[data-send]").hidden = left.every(function (h) { return outbox.stateOf(h) === "ended"; });
       });
     });
   }
@@ -161,10 +164,11 @@
       ended.dataset.count = String(hands.length);
       hands.forEach(function (h) {
         var item = document.createElement("li");
-        var words = document.createElement("span");
+        var what = document.createElement("span"), words = document.createElement("span");
         words.textContent = h.summary;
         if (h.said && h.said !== root.lang) words.lang = h.said;
-        item.append(ended.dataset.hand.replace("__N__", String(h.expected + 1)) + " · ", words);
+        what.append(ended.dataset.hand.replace("__N__", String(h.expected + 1)) + " · ", words);
+        item.appendChild(what);
         list.appendChild(item);
       });
       ended.hidden = false;

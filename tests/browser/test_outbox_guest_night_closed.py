@@ -28,8 +28,8 @@ STATES = "() => self.skOutbox.all().then(hs => hs.map(h => h.conflict))"
             "Dieser Abend wurde auf einem anderen Handy abgeschlossen: dieses Spiel kann dort nicht mehr eingetragen"
             " werden.",
             "Nicht eingetragen, zum Nachlesen auf diesem Handy behalten: 2.",
-            "Nicht gesendet: 2: Sie können an diesem Abend nicht mehr eingetragen werden",
-            "Ihr Abend wurde auf einem anderen Handy abgeschlossen, und sie können dort nicht mehr eingetragen werden.",
+            "Nicht gesendet: 2. An diesem Abend können sie nicht mehr eingetragen werden",
+            "Der Abend dieser Spiele wurde auf einem anderen Handy abgeschlossen; dort können sie nicht mehr",
         ),
         (
             "en-GB",
@@ -63,6 +63,7 @@ def test_a_guests_hands_whose_night_another_phone_closed_say_so_and_are_kept_to_
         phone.locator("main button.signout").click()  # leaving the table: nothing to send, said so
         ask = phone.locator("#signout-ask")
         expect(ask.locator("[data-text]")).to_contain_text(leaving)
+        expect(ask.locator("[data-send]")).to_be_hidden()  # nothing to send
         ask.locator("[data-cancel]").click()  # kept, to read
         phone.goto(f"{base}/nights/{night}")  # the night's page again: its refusal, with the hands to read
         box = phone.locator("#night-ended")
