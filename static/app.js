@@ -37,12 +37,20 @@
   // --- signing out: form[data-signout] (templates/signin/_signout.html), a plain post without JavaScript.
   // First the hands this account saved on the phone that have not reached the server (static/outbox-store.js)
   // are sent now, or discarded after a confirmation (#signout-ask, templates/base.html: never left for
-  // whoever signs in next); then the pages kept for offline use are forgotten, and the form is sent.
+  // whoever signs in next); then the pages kept for offline use are forgotten, and the form is sent. So are the hands a
+  // guest saved here that this account takes over on their night's page (#signout's data-adopt: "all", a member who
+  // may record; else the ids of a guest's nights), whichever page it signs out from: they were asked about only once
+  // their night's page had been opened, and left unasked otherwise.
   var outbox = self.skOutbox, ask = document.getElementById("signout-ask"), leaving = null;
   var account = root.dataset.account;
+  var signout = document.getElementById("signout");
+  var adopting = signout && signout.dataset.adopt !== undefined ? signout.dataset.adopt : "";
+  var adopt = adopting === "all" ? true : adopting.split(/\s+/).filter(Boolean);
   function mine() {
-    return outbox && window.indexedDB ? outbox.waiting(null, account).catch(function () { return []; }) : Promise.resolve([]);
+    return outbox && window.indexedDB ? outbox.held(account, adopt).catch(function () { return []; }) : Promise.resolve([]);
   }
+  // whether the sending of ``night`` takes over the guest's hands of it (static/outbox-store.js waiting)
+  function adopts(night) { return adopt === true || adopt.indexOf(String(night)) >= 0; }
   function leave() {
     var forgotten = outbox ? outbox.forgetPages().catch(function () {}) : Promise.resolve();
     forgotten.then(function () { HTMLFormElement.prototype.submit.call(leaving); });
@@ -59,6 +67,7 @@
     function all(test) { return states.every(test); }
     if (all(function (s) { return s === ""; })) return ask.dataset.leftOffline || ask.dataset.left;
     if (all(function (s) { return s === "closed"; })) return ask.dataset.leftClosed || ask.dataset.left;
+    if (all(function (s) { return s === "ended"; })) return ask.dataset.leftEnded || ask.dataset.left;
     if (all(function (s) { return s !== ""; })) return ask.dataset.leftDecide || ask.dataset.left;
     return ask.dataset.left;
   }
@@ -75,7 +84,11 @@
           if (window.confirm(ask ? ask.dataset.confirm : "")) discard().then(leave);
           return;
         }
-        tell(ask.dataset.say, hands.length);
+        // hands that can no longer be recorded (their night closed on another phone, a guest's): nothing to send
+        // (then "Send now" is not offered)
+        var ended = ask.dataset.leftEnded && hands.every(function (h) { return outbox.stateOf(h) === "ended"; });
+        tell(ended ? ask.dataset.leftEnded : ask.dataset.say, hands.length);
+        ask.querySelector("[data-send]").hidden = !!ended;
         ask.showModal();
       });
     });
@@ -92,12 +105,13 @@
       mine().then(function (hands) {  // night by night, in the order they were saved
         var nights = hands.map(function (h) { return h.night; }).filter(function (n, i, all) { return all.indexOf(n) === i; });
         return nights.reduce(function (sent, night) {
-          return sent.then(function () { return outbox.send(night, account); });
+          return sent.then(function () { return outbox.send(night, account, adopts(night)); });
         }, Promise.resolve());
       }).then(mine).then(function (left) {
         buttons.forEach(function (b) { b.disabled = false; });
         if (!left.length) { ask.close(); leave(); return; }
         tell(leftWords(left), left.length);
+        ask.querySelector("[data-send]").hidden = left.every(function (h) { return outbox.stateOf(h) === "ended"; });
       });
     });
   }
@@ -127,6 +141,43 @@
       theirs().then(function (hands) {
         return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
       }).then(function () { kept.hidden = true; });
+    });
+  }
+
+  // --- a guest's club night closed on another phone (its page answered 409 with the code "spent": the guest's code
+  // is spent): the hands the phone keeps for it can no longer be recorded there. #night-ended (templates/errors/
+  // error.html) lists them, to be read (what was entered, in the words they were saved with), and discards them all,
+  // after a confirmation: every guest's of the night (a guest's hands are the table's), never a member's.
+  var ended = document.getElementById("night-ended");
+  if (ended && outbox && window.indexedDB) {
+    var endedNight = ended.dataset.night;
+    var guests = function () {
+      return outbox.all().then(function (all) {
+        return all.filter(function (h) { return h.night === endedNight && /^guest:/.test(h.account || ""); })
+          .sort(function (a, b) { return a.at - b.at; });
+      }).catch(function () { return []; });
+    };
+    var list = ended.querySelector("ol");
+    guests().then(function (hands) {
+      if (!hands.length) return;
+      ended.querySelector("[data-text]").textContent = ended.dataset.say.replace("__N__", String(hands.length));
+      ended.dataset.count = String(hands.length);
+      hands.forEach(function (h) {
+        var item = document.createElement("li");
+        var what = document.createElement("span"), words = document.createElement("span");
+        words.textContent = h.summary;
+        if (h.said && h.said !== root.lang) words.lang = h.said;
+        what.append(ended.dataset.hand.replace("__N__", String(h.expected + 1)) + " · ", words);
+        item.appendChild(what);
+        list.appendChild(item);
+      });
+      ended.hidden = false;
+    });
+    ended.querySelector("button").addEventListener("click", function () {
+      if (!window.confirm(ended.dataset.confirm.replace("__N__", ended.dataset.count))) return;
+      guests().then(function (hands) {
+        return Promise.all(hands.map(function (h) { return outbox.drop(h.key); }));
+      }).then(function () { ended.hidden = true; });
     });
   }
 

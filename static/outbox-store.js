@@ -43,7 +43,7 @@
     });
   }
   var SKIPPED = ["csrf_token", "action", "idempotency_key", "expected_hands", "outbox_summary", "outbox_account", "outbox_entered",
-    "outbox_table", "outbox_waiting", "outbox_lang"];
+    "outbox_table", "outbox_waiting", "outbox_after", "outbox_lang"];
   // The header by which the server says whose an answer is (scorekeeper/web/offline/routes.py); "-": nobody's.
   var ACCOUNT = "Scorekeeper-Account";
   // The caches of the pages kept for offline use: one per account, "sk-pages-<account>" (sw.js).
@@ -63,8 +63,10 @@
   // Why a hand waits for the player: another phone recorded a hand with its number ("taken", a 409), the server
   // refused it ("refused", a 400: its reasons in ``why``), the night takes no hands now ("closed": asked again),
   // the night is gone ("gone", a 404) or the account may no longer record it ("forbidden", a 403). The last two
-  // are never sent again: the hand stays on the phone until it is discarded by a tap.
-  var STATES = ["taken", "refused", "closed", "gone", "forbidden"];
+  // are never sent again: the hand stays on the phone until it is discarded by a tap. So is a guest's hand whose club
+  // night another phone closed ("ended", the server's code "spent"): the closing spent the guest's code, and no hand of
+  // this guest is recorded at that night again (reopened, it has a new code); it is kept to be read until discarded.
+  var STATES = ["taken", "refused", "closed", "gone", "forbidden", "ended"];
   // a hand's state; a record of an earlier version held the page's words of the moment instead: read from
   // its flags (null: refused, its stored words the only copy of the server's reasons, shown as they are)
   function stateOf(hand) {
@@ -88,8 +90,26 @@
       return Promise.all(taken.map(function (h) {
         h.account = account;
         h.adopted = true;
+        // a member reads a closed night and may record there once it is reopened: a guest's hand that ended with the
+        // guest's code waits as closed for the member (asked again at each sending)
+        if (h.conflict === "ended" && member(account)) { h.conflict = "closed"; h.closed = true; }
         return scope.skOutbox.update(h);
       })).then(function () { return mine.sort(function (a, b) { return a.at - b.at; }); });
+    });
+  }
+
+  // What signing out would leave unsent (static/app.js): ``account``'s waiting hands of every night, and the hands a
+  // guest session saved on this phone that it may take over (``adopt``: true, every night's: a member who may record;
+  // else the nights it may, a guest's: templates/base.html #signout), in the order they were saved. Listed, not taken
+  // over: the sending of a night takes them over (waiting). A hand the account may not take (a viewer's phone, another
+  // member's) is left as it is: signing out changes nothing for it.
+  function held(account, adopt) {
+    var nights = Array.isArray(adopt) ? adopt.map(String) : [];
+    return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
+      return (all || []).filter(function (h) {
+        if (h.account === account) return true;
+        return (guest(account) || member(account)) && guest(h.account) && (adopt === true || nights.indexOf(h.night) >= 0);
+      }).sort(function (a, b) { return a.at - b.at; });
     });
   }
 
@@ -118,13 +138,16 @@
   // takes no hand now (closed since the hand was kept) sends the form back to its table page, which says
   // why (core/lifecycle.py): resolves to {closed: the server's words (a sentence), lang: their language} instead,
   // and nothing is sent. A guest whose night another phone closed is refused by its code ("closed": its code is
-  // spent, the answer is nobody's): the same, said of the night whoever asks (``anyone``).
+  // spent, the answer is nobody's): the same, said of the night whoever asks (``anyone``), and with the code "spent"
+  // (``spent``): its hands can no longer be recorded there ("ended").
   // A night that is gone, or an account that may no longer record there: {never: its state} (never()).
   function freshForm(night) {
     return fetch("/nights/" + night + "/hands/new", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       if (improper(r)) throw unanswered();
       if (coded(r, "closed")) {
-        return r.text().then(function (html) { return { closed: reasons(html), lang: langOf(r), anyone: true }; });
+        return r.text().then(function (html) {
+          return { closed: reasons(html), lang: langOf(r), anyone: true, spent: coded(r, "spent") };
+        });
       }
       if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
       // a guest's night with a new code, the guest still at another night: they wait for joining it again
@@ -170,6 +193,7 @@
 
   scope.skOutbox = {
     waiting: waiting,
+    held: held,
     keep: function (hand) { return store("readwrite", function (s) { return s.put(hand); }); },
     // a hand read before, written back changed: only while it is still kept. A hand discarded meanwhile (its
     // Discard tapped while a sending of it was on) stays discarded, whatever that sending learns afterwards.
@@ -250,7 +274,7 @@
         var hand = hands.shift();
         if (!hand || (hand.conflict && !hand.closed)) return null;
         return freshForm(night).then(function (fresh) {
-          if (fresh.anyone) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
+          if (fresh.anyone) return refuseAll([hand].concat(hands), fresh.spent ? "ended" : "closed", fresh.closed, fresh.lang);
           if (fresh.account !== account) throw new Error("another account");
           if (fresh.never) return refuseAll([hand].concat(hands), fresh.never);
           // A night that takes no hand now: its first hand waiting is posted all the same (with its key), once a
@@ -278,8 +302,9 @@
             }
             hand.failing = 0;  // the app's answer about it
             var said = r.text().then(reasons, function () { return ""; });
-            if (coded(r, "closed")) {  // closed since the form was fetched: this one and the rest wait
-              return said.then(function (why) { return refuseAll([hand].concat(hands), "closed", why, langOf(r)); });
+            if (coded(r, "closed")) {  // closed since the form was fetched: this one and the rest wait (a guest's: ended)
+              var state = coded(r, "spent") ? "ended" : "closed";
+              return said.then(function (why) { return refuseAll([hand].concat(hands), state, why, langOf(r)); });
             }
             if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
             if (coded(r, "new-code")) throw new Error("signed out");  // joined again with the new code, they go

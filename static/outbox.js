@@ -55,7 +55,8 @@
   var tableUrl = box.dataset.tableUrl;
   var text = box.dataset;  // the page's words: data-waiting, data-conflict, data-add, data-discard, ...
   // the page's words for why a hand waits for the player (the store keeps the reason as data: STATES)
-  var says = { taken: text.conflict, refused: text.refused, closed: text.closed, gone: text.gone, forbidden: text.forbidden };
+  var says = { taken: text.conflict, refused: text.refused, closed: text.closed, gone: text.gone, forbidden: text.forbidden,
+    ended: text.ended || text.closed };
   var titled = box.querySelector("[data-title]").textContent;  // "waiting for a connection"
 
   var store = self.skOutbox;
@@ -123,8 +124,10 @@
       // every hand waits for the player (a conflict, or the server can't take it, or one before it): not for a connection
       var decide = hands.length > 0 && hands[0].conflict && !!text.behind;
       decide = decide || (hands.length > 0 && hands.every(function (h) { return h.conflict; }));
+      // every hand's night closed on another phone, the guest's code spent: kept to read, waiting for nothing
+      var ended = hands.length > 0 && !!text.titleEnded && hands.every(function (h) { return store.stateOf(h) === "ended"; });
       box.querySelector("[data-title]").textContent = other ? text.titleOther : signedOut ? text.titleSignedOut :
-        decide ? text.titleKept : unanswered && text.titleServer ? text.titleServer : titled;
+        ended ? text.titleEnded : decide ? text.titleKept : unanswered && text.titleServer ? text.titleServer : titled;
       if (hands.some(function (h) { return h.conflict || failing(h); })) list.open = true;  // the player decides: shown
       var items = box.querySelector("ol");
       items.textContent = "";
@@ -169,11 +172,14 @@
   // The hand form's preview (static/hand.js) is the server's, which knows nothing of the hands waiting here: it
   // previewed the server's next hand, not the deal the form names behind them (at a table of five another sits out).
   // The form carries those hands' fields (outbox_waiting, read by the preview only: scorekeeper/web/hands/routes.py
-  // _behind_waiting), which the server settles first, unsaved, so the preview is of the hand after them.
+  // _behind_waiting), which the server settles first, unsaved, so the preview is of the hand after them. While they
+  // go one after another, those that landed are this phone's own, not another phone's: the first still waiting says
+  // how many hands it was entered after (outbox_after), which the server counts as the form's.
   function waitingAhead(hands) {
     if (!form || form.dataset.outbox === undefined) return;
     var ahead = hands.filter(function (h) { return h.expected >= madeFor; });
     hidden("outbox_waiting").value = ahead.length ? JSON.stringify(ahead.map(function (h) { return h.fields; })) : "";
+    hidden("outbox_after").value = ahead.length ? String(ahead[0].expected) : "";
   }
   // the server's reason for a hand it refused, as it came: in the language of its answer (marked with it where the
   // page is in another now: a closed night's is asked again at the next sending, a refused hand's is all there is)
@@ -196,7 +202,7 @@
     if (state === "taken" && hand.others && text.others) words += " " + text.others;
     return words;
   }
-  function never(hand) { var state = store.stateOf(hand); return state === "gone" || state === "forbidden"; }
+  function never(hand) { var state = store.stateOf(hand); return state === "gone" || state === "forbidden" || state === "ended"; }
   function button(label, action, key) {
     var b = document.createElement("button");
     b.type = "button";
@@ -570,6 +576,9 @@
   }
 
   window.addEventListener("online", function () { delay = 0; send(); });
+  // a guest's night closed on another phone (static/table.js found it by its polling): the hands waiting here learn at
+  // once that they can no longer be recorded there, as the notice says
+  document.addEventListener("sk:night-closed", function () { delay = 0; send(); });
   show().then(function (hands) {
     if (!form) dealerBadge(hands);
     if (form && form.dataset.outbox !== undefined) deal(hands);

@@ -10,7 +10,9 @@
   var notice = document.getElementById("outbox-waiting");
   var outbox = self.skOutbox;
   if (!notice || !outbox || !window.indexedDB) return;
-  var NEVER = ["gone", "forbidden"];  // never to be sent (static/outbox-store.js STATES): not counted as to be sent
+  // never to be sent (static/outbox-store.js STATES; "ended": a guest's, its night closed on another phone): not
+  // counted as to be sent
+  var NEVER = ["gone", "forbidden", "ended"];
   outbox.all().then(function (hands) {
     var members = hands.filter(function (h) { return /^user:/.test(h.account || ""); });
     var never = members.filter(function (h) { return NEVER.indexOf(outbox.stateOf(h)) >= 0; }).length;

@@ -65,7 +65,11 @@
     link.textContent = closed ? words.linkClosed : member ? words.linkMember : words.link;
     notice.append(say, link);
     notice.hidden = false;
-    if (closed) closeWays();
+    if (closed) {
+      closeWays();
+      // the outbox (static/outbox.js) marks the hands it keeps for the night: they can no longer be recorded there
+      document.dispatchEvent(new CustomEvent("sk:night-closed"));
+    }
   }
   // The night is gone (deleted on another phone, or its tournament's round drawn again: the live part
   // answers 404): the polling stops, the page says so above the hands it last showed, with a way out, and

@@ -331,7 +331,12 @@ def _spent_answer(who: Identity, night_id: int | None):
     refused = lifecycle.refusal(lifecycle.life_of(db=read_db(), night=night), lifecycle.RECORD)
     if refused is None:
         return None
-    raise refusals.Refused(message(refused, sentence=True), refusals.CLOSED)
+    if night_id not in spent_nights():  # the night it closed itself and reads on: a write to it, refused as closed
+        raise refusals.Refused(message(refused, sentence=True), refusals.CLOSED)
+    # closed by another phone: the code is spent, and the hands the phone keeps for the night can no longer be
+    # recorded at it; the error page lists them to be read, and discarded (templates/errors/error.html #night-ended)
+    g.spent_night = night
+    raise refusals.Refused(message(refused, sentence=True), refusals.CLOSED, refusals.SPENT)
 
 
 def night_gone(night_id: int, message: str) -> str:

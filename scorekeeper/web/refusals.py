@@ -22,11 +22,15 @@ OTHERS = "others"
 #: The night takes no hand now (closed, a finished table: core/lifecycle.py), or the guest's night was closed
 #: meanwhile by another phone (web/access.py ``spent_nights``): the guest's code is spent.
 CLOSED = "closed"
+#: With :data:`CLOSED`: a guest's club night closed by another phone spent the guest's code: no hand of this guest is
+#: recorded at it again (reopened, it has a new code), so a hand its phone keeps for it waits for nothing: the outbox
+#: keeps it to be read until it is discarded (web/access.py ``_spent_answer``, static/outbox-store.js "ended").
+SPENT = "spent"
 #: The guest's night has a new code since the guest joined it (reopened, or a guest at it left the table):
 #: the guest joins it again with the new code (web/access.py ``NEW_CODE``).
 NEW_CODE = "new-code"
 
-CODES = (CHANGED, OTHERS, CLOSED, NEW_CODE)
+CODES = (CHANGED, OTHERS, CLOSED, SPENT, NEW_CODE)
 
 
 def header(*codes: str) -> dict[str, str]:

@@ -151,3 +151,32 @@ def test_a_viewer_who_signs_in_on_the_phone_leaves_the_guests_hands_to_the_guest
         assert [h.data["declarer"] for h in table(live, night).hands] == [3]
     finally:
         phone.context.close()
+
+
+def test_signing_out_from_any_page_asks_about_the_guests_hands_the_member_would_leave(
+    browser, sign_in, live, matzlfangen_night
+):
+    """A member signed in on the guest's phone signs out without having opened the night's page: the dialog asked
+    about the member's own hands only, so the guest's went unasked, left on the phone for nobody in particular. It
+    asks about them too ("Send now" sends them under the member's account, as the night's page would)."""
+    base, _ = live
+    night = matzlfangen_night
+    phone = _guest(browser, base, night, _code(live, night))
+    try:
+        phone.goto(f"{base}/nights/{night}")
+        save_offline(phone, base, night, ("Anna", "Bernd"))
+        phone.context.clear_cookies()  # the guest session is gone; a member signs in on this phone
+        _back_online(phone)
+        sign_in(phone)
+        phone.goto(f"{base}/players/")  # never the night's page
+        phone.locator("details.menu > summary").click()
+        phone.locator("details.menu button", has_text="Abmelden").click()
+        ask = phone.locator("#signout-ask")
+        expect(ask).to_be_visible()
+        expect(ask.locator("[data-text]")).to_contain_text("noch nicht beim Server: 2")
+        ask.locator("button", has_text="Jetzt senden").click()
+        phone.wait_for_url(f"{base}/login")
+        assert [h.data["declarer"] for h in table(live, night).hands] == [1, 2]  # sent once each, in order
+        assert phone.evaluate("self.skOutbox.all().then(hs => hs.length)") == 0
+    finally:
+        phone.context.close()

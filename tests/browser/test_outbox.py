@@ -619,4 +619,4 @@ def test_hands_stored_by_an_earlier_version_of_the_outbox_are_still_shown_and_ca
     assert "Wähle den Spieler." in second and "Add as the next hand" not in second, second
     page.on("dialog", lambda d: d.accept())
     items.nth(1).locator("button", has_text="Discard").click()
-    page.wait_for_function("document.querySelectorAll('#outbox li.conflict').length === 1")
+    wait_until(page, "() => document.querySelectorAll('#outbox li.conflict').length === 1")

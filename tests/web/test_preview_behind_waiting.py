@@ -61,3 +61,25 @@ def test_a_waiting_hand_the_night_would_not_take_gives_no_preview(client, db, fi
     assert said.startswith("No preview: a hand waiting on this phone before this one can't be settled"), said
     assert "Anna +0" not in said
     assert load_table(db=db, night_id=five.id).hands == []
+
+
+@pytest.mark.parametrize(("after", "stale"), [(None, True), (1, False), (0, True)])
+def test_the_hands_the_phone_sent_meanwhile_are_its_own_not_another_phones(client, db, five, after, stale):
+    """The form made before any hand was stored; the first of two waiting hands landed since (here: recorded), the
+    second still waits. Told that the waiting one was entered after 1 hand (``outbox_after``), the preview is of the
+    deal after it; without (or told 0), the stored hand is another phone's: "recorded meanwhile", as before."""
+    from scorekeeper.core.hands import record_hand
+
+    data = open_form(client, f"/nights/{five.id}/hands/new?lang=en")  # expected_hands 0
+    record_hand(db=db, night_id=five.id, hand={"contract": "durch", "declarer": 2, "won": True}, expected_hands=0)
+    db.commit()
+    data.update(contract="durch", declarer="4", won="1", action="preview", outbox_waiting=json.dumps([DURCH_CLARA]))
+    if after is not None:
+        data["outbox_after"] = str(after)
+    answer = client.post(f"/nights/{five.id}/hands/new?fragment=1&lang=en", data=data)
+    said = page_text(answer.get_data(as_text=True))
+    if stale:
+        assert answer.status_code == 409 and "recorded a hand meanwhile" in said, said
+    else:
+        assert answer.status_code == 200 and said.startswith("Preview"), said
+        assert _sits_out(said) == "Clara", said  # hand 3: behind the stored one and the one waiting

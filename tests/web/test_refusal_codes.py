@@ -4,7 +4,9 @@ the answer, so an answer in another language than the page (a page kept offline,
 tab) was taken for a hand that could be added as the next one; and a guest's table page whose night another phone
 closed polled on without a word (a guest at another night too), or said "Join the table again", which cannot work.
 The codes: ``changed`` (a stale form), ``others`` (with it: other people play the hand it would be now), ``closed``
-(the night takes no hand now; a guest's night closed meanwhile), ``new-code`` (a guest's night has a new code)."""
+(the night takes no hand now; a guest's night closed meanwhile), with it ``spent`` (a guest's club night closed by
+another phone: the guest's code is spent, its hands can no longer be recorded there), ``new-code`` (a guest's night has
+a new code)."""
 
 from __future__ import annotations
 
@@ -88,9 +90,9 @@ def test_a_guests_night_closed_meanwhile_answers_its_polling_closed(app, db, pla
     for phone in (alone, at_two):
         for headers in (SCRIPT, {}):  # the table's polling, and the table page opened
             answer = phone.get(f"/nights/{night.id}/live?lang={lang}", headers=headers)
-            assert (answer.status_code, answer.headers.get(HEADER)) == (409, "closed")
+            assert (answer.status_code, answer.headers.get(HEADER)) == (409, "closed spent")
         form = phone.get(f"/nights/{night.id}/hands/new", headers=SCRIPT)  # the outbox's fresh form
-        assert (form.status_code, form.headers.get(HEADER)) == (409, "closed")
+        assert (form.status_code, form.headers.get(HEADER)) == (409, "closed spent")
     assert at_two.get(f"/nights/{other.id}/live", headers=SCRIPT).status_code == 200
 
 

@@ -164,6 +164,15 @@ def _behind_waiting(table: Table) -> Table | None:
     return table
 
 
+def _seen(expected: int | None, landed: int | None) -> int | None:
+    """The hands a preview's form counts before the hands waiting on its phone: the form's own count, or more where
+    the phone's first waiting hand was entered after more (``landed``: the phone's own hands, sent since the form was
+    made; never fewer than the form saw)."""
+    if expected is None or landed is None or landed < expected:
+        return expected
+    return landed
+
+
 def _handle(
     table: Table,
     form: HandForm,
@@ -173,11 +182,14 @@ def _handle(
     edit=False,
     current=None,
     waiting: int = 0,
+    landed: int | None = None,
 ):
     """Validate, preview or save: the same path with or without JavaScript. ``current``: an edit's form of the hand
     as it is stored now, at the night's version now (a stale edit comes back with it, to be checked and saved).
     ``waiting``: how many hands waiting on the phone ``table`` holds before this one, settled (a preview's only:
-    _behind_waiting): the form saw that many fewer."""
+    _behind_waiting): the form saw that many fewer. ``landed``: how many hands the first of those waiting was entered
+    after (the phone's ``outbox_after``): the hands the phone sent since the form was made, one after another, which
+    landed while the rest still wait, are its own, never "another phone recorded meanwhile"."""
     preview = None
     if request.method == "POST":
         if not form.validate():
@@ -197,7 +209,9 @@ def _handle(
             stale = (
                 edited_meanwhile(night=table.night, expected_version=form.expected())
                 if edit
-                else changed_meanwhile(night=table.night, expected_hands=form.expected(), count=number - 1 - waiting)
+                else changed_meanwhile(
+                    night=table.night, expected_hands=_seen(form.expected(), landed), count=number - 1 - waiting
+                )
             )
             if stale is not None:
                 raise stale
@@ -287,13 +301,16 @@ def new(night_id: int):
         return away
     form = FORMS[table.night.game]()
     stored = len(table.hands)
-    waiting = 0
+    waiting, landed = 0, None
     if request.method == "POST" and request.form.get("action") == "preview" and request.form.get("outbox_waiting"):
         # the preview of a hand behind those waiting on the phone: of the deal the form names, after them
         behind = _behind_waiting(table)
         if behind is None:
             return render_template("hands/_preview.html", waiting_unsettled=True, table=table)
         waiting, table = len(behind.hands) - stored, behind
+        # the count of hands the first of them was entered after (static/outbox.js waitingAhead): those sent before
+        # it landed since the form was made, this phone's own
+        landed = parse_int(request.form.get("outbox_after") or "")
     dealt = table.next_deal  # worked out by the core as it read the night
     positions = dealt.positions
     form.prepare(seat_names(table, positions), stored, table.settlement.rules, dealt.forehand_seat)
@@ -326,7 +343,7 @@ def new(night_id: int):
                 "error",
             )
 
-    answer = _handle(table, form, len(table.hands) + 1, positions, save, waiting=waiting)
+    answer = _handle(table, form, len(table.hands) + 1, positions, save, waiting=waiting, landed=landed)
     return answer or redirect(url_for("nights.show", night_id=night_id, _anchor="balance"))
 
 
