@@ -218,7 +218,12 @@ class Table:
             _, (result,), (after,) = game.settle_from(rules, [data], start, number - 1)
             running = self.running.after(result.deltas, dealt.positions)
             check_ceiling(
-                stake_cents=self.night.stake_cents, sums=[running], states=[game.state_to_json(after)], first=number - 1
+                game=game,
+                rules=rules,
+                stake_cents=self.night.stake_cents,
+                sums=[running],
+                states=[game.state_to_json(after)],
+                first=number - 1,
             )
             read = [*_read(self.hands), row._replace(result=result.to_json())]
             return build_table(
