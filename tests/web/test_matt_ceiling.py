@@ -99,3 +99,16 @@ def test_many_hands_an_edit_and_an_import_stop_at_it_too(db, players):
     data["hands"][1]["data"] = MATE
     with pytest.raises(InvalidExport, match=r"^hands\[1\]\.data: this hand would make a player's money 74000 units"):
         import_night(db=db, data=data)
+
+
+def test_the_edit_forms_preview_refuses_it_as_saving_the_edit_does(client, db, players):
+    night = matt_night(db, players)
+    record_hand(db=db, night_id=night.id, hand=SMALL)
+    record_hand(db=db, night_id=night.id, hand=SMALL)
+    before = unchanged(db, night.id)
+
+    for action in ("preview", "save"):
+        answer = submit(client, night.id, MATE, action=action, lang="en", number=1)
+        assert answer.status_code == 400, (action, answer.status_code)
+        assert "This hand would make a player's money 77000 units" in answer_text(answer)
+    assert unchanged(db, night.id) == before

@@ -112,3 +112,26 @@ def test_a_night_file_starting_with_a_pot_past_the_ceiling_is_refused(db, player
         "evening.pot_start: a pot of 1000000000 units to start with is more than a night may hold "
         "(100000000 units at this stake)"
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "This hand would make the pot 131072000 units, more than a night may hold"),
+        ("de", "Dieses Spiel brächte den Stock auf 131072000 Einheiten, mehr als ein Abend halten kann"),
+    ],
+)
+def test_the_edit_forms_preview_refuses_an_edit_past_the_ceiling_as_saving_it_does(client, db, players, lang, said):
+    """The edit form's preview settled the night again without the ceiling: it showed the pot at 131,072,000 units
+    (13,107,200 EUR) where saving the same edit was refused."""
+    night = bomb(db, players)
+    record_hand(db=db, night_id=night.id, hand={"contract": "solo", "declarer": 2, "suit": "herz", "points": 70})
+    before = unchanged(db, night.id)
+
+    for action in ("preview", "save"):
+        answer = submit(client, night.id, LOST, action=action, lang=lang, number=16)
+        assert answer.status_code == 400, (action, answer.status_code)
+        text = answer_text(answer)
+        assert said in text, (action, text[:2000])
+        assert "131072000" not in text.replace(said, "")  # no figures of the pot past it
+    assert unchanged(db, night.id) == before
