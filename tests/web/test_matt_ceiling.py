@@ -57,13 +57,13 @@ def test_the_api_refuses_a_durchgang_whose_money_passes_the_ceiling(client, db, 
     [
         (
             "en",
-            "This hand would make a player's money 77000 units (the points' difference times the stake per point), "
-            "more than a night may hold (10000 units at this stake): nothing was saved",
+            "This hand would make a player's money 77,000 units (the points' difference times the stake per point), "
+            "more than a night may hold (10,000 units at this stake): nothing was saved",
         ),
         (
             "de",
-            "Dieser Durchgang brächte das Geld eines Spielers auf 77000 Einheiten (die Differenz der Punkte mal "
-            "Einsatz je Punkt), mehr als ein Abend halten kann (10000 Einheiten bei diesem Einsatz): nichts wurde "
+            "Dieser Durchgang brächte das Geld eines Spielers auf 77.000 Einheiten (die Differenz der Punkte mal "
+            "Einsatz je Punkt), mehr als ein Abend halten kann (10.000 Einheiten bei diesem Einsatz): nichts wurde "
             "gespeichert",
         ),
     ],
@@ -110,5 +110,5 @@ def test_the_edit_forms_preview_refuses_it_as_saving_the_edit_does(client, db, p
     for action in ("preview", "save"):
         answer = submit(client, night.id, MATE, action=action, lang="en", number=1)
         assert answer.status_code == 400, (action, answer.status_code)
-        assert "This hand would make a player's money 77000 units" in answer_text(answer)
+        assert "This hand would make a player's money 77,000 units" in answer_text(answer)
     assert unchanged(db, night.id) == before
