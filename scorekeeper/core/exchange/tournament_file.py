@@ -347,6 +347,18 @@ def _read_tables(
             raise InvalidExport(f"{npath}.game", f"a table plays the tournament's game, {columns['game']}")
         if night.columns["rules"] != columns["rules"]:
             raise InvalidExport(f"{npath}.rules", "a table plays the tournament's rules (tournament.rules)")
+        # a tournament's table takes no pot (core/nights.py pot_gap): a pot to start with would be shared out
+        # among its players at its close, from nowhere
+        said = f"table {number} of round {round_number}"
+        if night.columns["pot_start"]:
+            raise InvalidExport(
+                f"{npath}.pot_start",
+                f"{said} starts with a pot of {night.columns['pot_start']} units: a tournament's table takes no pot",
+            )
+        if night.pot_from:
+            raise InvalidExport(
+                f"{npath}.pot_from", f"{said} took a pot from another night: a tournament's table takes no pot"
+            )
         for seat, name in enumerate(night.names):
             looks = alike.get(name_key(name), set())
             entrant = exact.get(name, next(iter(looks)) if len(looks) == 1 else None)
