@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scorekeeper import config
 from scorekeeper.cli.common import Command, database_settings, many
 from scorekeeper.core import backup
 
@@ -50,7 +51,8 @@ def _restore(args: argparse.Namespace) -> int:
         print("restore cancelled: nothing changed", file=sys.stderr)
         return 1
     try:  # migrated, its history filled in and checked before it replaces the database
-        done = backup.restore(url=url, source=source, backups=instance / "backups")
+        currency = config.Settings.from_env().currency  # the club's: migration 0018's tournaments of before
+        done = backup.restore(url=url, source=source, backups=instance / "backups", currency=currency)
     except backup.RestoreFailed as exc:
         print(f"restore failed: {exc}", file=sys.stderr)
         return 1

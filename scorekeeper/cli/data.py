@@ -118,9 +118,9 @@ def _import_tournament(args: argparse.Namespace, data: Any = None) -> int:
         )
         print("nothing was imported", file=sys.stderr)
         return 1
-    with app_db(write=True) as (_, db):
-        try:
-            t, created = tournament_file.import_tournament(db, data)
+    with app_db(write=True) as (app, db):
+        try:  # a file written before a tournament kept its currency: the club's
+            t, created = tournament_file.import_tournament(db, data, currency=app.config["CURRENCY"])
         except InvalidExport as exc:
             print(f"{args.file}: {exc}", file=sys.stderr)
             print("nothing was imported", file=sys.stderr)
@@ -142,10 +142,10 @@ def _import(args: argparse.Namespace) -> int:
     if _kind(data) == "tournament":
         return _import_tournament(args, data)
     club = isinstance(data, dict) and data.get("format") == club_file.CLUB_FORMAT
-    with app_db(write=True) as (_, db):
+    with app_db(write=True) as (app, db):
         try:
-            if club:
-                done = club_file.import_club(db=db, data=data)
+            if club:  # a tournament of a file written before a tournament kept its currency: the club's
+                done = club_file.import_club(db=db, data=data, currency=app.config["CURRENCY"])
             else:
                 night_id, created = night_file.import_night(db=db, data=data)
         except InvalidExport as exc:

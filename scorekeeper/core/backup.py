@@ -249,7 +249,7 @@ def restore_target(url: str) -> Path:
     return sqlite_path(url=url, tool="pg_restore (or psql for a plain SQL dump)")
 
 
-def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreInfo:
+def restore(*, url: str, source: Path, backups: Path | None = None, currency: str | None = None) -> RestoreInfo:
     """Replace the live SQLite database of ``url`` by the backup ``source``.
 
     1. ``source`` is checked (:func:`check_backup`), copied to a temporary file
@@ -268,6 +268,7 @@ def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreIn
        from the start of that copy on, the safety copy is put back.
 
     :param backups: the folder of the safety copy.
+    :param currency: the club's (``SCOREKEEPER_CURRENCY``), for the migrations that need it (``db.upgrade``).
     :raises NotSQLite: on PostgreSQL.
     :raises BackupError: for a file that is not a sound database of this app (nothing changed).
     :raises RestoreFailed: for a restore that failed once it began to change the database (the
@@ -285,7 +286,7 @@ def restore(*, url: str, source: Path, backups: Path | None = None) -> RestoreIn
         raise BackupError(f"cannot write next to the database {live}: {exc}") from None
     copy = Path(name)
     try:
-        _prepare(source=source, copy=copy, page_size=_page_size(live))
+        _prepare(source=source, copy=copy, page_size=_page_size(live), currency=currency)
         safety, checked = (None, True)
         if live.exists():
             safety, checked = _keep(url=url, live=live, directory=backups or live.parent / "backups")
@@ -433,7 +434,7 @@ def _missing(connection: sqlite3.Connection, *, revision: str, name: Path) -> st
     return f"{name} does not have the schema of Scorekeeper{version}: it has {'; '.join(words)}"
 
 
-def _prepare(*, source: Path, copy: Path, page_size: int | None) -> None:
+def _prepare(*, source: Path, copy: Path, page_size: int | None, currency: str | None = None) -> None:
     """Make ``copy`` the checked, migrated copy of ``source`` with the history filled in.
 
     :param page_size: the live database's (the copy gets it: the backup API cannot copy
@@ -453,7 +454,7 @@ def _prepare(*, source: Path, copy: Path, page_size: int | None) -> None:
         engine = database.make_engine(f"sqlite:///{copy}")
         try:
             try:
-                database.upgrade(engine)
+                database.upgrade(engine, currency=currency)
             except Exception as exc:  # an untrusted file: whatever the migration meets, the file is refused
                 raise BackupError(f"{source} cannot be brought to the newest schema: {_first_line(exc)}") from None
             problem = _problem(engine, name=source)

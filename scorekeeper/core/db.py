@@ -106,10 +106,15 @@ def writer(engine: Engine) -> Engine:
     return engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
 
 
-def alembic_config(engine: Engine) -> Config:
+def alembic_config(engine: Engine, currency: str | None = None) -> Config:
+    """The migrations' config: the engine they run on, and the club's currency (``SCOREKEEPER_CURRENCY``, as the
+    app is configured; None: not known), which a migration that needs it reads (0018: the tournaments of before
+    get it), else takes the default."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["engine"] = engine
+    if currency is not None:
+        cfg.attributes["currency"] = currency
     return cfg
 
 
@@ -148,18 +153,20 @@ def migration_engine(url: str) -> Engine:
 _RACED = ("already exists", "duplicate column")
 
 
-def upgrade_to(url: str, revision: str = "head") -> None:
+def upgrade_to(url: str, revision: str = "head", *, currency: str | None = None) -> None:
     """Run the migrations of the database at ``url`` up to ``revision`` on an engine of their own
-    (:func:`migration_engine`), disposed at the end: no connection is left to the garbage collector."""
+    (:func:`migration_engine`), disposed at the end: no connection is left to the garbage collector.
+    ``currency``: the club's (:func:`alembic_config`)."""
     migrator = migration_engine(url)
     try:
-        command.upgrade(alembic_config(migrator), revision)
+        command.upgrade(alembic_config(migrator, currency), revision)
     finally:
         migrator.dispose()
 
 
-def upgrade(engine: Engine, attempts: int = 3) -> None:
-    """Bring the schema to the newest migration (a no-op when it is there).
+def upgrade(engine: Engine, attempts: int = 3, *, currency: str | None = None) -> None:
+    """Bring the schema to the newest migration (a no-op when it is there); ``currency``: the club's, as the app
+    is configured (``SCOREKEEPER_CURRENCY``), for the migrations that need it (:func:`alembic_config`).
 
     Processes starting at once take turns (:func:`migration_engine`); should one still find a table
     of a migration that another has just committed ("already exists", "duplicate column", seen
@@ -168,7 +175,7 @@ def upgrade(engine: Engine, attempts: int = 3) -> None:
     """
     for attempt in range(1, attempts + 1):
         try:
-            upgrade_to(engine.url.render_as_string(hide_password=False))
+            upgrade_to(engine.url.render_as_string(hide_password=False), currency=currency)
             return
         except DBAPIError as exc:
             if not any(m in str(exc.orig) for m in _RACED) or attempt == attempts:

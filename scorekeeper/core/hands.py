@@ -314,7 +314,14 @@ def record_hand(
     (parsed,), (result,), (after,) = game.settle_from(rules, [data], state, count)  # validates; a JSON object
     deals_after = life.deals_played + (0 if game.is_redeal(rules, parsed) else 1)
     sums = sums.after(result.deltas, dealt.positions)
-    check_ceiling(stake_cents=night.stake_cents, sums=[sums], states=[game.state_to_json(after)], first=count)
+    check_ceiling(
+        game=game,
+        rules=rules,
+        stake_cents=night.stake_cents,
+        sums=[sums],
+        states=[game.state_to_json(after)],
+        first=count,
+    )
     stored = dict(data)
     record = HandRecord(
         night_id=night_id,
@@ -379,7 +386,14 @@ def add_hands(*, db: Session, night_id: int, hands: list[Any]) -> int:
         results=results,
         dealers=[dealer for dealer, _ in datas],
     )
-    check_ceiling(stake_cents=night.stake_cents, sums=sums, states=[game.state_to_json(s) for s in states], first=count)
+    check_ceiling(
+        game=game,
+        rules=rules,
+        stake_cents=night.stake_cents,
+        sums=sums,
+        states=[game.state_to_json(s) for s in states],
+        first=count,
+    )
     now = utcnow()
     if datas:  # one multi-row INSERT: a night of 200 hands is one statement, not 200 ORM objects
         db.exec(
@@ -449,7 +463,12 @@ def edit_hand(
         dealers=[h.dealer for h in hands[number - 1 :]],
     )
     check_ceiling(
-        stake_cents=night.stake_cents, sums=sums, states=[game.state_to_json(s) for s in states], first=number - 1
+        game=game,
+        rules=rules,
+        stake_cents=night.stake_cents,
+        sums=sums,
+        states=[game.state_to_json(s) for s in states],
+        first=number - 1,
     )
     before = record.data
     record.data = dict(data)

@@ -332,6 +332,8 @@ class Tournament(SQLModel, table=True):
     deals: int  # per round, at every table (a redealt all-pass does not count)
     entry_fee_cents: int = Field(default=0)
     prizes: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # cents, 1st place first
+    # the fee's and the prizes' currency: the club's when the tournament was made (0018)
+    currency: str = Field(default="EUR", max_length=3)
     seed: str = Field(max_length=32)  # the draw and the lot are reproducible from it
     # pairs of start numbers [a, b] (a < b) the draw seats at different tables
     keep_apart: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))

@@ -374,8 +374,10 @@ def pot_gap(night: Night, sources: list[Any]) -> str | None:
     (``_carried_pot``'s rule). A tournament's table takes no pot."""
     start = night.pot_start or 0
     kinds = True  # the pots it took are of its kind: money in its currency, or units at a stake of 0
-    if night.tournament_id is not None:
-        gave = 0 if sources else start
+    if night.tournament_id is not None:  # it takes none: it starts with none, and no night's pot names it
+        if start:
+            return f"starts with a pot of {start} units, but a tournament's table takes no pot"
+        gave = 0
     elif night.stake_cents == 0:
         kinds = all(s.stake_cents == 0 for s in sources)
         gave = sum(s.pot_given or 0 for s in sources) if kinds else -1

@@ -14,7 +14,7 @@ from sqlalchemy import Text, type_coerce
 from sqlmodel import Session, select
 
 from scorekeeper.core.models import HandRecord, Night
-from scorekeeper.engine import GAMES, deal, ledger
+from scorekeeper.engine import GAMES, Game, deal, ledger
 from scorekeeper.engine.deal import Deal
 from scorekeeper.engine.errors import Refusal
 
@@ -45,11 +45,15 @@ class Running(NamedTuple):
         return cls((0,) * seats, (0,) * table_size)
 
 
-def check_ceiling(*, stake_cents: int, sums: Sequence[Running], states: Sequence[Any], first: int) -> None:
+def check_ceiling(
+    *, game: Game, rules: Any, stake_cents: int, sums: Sequence[Running], states: Sequence[Any], first: int
+) -> None:
     """The one check of the night's ceiling (``engine.ledger.check_ceiling``) after each of these hands: its
     sums (``sums``, each position's and each seat's) and its pot (``states``, as stored: ``{"pot": …}`` in
-    Schafkopf), the first of them the hand of index ``first``. Every writer of hands asks it before it saves
-    (record, many at once, edit, import), and the hand form's preview of the next hand.
+    Schafkopf), the first of them the hand of index ``first``; where the game's money is its balance made of
+    the sums (``game.money_from_balance``: Matt's ``stake_per_point`` times the points' difference, under
+    ``rules``, validated), that money too (``engine.ledger.check_money_ceiling``). Every writer of hands asks it
+    before it saves (record, many at once, edit, import), and the hand form's preview of a new or an edited hand.
 
     :raises InvalidHand: naming the hand that passes it; nothing is saved.
     """
@@ -57,6 +61,8 @@ def check_ceiling(*, stake_cents: int, sums: Sequence[Running], states: Sequence
         state = decoded(state)
         pot = state.get("pot") if isinstance(state, dict) else None
         ledger.check_ceiling([*total.units, *total.totals], pot, stake_cents, first + i)
+        if game.money_from_balance:
+            ledger.check_money_ceiling(game.hand_money(rules, total.totals), stake_cents, first + i)
 
 
 def decoded(value: Any) -> Any:

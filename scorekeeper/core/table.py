@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, Player, Seat, scores_units
-from scorekeeper.core.stored import Running, check_ceiling, decoded, last_hand, stored_state
+from scorekeeper.core.stored import Running, check_ceiling, decoded, last_hand, running_sums, stored_state
 from scorekeeper.core.text import is_id
 from scorekeeper.engine import GAMES, HandResult, Settlement, deal, ledger, settle_session, stored_deltas
 from scorekeeper.engine.deal import Deal
@@ -206,7 +206,8 @@ class Table:
         A next hand is settled alone from the stored state after the last one, where it is known;
         otherwise (and for a replaced hand) the night is settled from its start.
 
-        :raises InvalidHand: when the engine refuses the hand or a later hand because of it.
+        :raises InvalidHand: when the engine refuses the hand or a later hand because of it, or when it or a later
+            hand would pass the night's ceiling (``stored.check_ceiling``, as saving it would).
         """
         dealt = self.deal(number)
         data = dealt.complete(GAMES[self.night.game], hand)
@@ -218,7 +219,12 @@ class Table:
             _, (result,), (after,) = game.settle_from(rules, [data], start, number - 1)
             running = self.running.after(result.deltas, dealt.positions)
             check_ceiling(
-                stake_cents=self.night.stake_cents, sums=[running], states=[game.state_to_json(after)], first=number - 1
+                game=game,
+                rules=rules,
+                stake_cents=self.night.stake_cents,
+                sums=[running],
+                states=[game.state_to_json(after)],
+                first=number - 1,
             )
             read = [*_read(self.hands), row._replace(result=result.to_json())]
             return build_table(
@@ -230,7 +236,25 @@ class Table:
             )
         hands = [h for h in self.hands if h.number != number]
         hands.insert(number - 1, row)
-        return build_table(night=self.night, players=self.players, hands=hands)
+        settlement = settle(night=self.night, hands=[h.data for h in hands])
+        # the ceiling as the edit's save checks it (core/hands.py edit_hand): from the changed hand on
+        game = GAMES[self.night.game]
+        sums = running_sums(
+            game=self.night.game,
+            seat_count=self.size,
+            start=Running.start(game.seats, self.size),
+            results=settlement.results,
+            dealers=[h.dealer for h in hands],
+        )
+        check_ceiling(
+            game=game,
+            rules=settlement.rules,
+            stake_cents=self.night.stake_cents,
+            sums=sums[number - 1 :],
+            states=[{"pot": r.extra.get("pot_after")} for r in settlement.results[number - 1 :]],
+            first=number - 1,
+        )
+        return build_table(night=self.night, players=self.players, hands=hands, settlement=settlement)
 
     def settlement_start(self) -> Any:
         """The state the night starts from (its rules, the pot carried into it)."""

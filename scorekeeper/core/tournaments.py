@@ -533,13 +533,18 @@ def create_tournament(
     entry_fee_cents: Any = 0,
     prizes: Any = None,
     seed: str | None = None,
+    currency: Any = "EUR",
 ) -> Tournament:
     """Create a tournament (no entrants, no round yet). ``rules``: the game's rule set, e.g.
-    ``{"preset": "turnier"}``, completed and stored.
+    ``{"preset": "turnier"}``, completed and stored. ``currency``: the fee's and the prizes', the club's
+    (``SCOREKEEPER_CURRENCY``: the pages and the API hand it in), kept as the tournament's whatever the club's
+    becomes later.
 
-    :raises InvalidInput: for a bad name, place, count, fee or prize; :raises InvalidHand: for bad rules.
+    :raises InvalidInput: for a bad name, place, count, fee, prize or currency; :raises InvalidHand: for bad rules.
     """
     complete = _complete_rules(game, rules)
+    if not isinstance(currency, str) or len(currency) != 3 or not currency.isascii() or not currency.isalpha():
+        raise InvalidInput("currency", "the currency must be a three-letter code such as EUR")
     t = Tournament(
         name=_text(name, "name", NAME_MAX, required=True),
         place=_text(place, "place", NAME_MAX, required=False),
@@ -550,6 +555,7 @@ def create_tournament(
         deals=_count(deals, "deals", 1, DEALS_MAX),
         entry_fee_cents=_count(entry_fee_cents, "entry_fee_cents", 0, FEE_MAX_CENTS),
         prizes=_prizes(prizes),
+        currency=currency.upper(),
         seed=seed if seed is not None else secrets.token_hex(8),
     )
     db.add(t)

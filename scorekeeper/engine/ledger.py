@@ -18,6 +18,7 @@ __all__ = [  # the deal's arithmetic is deal.py's, named here too for the caller
     "balance_units",
     "cents",
     "check_ceiling",
+    "check_money_ceiling",
     "dealer_of",
     "forehand_of",
     "format_money",
@@ -65,6 +66,32 @@ def check_ceiling(balances: Sequence[int], pot: int | None, stake_cents: int, in
             "",
             "this hand would make a player's balance {units} units, more than a night may hold ({limit} units at "
             "this stake): nothing was saved",
+            units=worst,
+            limit=limit,
+        )
+
+
+def check_money_ceiling(money: Sequence[int], stake_cents: int, index: int | None = None) -> None:
+    """Refuse a hand after which a player's money in units passes the :data:`CEILING` (in units or in cents at
+    ``stake_cents`` a unit), where the money is not the units the hands add up (:func:`check_ceiling` checks those)
+    but the engine's balance made of them: Matt's ``stake_per_point`` times the points' difference
+    (``Game.money_from_balance``; ``money``: that balance, per seat, in units). ``index``: the hand's.
+
+    >>> check_money_ceiling([77_000, -77_000], 10)
+    >>> try:
+    ...     check_money_ceiling([77_000, -77_000], 100_000)
+    ... except InvalidHand as err:
+    ...     print(err.params)
+    {'units': 77000, 'limit': 10000}
+    """
+    limit = CEILING // max(stake_cents, 1)
+    worst = max((abs(m) for m in money), default=0)
+    if worst > limit:
+        raise InvalidHand(
+            index,
+            "",
+            "this hand would make a player's money {units} units (the points' difference times the stake per "
+            "point), more than a night may hold ({limit} units at this stake): nothing was saved",
             units=worst,
             limit=limit,
         )

@@ -97,7 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Called, it closes them at once and never again (the tests' apps share an engine: tests/conftest.py).
     close_engine = weakref.finalize(app, engine.dispose)
     if app.config["MIGRATE_ON_START"]:
-        db.upgrade(engine)
+        db.upgrade(engine, currency=app.config["CURRENCY"])  # the club's: migration 0018's tournaments of before
     with db.session(engine, write=True) as session:
         history.refresh_missing(session)  # nights recorded before the history tables existed
         if not accounts.has_admin(session):

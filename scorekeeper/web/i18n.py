@@ -20,7 +20,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, request
-from flask_babel import get_locale, get_translations
+from flask_babel import format_decimal, get_locale, get_translations
 from flask_wtf.i18n import translations as wtforms_translations
 
 from scorekeeper.engine.errors import N_, N_plural
@@ -59,6 +59,12 @@ def select_locale() -> str:
 def day(value: date) -> str:
     """A date in the user's notation: ``21.11.2026`` in German, ``2026-11-21`` in English."""
     return value.strftime("%d.%m.%Y") if str(get_locale() or "de") == "de" else value.isoformat()
+
+
+def number(value: int) -> str:
+    """A whole number in the user's notation, grouped by thousands as the language groups them (Babel's
+    ``format_decimal``): ``131.072.000`` in German, ``131,072,000`` in English; ``-77.000``."""
+    return format_decimal(value)
 
 
 def _remember_language(response):

@@ -19,13 +19,17 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper.core.errors import Conflict, InvalidInput
 from scorekeeper.engine import InvalidHand
 from scorekeeper.engine.errors import N_
-from scorekeeper.web.i18n import day
+from scorekeeper.web.i18n import day, number
 from scorekeeper.web.labels import CONTRACT_LABELS, GAME_LABELS
 
 #: Words the engine fills into its messages that are themselves English (the kind of a bad value).
 TYPE_WORDS = frozenset(
     {N_("true or false"), N_("a whole number"), N_("a text"), N_("a list"), N_("an object"), N_("a decimal number")}
 )
+
+#: The placeholders that hold an amount (units, cents; the night's ceiling's ``limit``): a page writes them grouped as
+#: its language groups thousands (``131.072.000`` in German, ``131,072,000`` in English), the API as JSON writes them.
+AMOUNTS = frozenset({"units", "limit", "cents"})
 
 #: Refusals of the engine that a page says in its own words (the engine's speak of seats, keys and null).
 PAGE_SENTENCES: dict[str, Any] = {
@@ -127,6 +131,7 @@ def message(
     """
     params = {k: gettext(v) if isinstance(v, str) and v in TYPE_WORDS else v for k, v in exc.params.items()}
     params.update({k: day(v) for k, v in params.items() if isinstance(v, date)})  # in the user's notation
+    params.update({k: number(v) for k, v in params.items() if k in AMOUNTS and type(v) is int})
     template: Any = PAGE_SENTENCES.get(exc.template, exc.template)
     if seats and exc.template in SEAT_SENTENCES:
         template, seat_params = SEAT_SENTENCES[exc.template]

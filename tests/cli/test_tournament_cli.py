@@ -219,3 +219,32 @@ def test_import_tournament_of_a_table_exported_alone_says_what_it_is_not_to_use_
     assert err.startswith(f"{out}: tournament: this file is table 1 of round 1 of the tournament 'Preisschafkopf'")
     assert "python manage.py import FILE imports it" not in err
     assert err.endswith("\nnothing was imported\n")
+
+
+@pytest.mark.parametrize("command", ["import-tournament", "import"])
+def test_a_tournament_file_written_before_its_currency_imports_in_the_clubs_currency(
+    instance: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """docs/tournaments.md, "Fees and prizes": the fee and the prizes of a file without ``currency`` are in the
+    importing club's currency (SCOREKEEPER_CURRENCY), as its nights' were shown when it was written."""
+    from scorekeeper import create_app
+    from scorekeeper.core import db as database
+    from scorekeeper.core import tournaments as tm
+
+    out = tmp_path / "turnier.json"
+    assert main(["export-tournament", "1", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["tournament"].pop("currency") == "EUR"
+    out.write_text(json.dumps(data), encoding="utf-8")
+    other = tmp_path / "other"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(other))
+    monkeypatch.setenv("SCOREKEEPER_CURRENCY", "CHF")
+    assert main([command, str(out)]) == 0
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(other)})
+    engine = app.extensions["sk_engine"]
+    try:
+        with database.session(engine) as db:
+            assert [t.currency for t in tm.list_tournaments(db=db)] == ["CHF"]
+    finally:
+        engine.dispose()

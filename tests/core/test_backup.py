@@ -258,6 +258,24 @@ def test_an_older_backup_is_brought_to_the_newest_schema_with_its_history_after_
         assert session.exec(select(Night.place)).all() == ["Post"]
 
 
+def test_an_older_backups_tournaments_get_the_clubs_currency_as_the_restore_migrates_them(app, url, tmp_path):
+    """Migration 0018: a backup of before a tournament kept its currency, restored by ``manage.py restore``
+    (which hands in SCOREKEEPER_CURRENCY), has its tournaments in the club's currency."""
+    old = _old_database(tmp_path / "old.db", "0017")
+    engine = create_engine(f"sqlite:///{old}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO tournament (uid, name, played_on, place, game, rules, rounds, deals, entry_fee_cents,"
+            " prizes, seed, keep_apart, status, version, created_at) VALUES ('a', 'Preisjass', '2025-11-07', '',"
+            " 'schafkopf', '{}', 2, 32, 1500, '[5000]', 's', '[]', 'open', 0, '2025-11-07 19:00:00')"
+        )
+    engine.dispose()
+
+    backup.restore(url=url, source=old, currency="CHF")
+
+    assert query(Path(app.instance_path) / "scorekeeper.db", "SELECT currency FROM tournament") == [("CHF",)]
+
+
 def _not_a_database(path: Path) -> None:
     path.write_text("Anna;Bernd;Clara;Dieter\n" * 100)
 

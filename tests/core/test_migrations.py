@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
 from scorekeeper.core import models  # noqa: F401  (registers the tables)
-from scorekeeper.core.db import make_engine, upgrade_to
+from scorekeeper.core.db import make_engine, upgrade, upgrade_to
+from tests.support import BACKENDS, fresh_postgres
 
 
 def test_the_migrations_build_exactly_the_schema_of_the_models(tmp_path):
@@ -51,7 +55,6 @@ def test_a_database_of_the_first_schema_keeps_its_nights_through_the_upgrade(tmp
 
 
 def test_a_migration_that_fails_on_sqlite_leaves_the_database_as_it_was(tmp_path, monkeypatch):
-    import pytest
     from alembic.operations import BatchOperations
 
     engine = make_engine(f"sqlite:///{tmp_path / 'fail.db'}")
@@ -148,4 +151,45 @@ def test_the_upgrade_leaves_the_pot_the_old_rule_would_give_next_waiting(tmp_pat
     upgrade_to(str(engine.url), "head")
     with engine.connect() as conn:
         assert tuple(conn.exec_driver_sql("SELECT pot_to, pot_given FROM evening").one()) == (None, None)
+    engine.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_url(request, tmp_path):
+    """A database without any schema: a SQLite file, or this worker's PostgreSQL database made empty."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.db'}"
+    return fresh_postgres(os.environ["SCOREKEEPER_TEST_POSTGRES_URL"])
+
+
+def _a_tournament_of_before(url: str) -> None:
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO tournament (uid, name, played_on, place, game, rules, rounds, deals, entry_fee_cents,"
+            " prizes, seed, keep_apart, status, version, created_at) VALUES ('a', 'Preisjass', '2026-01-01', '',"
+            " 'schafkopf', '{}', 2, 32, 1500, '[5000]', 's', '[]', 'open', 0, '2026-01-01 19:00:00')"
+        )
+    engine.dispose()
+
+
+@pytest.mark.parametrize(("configured", "stored"), [("CHF", "CHF"), (None, "EUR")])
+def test_the_upgrade_gives_the_tournaments_the_clubs_currency_of_then(empty_url, configured, stored):
+    """Migration 0018: a tournament stores the currency of its fee and prizes. Those of before get the currency
+    the app is configured with (SCOREKEEPER_CURRENCY, handed in by db.upgrade), else the default, EUR."""
+    upgrade_to(empty_url, "0017")
+    _a_tournament_of_before(empty_url)
+
+    engine = make_engine(empty_url)
+    if configured:
+        upgrade(engine, currency=configured)  # as the app's start does
+    else:
+        upgrade_to(empty_url, "head")
+
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT currency, entry_fee_cents FROM tournament").all() == [(stored, 1500)]
+        if engine.dialect.name == "sqlite":  # the rebuilt table still never reuses an id (0012)
+            sql = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'tournament'").scalar()
+            assert "AUTOINCREMENT" in sql
+        assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
     engine.dispose()

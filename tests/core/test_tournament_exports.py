@@ -17,6 +17,7 @@ from scorekeeper.core.exchange import tournament_file as tx
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import Night, Player, Seat
+from scorekeeper.core.nights import pots_from_nowhere
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import load_table
 from tests.support import snapshot
@@ -545,3 +546,66 @@ def test_a_table_exported_alone_before_the_mark_still_imports_as_it_did(db, othe
     night_id, created = night_file.import_night(db=other_db, data=copy.deepcopy(old))
     assert created
     assert night_file.night_json(db=other_db, night_id=night_id) == old
+
+
+def _pot_tournament(db):
+    """A tournament whose rules pay a pot on an all-pass (a table's pot grows from its own Rundpässe, and is
+    shared out at its close): one round, one table, one Sauspiel recorded."""
+    t = tm.create_tournament(
+        db=db, name="Stocktunier", game="schafkopf", rules={"preset": "turnier", "all_pass": "pot"}, deals=4, seed="s"
+    )
+    for i in range(4):
+        tm.add_entrant(db=db, tournament_id=t.id, player_id=create_player(db=db, name=f"Spieler {i + 1}").id)
+    tm.draw_round(db=db, tournament_id=t.id)
+    table = tm.read_tournament(db=db, tournament_id=t.id).rounds[0].tables[0]
+    record_hand(db=db, night_id=table.night.id, hand=SAUSPIEL)
+    return t, table
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "path", "said"),
+    [
+        (
+            "pot_start",
+            8,
+            "tables[0].night.evening.pot_start",
+            "table 1 of round 1 starts with a pot of 8 units: a tournament's table takes no pot",
+        ),
+        (
+            "pot_from",
+            [{"uid": "6e01dac5506f41659e0dba815886967c", "units": 8}],
+            "tables[0].night.evening.pot_from",
+            "table 1 of round 1 took a pot from another night: a tournament's table takes no pot",
+        ),
+    ],
+)
+def test_a_file_whose_table_starts_with_a_pot_is_refused_naming_the_table_and_nothing_is_written(
+    db, other_db, key, value, path, said
+):
+    """A crafted file gave a table a pot to start with (a pot from nowhere, shared out among its players at its
+    close): the import wrote it, and ``manage.py verify`` did not name it either."""
+    t, _ = _pot_tournament(db)
+    data = tx.tournament_json(db, t.id)
+    data["tables"][0]["night"]["evening"][key] = value
+    before = snapshot(other_db)
+
+    with pytest.raises(InvalidExport) as refused:
+        tx.import_tournament(other_db, data)
+
+    assert (refused.value.path, refused.value.message) == (path, said)
+    assert snapshot(other_db) == before
+    data["tables"][0]["night"]["evening"][key] = 0 if key == "pot_start" else []
+    assert tx.import_tournament(other_db, data)[1]  # the same file without it imports
+
+
+def test_verify_names_a_table_that_starts_with_a_pot(db):
+    _, table = _pot_tournament(db)
+    night = db.get(Night, table.night.id)
+    assert pots_from_nowhere(db=db) == []
+    night.pot_start = 8  # as an older version's import wrote it
+    db.add(night)
+    db.commit()
+
+    assert [(n.id, gap) for n, gap in pots_from_nowhere(db=db)] == [
+        (night.id, "starts with a pot of 8 units, but a tournament's table takes no pot")
+    ]

@@ -9,6 +9,7 @@ from datetime import date
 
 from scorekeeper.core.hands import add_hands
 from tests.support import answer_text, start_night
+from tests.support_history import night_in
 
 KONTER = [{"trump_team": "A", "points_a": 30}, {"trump_team": "B", "points_a": 10}]  # no stake: for honour
 RUFEN_WON = [{"contract": "rufen", "partner": 3, "points": 70}]
@@ -44,3 +45,20 @@ def test_among_games_played_for_honour_alone_the_one_played_most(client, db, pla
     night_of(db, players, "konter_a_matt", KONTER, date(2026, 2, 2))
     night_of(db, players[:2], "matt", [{"mated_by": 1, "move": 7, "card": "A"}], date(2026, 3, 1))
     assert "Konter a Matt · Season 2026" in opening(client)
+
+
+def test_nights_for_money_in_another_currency_count_as_nights_for_units(client, db, players):
+    """The club plays in EUR (SCOREKEEPER_CURRENCY): its two Schafkopf nights in USD, newer and more, are no money
+    of its history (docs/using.md, "One currency"), whose leaderboard shows them in units; its one Matzlfangen
+    night in EUR is. The leaderboard opened on Schafkopf, a season without the club's money."""
+    night_in(db, players, RUFEN_WON, "EUR", played_on=date(2026, 2, 1))
+    night_in(db, players, [{"contract": "rundpass"}], "USD", game="schafkopf", played_on=date(2026, 3, 1))
+    night_in(db, players, [{"contract": "rundpass"}], "USD", game="schafkopf", played_on=date(2026, 3, 2))
+    assert "Matzlfangen · Season 2026" in opening(client)
+
+
+def test_without_a_night_in_the_clubs_currency_they_count_before_a_game_played_for_honour(client, db, players):
+    night_in(db, players, [{"contract": "rundpass"}], "USD", game="schafkopf", played_on=date(2026, 2, 1))
+    night_of(db, players, "konter_a_matt", KONTER, date(2026, 3, 1))
+    night_of(db, players, "konter_a_matt", KONTER, date(2026, 3, 2))
+    assert "Schafkopf · Season 2026" in opening(client)

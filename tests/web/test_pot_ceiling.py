@@ -1,7 +1,9 @@
 """Rule: a night holds at most ``engine.ledger.CEILING`` (10**9) units and cents, its pot and each one's balance
 (docs/rules.md, "The pot (Stock)"). Each lost Sauspiel doubles the pot: at a pot stake of 1000 the pot passed
 what a database column holds and the server answered 500 (OverflowError), its pages showing 10**17 EUR before.
-A hand past the ceiling is refused, a 400 in the page's language, and nothing changes."""
+A hand past the ceiling is refused, a 400 in the page's language, its figures grouped as the language groups them
+(131,072,000; German 131.072.000: they were written 131072000), and nothing changes; the API says the engine's
+sentence, its figures as JSON writes them."""
 
 from __future__ import annotations
 
@@ -62,12 +64,12 @@ def test_the_api_refuses_a_hand_past_the_ceiling_with_a_400(client, db, players)
     [
         (
             "en",
-            "This hand would make the pot 131072000 units, more than a night may hold (100000000 units at this "
-            "stake): nothing was saved",
+            "This hand would make the pot 131,072,000 units, more than a night may hold (100,000,000 units at "
+            "this stake): nothing was saved",
         ),
         (
             "de",
-            "Dieses Spiel brächte den Stock auf 131072000 Einheiten, mehr als ein Abend halten kann (100000000 "
+            "Dieses Spiel brächte den Stock auf 131.072.000 Einheiten, mehr als ein Abend halten kann (100.000.000 "
             "Einheiten bei diesem Einsatz): nichts wurde gespeichert",
         ),
     ],
@@ -112,3 +114,27 @@ def test_a_night_file_starting_with_a_pot_past_the_ceiling_is_refused(db, player
         "evening.pot_start: a pot of 1000000000 units to start with is more than a night may hold "
         "(100000000 units at this stake)"
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "This hand would make the pot 131,072,000 units, more than a night may hold"),
+        ("de", "Dieses Spiel brächte den Stock auf 131.072.000 Einheiten, mehr als ein Abend halten kann"),
+    ],
+)
+def test_the_edit_forms_preview_refuses_an_edit_past_the_ceiling_as_saving_it_does(client, db, players, lang, said):
+    figure = next(word for word in said.split() if word[0].isdigit())  # the pot past the ceiling, as written
+    """The edit form's preview settled the night again without the ceiling: it showed the pot at 131,072,000 units
+    (13,107,200 EUR) where saving the same edit was refused."""
+    night = bomb(db, players)
+    record_hand(db=db, night_id=night.id, hand={"contract": "solo", "declarer": 2, "suit": "herz", "points": 70})
+    before = unchanged(db, night.id)
+
+    for action in ("preview", "save"):
+        answer = submit(client, night.id, LOST, action=action, lang=lang, number=16)
+        assert answer.status_code == 400, (action, answer.status_code)
+        text = answer_text(answer)
+        assert said in text, (action, text[:2000])
+        assert text.count(figure) == 1  # said once, in the refusal: no figures of the night past it
+    assert unchanged(db, night.id) == before

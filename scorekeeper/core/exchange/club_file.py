@@ -257,8 +257,9 @@ def _read_nights(value: Any) -> list[CheckedNight]:
     return nights
 
 
-def read_club(data: Any) -> CheckedClub:
-    """Check a club file completely (every night as :func:`read_night` does) without the database.
+def read_club(data: Any, currency: str = "EUR") -> CheckedClub:
+    """Check a club file completely (every night as :func:`read_night` does) without the database. ``currency``:
+    the club's (``SCOREKEEPER_CURRENCY``), that of a tournament of a file written before a tournament kept its own.
 
     :raises InvalidExport: naming the JSON path of the first problem (``nights[3].hands[2].data.points``).
     """
@@ -278,7 +279,7 @@ def read_club(data: Any) -> CheckedClub:
     for i, item in enumerate([] if old else checks.a_list(top["tournaments"], "tournaments")):
         path = f"tournaments[{i}]"
         try:
-            t = read_tournament_file(item)
+            t = read_tournament_file(item, currency)
         except InvalidExport as err:
             raise InvalidExport(checks.join(path, err.path), err.message) from None
         if t.uid in seen:
@@ -366,7 +367,7 @@ def _made_members(db: Session, changes: list[dict[str, Any]]) -> None:
                 break
 
 
-def import_club(*, db: Session, data: Any) -> ClubImport:
+def import_club(*, db: Session, data: Any, currency: str = "EUR") -> ClubImport:
     """Add a :func:`club_json` object to the database, in one transaction.
 
     Players are found on the roster by name (the exact name first, then one that looks like it:
@@ -379,7 +380,7 @@ def import_club(*, db: Session, data: Any) -> ClubImport:
 
     :raises InvalidExport: for a file that is not a valid club, naming the JSON path.
     """
-    club = read_club(data)
+    club = read_club(data, currency)
     try:
         _made_members(db, club.changes)
         # the roster's members: a name that is a tournament's guest here is refused (never merged)

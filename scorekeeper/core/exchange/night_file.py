@@ -415,7 +415,9 @@ def _settle(night: dict[str, Any], hands: list[dict[str, Any]]) -> None:
             dealers=[h["dealer"] for h in hands],
         )
         states = [{"pot": r.extra.get("pot_after")} for r in settlement.results]
-        check_ceiling(stake_cents=night["stake_cents"], sums=sums, states=states, first=0)
+        check_ceiling(
+            game=game, rules=settlement.rules, stake_cents=night["stake_cents"], sums=sums, states=states, first=0
+        )
     except InvalidHand as err:
         if err.hand is not None:
             path = f"hands[{err.hand}].data"

@@ -17,6 +17,7 @@ in this form (:func:`scorekeeper.core.exchange.club_file.club_json`). No Flask h
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -48,6 +49,7 @@ from scorekeeper.core.text import ID_MAX, name_key
 FORMAT = "scorekeeper-tournament"
 VERSION = 1
 SEED_MAX = 32  # Tournament.seed's length
+_CURRENCY = re.compile(r"[A-Z]{3}")  # as a night's (night_file)
 
 __all__ = [
     "FORMAT",
@@ -98,6 +100,7 @@ def tournament_json(db: Session, tournament_id: Any) -> dict[str, Any]:
             "deals": t.deals,
             "entry_fee_cents": t.entry_fee_cents,
             "prizes": list(t.prizes),
+            "currency": t.currency,
             "seed": t.seed,
             **({"keep_apart": [list(pair) for pair in t.keep_apart]} if t.keep_apart else {}),
             **({"reopened": copy.deepcopy(t.reopened)} if t.reopened else {}),
@@ -179,10 +182,10 @@ class CheckedTournament:
         return self.columns["uid"]
 
 
-def _read_columns(value: Any) -> dict[str, Any]:
+def _read_columns(value: Any, currency: str) -> dict[str, Any]:
     path = "tournament"
     t = checks.object_with(
-        value, path, checks.keys_with(value, _TOURNAMENT_KEYS, "keep_apart", "reopened"), "the tournament"
+        value, path, checks.keys_with(value, _TOURNAMENT_KEYS, "keep_apart", "reopened", "currency"), "the tournament"
     )
     game = checks.text(t["game"], f"{path}.game")
     if game not in tm.TOURNAMENT_GAMES:
@@ -212,6 +215,7 @@ def _read_columns(value: Any) -> dict[str, Any]:
         "deals": checks.integer(t["deals"], f"{path}.deals", 1, tm.DEALS_MAX),
         "entry_fee_cents": checks.integer(t["entry_fee_cents"], f"{path}.entry_fee_cents", 0, tm.FEE_MAX_CENTS),
         "prizes": list(prizes),
+        "currency": _read_currency(t["currency"], f"{path}.currency") if "currency" in t else currency,
         "seed": seed,
         "keep_apart": _read_apart(t.get("keep_apart", []), f"{path}.keep_apart"),
         "status": status,
@@ -219,6 +223,15 @@ def _read_columns(value: Any) -> dict[str, Any]:
         "closed_at": closed_at,
         "reopened": _read_reopened(t.get("reopened", []), f"{path}.reopened") or None,
     }
+
+
+def _read_currency(value: Any, path: str) -> str:
+    """The fee's and the prizes' currency: three capitals, as a night's (a file written before it has none: the
+    importing club's currency, :func:`read_tournament_file`)."""
+    currency = checks.text(value, path)
+    if not _CURRENCY.fullmatch(currency):
+        raise InvalidExport(path, f"must be a three-letter code in capitals such as EUR, not {currency!r}")
+    return currency
 
 
 #: The most reopenings a tournament file may list.
@@ -347,6 +360,18 @@ def _read_tables(
             raise InvalidExport(f"{npath}.game", f"a table plays the tournament's game, {columns['game']}")
         if night.columns["rules"] != columns["rules"]:
             raise InvalidExport(f"{npath}.rules", "a table plays the tournament's rules (tournament.rules)")
+        # a tournament's table takes no pot (core/nights.py pot_gap): a pot to start with would be shared out
+        # among its players at its close, from nowhere
+        said = f"table {number} of round {round_number}"
+        if night.columns["pot_start"]:
+            raise InvalidExport(
+                f"{npath}.pot_start",
+                f"{said} starts with a pot of {night.columns['pot_start']} units: a tournament's table takes no pot",
+            )
+        if night.pot_from:
+            raise InvalidExport(
+                f"{npath}.pot_from", f"{said} took a pot from another night: a tournament's table takes no pot"
+            )
         for seat, name in enumerate(night.names):
             looks = alike.get(name_key(name), set())
             entrant = exact.get(name, next(iter(looks)) if len(looks) == 1 else None)
@@ -392,15 +417,17 @@ def _read_tables(
     return tables
 
 
-def read_tournament_file(data: Any) -> CheckedTournament:
+def read_tournament_file(data: Any, currency: str = "EUR") -> CheckedTournament:
     """Check a tournament file completely (format, keys, types, names, every table's night as
     :func:`scorekeeper.core.exchange.night_file.read_night` checks it, and that the tables fit the tournament:
-    its game and rules, its entrants, one place per entrant and round) without the database.
+    its game and rules, its entrants, one place per entrant and round) without the database. ``currency``: the
+    importing club's (``SCOREKEEPER_CURRENCY``), the fee's and the prizes' of a file written before a tournament
+    kept its own.
 
     :raises InvalidExport: naming the JSON path of the first problem (``tables[2].night.hands[3].data``).
     """
     top = checks.file_top(data, FORMAT, VERSION, _TOP_KEYS, "tournament")
-    columns = _read_columns(top["tournament"])
+    columns = _read_columns(top["tournament"], currency)
     entrants = _read_entrants(top["entrants"], columns["rounds"])
     numbers = {e["number"] for e in entrants}
     for i, pair in enumerate(columns["keep_apart"]):
@@ -501,8 +528,9 @@ def write_tournament(db: Session, checked: CheckedTournament) -> tuple[Tournamen
     return t, True
 
 
-def import_tournament(db: Session, data: Any) -> tuple[Tournament, bool]:
-    """Create the tournament of a :func:`tournament_json` object; returns ``(tournament, created)``.
+def import_tournament(db: Session, data: Any, *, currency: str = "EUR") -> tuple[Tournament, bool]:
+    """Create the tournament of a :func:`tournament_json` object; returns ``(tournament, created)``. ``currency``:
+    the club's, for a file written before a tournament kept its own (:func:`read_tournament_file`).
 
     A tournament whose ``uid`` is already in the database is not imported again: it comes back
     with ``created`` False and nothing changes. Everything happens in one transaction: on any
@@ -510,7 +538,7 @@ def import_tournament(db: Session, data: Any) -> tuple[Tournament, bool]:
 
     :raises InvalidExport: for a file that is not a valid tournament, naming the JSON path.
     """
-    checked = read_tournament_file(data)
+    checked = read_tournament_file(data, currency)
 
     def find() -> Tournament | None:
         existing = _tournament_id(db, checked.uid)

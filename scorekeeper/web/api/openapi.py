@@ -392,6 +392,11 @@ def _tournament_schemas() -> dict[str, Any]:
         "deals": {"type": "integer", "minimum": 1, "maximum": tm.DEALS_MAX},
         "entry_fee_cents": {"type": "integer", "minimum": 0},
         "prizes": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "the entry fee's and the prizes': the club's (SCOREKEEPER_CURRENCY) when it was made",
+        },
         "status": {"type": "string", "enum": ["open", "closed"]},
         "version": {"type": "integer", "minimum": 0, "description": "counts every change to the tournament"},
         "entrants": {"type": "array", "items": _ref("Entrant")},

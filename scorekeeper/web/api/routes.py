@@ -417,6 +417,7 @@ def _tournament_json(tournament_id: int) -> dict[str, Any]:
         "deals": t.deals,
         "entry_fee_cents": t.entry_fee_cents,
         "prizes": t.prizes,
+        "currency": t.currency,  # the fee's and the prizes': the club's when the tournament was made
         "status": t.status,
         "version": t.version,
         "entrants": [
@@ -453,6 +454,7 @@ def create_tournament():
         game=data["game"],
         rules=rules,
         played_on=_day(data, "played_on"),
+        currency=current_app.config["CURRENCY"],  # the club's, as the page's
         **optional,
     )
     return _tournament_json(t.id), 201

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from sqlmodel import select
 
 from scorekeeper.core import history_pages
-from scorekeeper.core.models import CLUB_NIGHT, Night, scores_units, takes_money
+from scorekeeper.core.models import CLUB_NIGHT, Night, scores_units
 from scorekeeper.engine import GAMES
 from scorekeeper.web.access import VIEWER, access
 from scorekeeper.web.context import get_db
@@ -28,18 +28,20 @@ SCORE_SORTS = ("per_hand",)
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 
-def _opening_game(db) -> str:
+def _opening_game(db, currency: str) -> str:
     """The game the leaderboard opens on when none is asked (the menu's link): the one the club plays most for
-    money (``takes_money``), else the one it plays most for units (at a stake of 0: ``scores_units``, standings
-    with a balance), else the one it plays most (for honour: the hands won); ties go to the newest. A
-    tournament's tables are not the club's nights (docs/tournaments.md; docs/rules.md, "The club's history")."""
+    money in its ``currency`` (``history_pages.counts_money``, the money the leaderboard adds up: a night for money
+    in another currency counts as the history counts it, by its units), else the one it plays most for units (at
+    a stake of 0, or in another currency: ``scores_units``, standings with a balance), else the one it plays most
+    (for honour: the hands won); ties go to the newest. A tournament's tables are not the club's nights
+    (docs/tournaments.md; docs/rules.md, "The club's history")."""
     played: Counter[str] = Counter()
     scored: Counter[str] = Counter()
     paid: Counter[str] = Counter()
-    query = select(Night.game, Night.rules, Night.stake_cents).where(CLUB_NIGHT)
-    for game, rules, stake in db.exec(query.order_by(Night.played_on)):
+    query = select(Night.game, Night.rules, Night.stake_cents, Night.currency).where(CLUB_NIGHT)
+    for game, rules, stake, night_currency in db.exec(query.order_by(Night.played_on)):
         played[game] += 1
-        if takes_money(game, rules, stake):
+        if history_pages.counts_money(game, rules, stake, night_currency, currency):
             paid[game] += 1
         elif scores_units(game, rules):
             scored[game] += 1
@@ -62,13 +64,13 @@ def index():
     }
     form.sort.choices = choices((key, orders[key]) for key in history_pages.SORTS)
     status = filter_form(form, db, all_games=None, all_seasons=None)
-    game = form.game.data if status == 200 and form.game.data else _opening_game(db)
+    currency = current_app.config["CURRENCY"]  # the money is the club's currency's only (docs/using.md)
+    game = form.game.data if status == 200 and form.game.data else _opening_game(db, currency)
     season = chosen_season(form) if status == 200 else None
     if season is None:  # the season of the club's newest night
         season = history_pages.newest_season(db=db, start=current_app.config["SEASON_START"], today=date.today())
     # a season played for money shows money and units; one played for units alone (a stake of 0) its units,
     # no money; one played for honour (Konter a Matt, Matt without a stake) neither (docs/rules.md)
-    currency = current_app.config["CURRENCY"]  # the money is the club's currency's only (docs/using.md)
     kind = history_pages.season_kind(db=db, game=game, season=season, currency=currency)
     for_money, units = kind.for_money, kind.shows_units
     sort = form.sort.data if status == 200 and form.sort.data else "money"

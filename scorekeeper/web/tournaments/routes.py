@@ -53,7 +53,8 @@ BOARD_SECONDS = 10
 
 @bp.context_processor
 def _tournament_words() -> dict:
-    """What every tournament page and PDF uses: the club's currency (as every page), the ties' notes."""
+    """What every tournament page and PDF uses: the club's currency (as every page; a tournament's fee and prizes
+    are in its own, ``t.currency``), the ties' notes."""
     return {"currency": current_app.config["CURRENCY"], "ties": tm.ties}
 
 
@@ -95,6 +96,7 @@ def new():
                     deals=form.deals.data,
                     entry_fee_cents=parse_cents(form.entry_fee.data),
                     prizes=parse_prizes(form.prizes.data),
+                    currency=current_app.config["CURRENCY"],  # the club's: the tournament keeps it
                 )
             except InvalidHand as exc:
                 db.rollback()
