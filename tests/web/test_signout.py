@@ -91,7 +91,7 @@ def test_the_account_of_a_signed_out_session_is_nobody_at_once(client, admin):
 
 
 def signout_form(page: str) -> str | None:
-    found = re.search(r'<form id="signout" method="post" action="/logout" data-signout>(.*?)</form>', page, re.S)
+    found = re.search(r'<form id="signout" method="post" action="/logout" data-signout[^>]*>(.*?)</form>', page, re.S)
     return found.group(1) if found else None
 
 

@@ -468,7 +468,8 @@ def test_the_tournament_pages_and_pdfs_print_the_clubs_currency(tmp_path, monkey
         from scorekeeper.core import db as database
 
         with database.session(app.extensions["sk_engine"]) as db:
-            t = _tournament(db, n=8, prizes=[5000], entry_fee_cents=1000)
+            # made in the club's currency, as the new-tournament page makes it (the core stores what it is given)
+            t = _tournament(db, n=8, prizes=[5000], entry_fee_cents=1000, currency=app.config["CURRENCY"])
             client = signed_in(app, make_user(app, "orga", "admin"))
             client.set_cookie("lang", "en")
             assert "10.00\u00a0CHF" in client.get(f"/tournaments/{t.id}").get_data(as_text=True)
