@@ -500,17 +500,25 @@ def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableVi
     abort(404, _("There is no such table."))
 
 
-def _paper_refused(form, exc: InvalidInput) -> None:
-    """The core's refusals of a paper list (core/tournaments.py ``enter_paper``, the one place of its rules and
-    their words), every one at once (``exc.problems``): a player's solos (``solos.i``, by table position) at
-    their solos lost, the others above the form."""
-    for problem in exc.problems:
-        player = re.fullmatch(r"solos\.(\d+)", problem.field)
-        field = form._fields.get(f"l{int(player[1]) + 1}") if player and len(player[1]) < 4 else None
-        if field is not None:
-            field.errors = [*list(field.errors), message(problem, sentence=True)]
-        else:
+#: Where the paper form says a refusal of one player's figures (by its field, 0-based by table position): their
+#: points at their points; their solos at their solos lost, or, where the form could not read that (a word typed:
+#: the core was given 0), at their solos won, whose figure it is about.
+PLAYER_FIELDS = {"points": ("p",), "solos": ("l", "w")}
+
+
+def _paper_refused(form, problems) -> None:
+    """The core's refusals of a paper list (core/tournaments.py ``paper_problems``, the one place of its ranges,
+    rules and words), every one at once: a player's at their field (``PLAYER_FIELDS``), the whole list's above
+    the form. A field the form could not read says that alone: the core's refusal of a figure it was not given
+    says nothing more."""
+    for problem in problems:
+        player = re.fullmatch(r"(points|solos)\.(\d{1,3})", problem.field)
+        fields = [form._fields.get(f"{key}{int(player[2]) + 1}") for key in PLAYER_FIELDS[player[1]]] if player else []
+        fields = [f for f in fields if f is not None]
+        if not fields:
             form.form_errors.append(message(problem))
+        elif field := next((f for f in fields if not f.errors), None):
+            field.errors = [message(problem, sentence=True)]
 
 
 @bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper", methods=["GET", "POST"])
@@ -545,14 +553,18 @@ def paper(tournament_id: int, round_number: int, table: int):
     )
     if stale is not None and refused is None:  # (a closed tournament's, a table's with deals: the core says)
         return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
-    if form.validate_on_submit():
+    if not form.validate_on_submit():  # a field it could not read (or an expired form): the core's problems too
+        _paper_refused(
+            form, tm.paper_problems(form.points(), form.solos(), seats=len(at.names), deals=view.tournament.deals)
+        )
+    else:
         try:
             save_paper(tournament_id, round_number, table, form.values())
         except (InvalidInput, Conflict) as exc:
             get_db().rollback()
             exc = _stale(table, exc) or exc
             if isinstance(exc, InvalidInput):
-                _paper_refused(form, exc)
+                _paper_refused(form, exc.problems)
                 return _paper_page(view, at, round_number, form, status)
             view = _view(tournament_id)
             now = _table(view, round_number, table)  # gone meanwhile: said
