@@ -457,47 +457,35 @@ def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableVi
     to such a table's page (its ``night``, which every link to a table's pages carries), or to a table whose
     number is another night's now (other players: its clearing too, which posts its link's ``night``), leads
     to the round's new tables, saying so (and, posted, that nothing was saved or changed), as a phone of such a
-    table is told (web/access.py ``REDRAWN``)."""
+    table is told (web/access.py ``REDRAWN``). So does a link without its night (given out before links named
+    it) to a table number the round no longer has, saying only that (it cannot tell a table gone from one never
+    drawn), where a table of that number could ever have been drawn (as many tables as fours of participants,
+    withdrawn ones too); beyond that, and in a round not drawn, there is no such table."""
     posted = request.form.get("night_uid") if request.method == "POST" else None
     made_for = posted or request.args.get("night")
-    for r in view.rounds:
-        if r.number == round_number:
-            now = next((t for t in r.tables if t.number == table), None)
-            if now is not None and (posted or not made_for or made_for == now.night.uid):
-                return now  # (a paper form posted for another night: the core's guard refuses it, with the new form)
-            if made_for and (now is not None or made_for not in {t.night.uid for t in r.tables}):
-                if now is not None:  # its number is another table's now: other players, another night
-                    said = (
-                        _(
-                            "Round %(r)s was drawn again meanwhile: table %(n)s has other players now and nothing "
-                            "was changed. Here are the round's new tables.",
-                            r=round_number,
-                            n=table,
-                        )
-                        if request.method == "POST"
-                        else _(
-                            "Round %(r)s was drawn again meanwhile: table %(n)s has other players now. Here are the "
-                            "round's new tables.",
-                            r=round_number,
-                            n=table,
-                        )
-                    )
-                elif posted:
-                    said = _(
-                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone and nothing was saved. "
-                        "Here are the round's new tables.",
-                        r=round_number,
-                        n=table,
-                    )
-                else:
-                    said = _(
-                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone. Here are the round's new tables.",
-                        r=round_number,
-                        n=table,
-                    )
-                flash(said, "error")  # at the page's top, where it opens: the round's anchor scrolled past it
-                abort(redirect(url_for(".show", tournament_id=view.tournament.id), 303))
-    abort(404, _("There is no such table."))
+    r = next((r for r in view.rounds if r.number == round_number), None)
+    if r is None:
+        abort(404, _("There is no such table."))
+    now = next((t for t in r.tables if t.number == table), None)
+    if now is not None and (posted or not made_for or made_for == now.night.uid):
+        return now  # (a paper form posted for another night: the core's guard refuses it, with the new form)
+    if now is None and (
+        made_for in {t.night.uid for t in r.tables} if made_for else not 1 <= table <= len(view.entrants) // 4
+    ):
+        abort(404, _("There is no such table."))  # a night of another number (a link made up); a number never drawn
+    # one sentence of its parts, each said alone (in German as in English): what became of the table, whether
+    # anything was done, where the page leads
+    if not made_for:
+        said = [_("Round %(r)s has no table %(n)s now.", r=round_number, n=table)]
+    elif now is not None:  # its number is another table's now: other players, another night
+        said = [_("Round %(r)s was drawn again meanwhile: table %(n)s has other players now.", r=round_number, n=table)]
+    else:
+        said = [_("Round %(r)s was drawn again meanwhile: table %(n)s is gone.", r=round_number, n=table)]
+    if request.method == "POST":
+        said.append(_("Nothing was saved.") if request.endpoint == "tournaments.paper" else _("Nothing was changed."))
+    said.append(_("Here are the round's new tables.") if made_for else _("Here are the round's tables."))
+    flash(" ".join(said), "error")  # at the page's top, where it opens: the round's anchor scrolled past it
+    abort(redirect(url_for(".show", tournament_id=view.tournament.id), 303))
 
 
 #: Where the paper form says a refusal of one player's figures (by its field, 0-based by table position): their
