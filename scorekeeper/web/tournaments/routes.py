@@ -147,12 +147,25 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     return form
 
 
+#: The sections of the tournament's page a change leads back to (``_said_at``), besides each round's.
+SECTIONS = ("entrants", "apart")
+
+
+def _said_at(tournament_id: int, section: str, **args) -> str:
+    """The tournament's page opened at ``section`` (its anchor), where the message just flashed is said: at its
+    top it would be scrolled past (on a phone, the whole screen above the section) and never seen."""
+    return url_for(".show", tournament_id=tournament_id, said=section, _anchor=section, **args)
+
+
 def _show(
     view: tm.TournamentView,
     entrant_form: EntrantForm | None = None,
     status: int = 200,
     apart_form: KeepApartForm | None = None,
 ):
+    # the section a change led back to says its message (a section the page has: else at the page's top)
+    said = request.args.get("said")
+    said_at = said if said in {*SECTIONS, *(f"round-{r.number}" for r in view.rounds)} else None
     deals_warning = None
     t = view.tournament
     if t.deals % 5 and view.current and any(len(table.entrants) == 5 for table in view.current.tables):
@@ -170,6 +183,7 @@ def _show(
             apart_form=apart_form or KeepApartForm(formdata=None),
             action=ActionForm(),
             deals_warning=deals_warning,
+            said_at=said_at,
         ),
         status,
     )
@@ -217,7 +231,7 @@ def add_entrant(tournament_id: int):
         return _show(view, form, 400)
     flash(_("Start number %(n)s is entered.", n=entrant.number))
     # the next one is typed at once: the roster's field has the focus (the organiser at the door)
-    return redirect(url_for(".show", tournament_id=tournament_id, entered=entrant.number, _anchor="entrants"))
+    return redirect(_said_at(tournament_id, "entrants", entered=entrant.number))
 
 
 def _entrant(view: tm.TournamentView, number: int):
@@ -286,7 +300,7 @@ def withdraw(tournament_id: int, number: int):
             name=view.names[number],
             n=number,
         ),
-        back=url_for(".show", tournament_id=tournament_id, _anchor="entrants"),
+        back=_said_at(tournament_id, "entrants"),
         view=view,
         t=view.tournament,
         entrant=entrant,
@@ -307,7 +321,7 @@ def take_back(tournament_id: int, number: int):
     except NotFound:
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
     flash(_("%(name)s (start number %(n)s) plays again.", name=view.names[number], n=number))
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+    return redirect(_said_at(tournament_id, "entrants"))
 
 
 @bp.post("/<int:tournament_id>/apart")
@@ -340,7 +354,7 @@ def _apart(tournament_id: int, change, said: str):
         return _refused(tournament_id, exc)
     a, b = sorted((form.first.data, form.second.data))
     flash(said % {"a": a, "b": b})
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="apart"))
+    return redirect(_said_at(tournament_id, "apart"))
 
 
 @bp.route("/<int:tournament_id>/entrants/<int:number>/replace", methods=["GET", "POST"])
@@ -384,7 +398,7 @@ def replace(tournament_id: int, number: int):
                     n=number,
                 )
             )
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+            return redirect(_said_at(tournament_id, "entrants"))
         return 400
 
     return _entrant_page(tournament_id, number, "tournaments/replace.html", _entrant_form, act)
@@ -405,7 +419,7 @@ def draw(tournament_id: int):
     except (Conflict, InvalidInput) as exc:
         return _refused(tournament_id, exc)
     flash(_("Round %(n)s is drawn.", n=drawn.number))
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{drawn.number}"))
+    return redirect(_said_at(tournament_id, f"round-{drawn.number}"))
 
 
 @bp.post("/<int:tournament_id>/close")
@@ -563,7 +577,7 @@ def paper(tournament_id: int, round_number: int, table: int):
             status = 409
         else:
             flash(_("The points of table %(n)s are entered.", n=table))
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+            return redirect(_said_at(tournament_id, f"round-{round_number}"))
     return _paper_page(view, at, round_number, form, status)
 
 
@@ -633,7 +647,7 @@ def clear_paper(tournament_id: int, round_number: int, table: int):
             db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
         ),
         done=_("The points of table %(n)s are cleared: its phone records its deals again.", n=table),
-        back=url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"),
+        back=_said_at(tournament_id, f"round-{round_number}"),
         view=view,
         t=view.tournament,
         at_table=at,
