@@ -61,3 +61,30 @@ def test_the_next_step_cards_words_begin_at_its_padding_as_every_cards_do(page, 
     assert top == pytest.approx(edge, abs=1)
     top, edge = page.locator("#entrants").evaluate(WORDS_TOP)  # a card beginning with its heading: the same
     assert top == pytest.approx(edge, abs=1)
+
+
+#: The tops of a paper form's player's three inputs, and the top of the form's box of refusals' first words.
+ROW_TOPS = """n => ["p", "w", "l"].map(k => document.getElementById(k + n).getBoundingClientRect().top)"""
+BOX_WORDS = """box => [box.querySelector("p").getBoundingClientRect().top - box.getBoundingClientRect().top,
+  parseFloat(getComputedStyle(box).borderTopWidth) + parseFloat(getComputedStyle(box).paddingTop)]"""
+
+
+def test_a_paper_lists_refusals_leave_each_players_fields_on_one_line(page, live):
+    """Several refusals at once (the core's): a player's message in a column a third of the phone wide took a line a
+    word and pushed that player's other fields down, out of line; the box of the list's own refusals had a band
+    above its words."""
+    base, app = live
+    tid = _tournament(app, drawn=True)
+    page.goto(f"{base}/tournaments/{tid}")
+    page.locator("#round-1 a[href*='/tables/2/paper']").click()
+    page.wait_for_load_state()
+    for field, value in {"p1": "5", "p2": "-4", "p3": "200000", "p4": "0", "w2": "9", "w3": "5", "l3": "4"}.items():
+        page.fill(f"#{field}", value)
+    with page.expect_navigation():
+        page.locator("form.paper-form button[type=submit]").click()
+    assert page.locator(".errors li").count() >= 3  # the players' (points, solos), said at once
+    for n in (2, 3):
+        tops = page.evaluate(ROW_TOPS, n)
+        assert max(tops) - min(tops) < 1, (n, tops)
+    top, edge = page.locator(".form-errors").evaluate(BOX_WORDS)
+    assert top == pytest.approx(edge, abs=1)
