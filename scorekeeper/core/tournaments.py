@@ -60,6 +60,7 @@ __all__ = [
     "get_tournament",
     "keep_apart",
     "list_tournaments",
+    "paper_problems",
     "player_tournaments",
     "read_tournament",
     "redraw_round",
@@ -1102,7 +1103,7 @@ def enter_paper(
         raise refused
     if solos is None:
         solos = [None] * night.seat_count
-    problems = [*_points_refusals(points, night.seat_count), *_solos_refusals(solos, night.seat_count, t.deals)]
+    problems = paper_problems(points, solos, seats=night.seat_count, deals=t.deals)
     if problems:  # every field's at once (a form says each at its field), the first raised
         problems[0].also = tuple(problems[1:])
         raise problems[0]
@@ -1118,8 +1119,19 @@ def enter_paper(
     return row
 
 
+def paper_problems(points: Any, solos: Any, *, seats: int, deals: int) -> list[InvalidInput]:
+    """Everything wrong with a paper list's figures at a table of ``seats`` players playing ``deals`` deals, in
+    the order found (none: they may be entered): the one place of their ranges and rules, which
+    :func:`enter_paper` asks under its locks and the paper form's page asks of a post its fields could not all
+    read (a word typed where a number belongs: only the form knows that), so that the page says every problem
+    at once. Each names its field: a player's points ``points.i`` and solos ``solos.i`` (0-based by table
+    position), the whole list's ``points`` (their number, their sum) and ``solos``."""
+    return [*_points_refusals(points, seats), *_solos_refusals(solos, seats, deals)]
+
+
 def _points_refusals(points: Any, seats: int) -> list[InvalidInput]:
-    """What is wrong with a paper list's ``points`` (one refusal at most: they are one field)."""
+    """What is wrong with a paper list's ``points``: each player's out of range (``points.i``), else their
+    sum (``points``: a sum of figures out of range says nothing more)."""
     if not isinstance(points, list | tuple) or len(points) != seats:
         return [
             InvalidInput(
@@ -1128,8 +1140,13 @@ def _points_refusals(points: Any, seats: int) -> list[InvalidInput]:
                 n=seats,
             )
         ]
-    if any(type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX for p in points):
-        return [InvalidInput("points", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)]
+    refused = [
+        InvalidInput(f"points.{i}", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
+        for i, p in enumerate(points)
+        if type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX
+    ]
+    if refused:
+        return refused
     if sum(points) != 0:
         return [
             InvalidInput("points", "a table's points must add up to zero: these add up to {total}", total=sum(points))

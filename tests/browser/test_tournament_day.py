@@ -263,7 +263,7 @@ def test_an_organiser_runs_a_tournament_of_sixteen_over_four_rounds(page, browse
                         page.fill(f"#l{i}", str(s[1]))
                 with page.expect_navigation():
                     page.locator("form.paper-form button.primary").click()
-                assert page.url.endswith(f"/tournaments/{tid}#round-{r}"), page.url
+                assert page.url.endswith(f"/tournaments/{tid}?said=round-{r}#round-{r}"), page.url  # said there
                 for seat, p, s in zip(seats, PAPER_POINTS, PAPER_SOLOS, strict=True):
                     points[r][seat], solos[r][seat] = p, s
             elif number == 1:  # a table phone, no account: joins with the code, taps the deals in

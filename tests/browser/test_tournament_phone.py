@@ -111,7 +111,7 @@ def test_a_paper_list_is_typed_from_the_keyboard(page, live):
         page.keyboard.press("Tab")
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Enter")  # Enter in the last field saves
-    page.wait_for_url(f"{base}/tournaments/{t.id}#round-1")
+    page.wait_for_url(f"{base}/tournaments/{t.id}?said=round-1#round-1")  # the message said at the round
     with database.session(app.extensions["sk_engine"]) as db:
         view = tm.read_tournament(db=db, tournament_id=t.id)
         table = view.rounds[0].tables[0]

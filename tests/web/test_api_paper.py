@@ -111,3 +111,33 @@ def test_a_wrong_paper_list_is_refused_naming_its_field_and_changes_nothing(clie
     assert answer.status_code == 400, answer.get_json()
     assert answer.get_json()["error"]["field"] == field
     assert snapshot(db) == before
+
+
+def test_a_paper_list_with_several_problems_is_answered_every_one_of_them(client, db):
+    """The API answered the first refusal only: each problem of a list cost a request of its own."""
+    t = _tournament(client, db, 8)
+    before = snapshot(db)
+    answer = _paper(client, t, 1, {"points": [1, 0, 0, 0], "solos": [None, [5, 4], None, None]})
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    total = "a table's points must add up to zero: these add up to 1"
+    assert (error["field"], error["message"]) == ("points", total)  # the first, where it always was
+    assert error["problems"] == [
+        {"field": "points", "message": total},
+        {"field": "solos.1", "message": "a player's solos won and lost together may not exceed 8"},
+        {"field": "solos", "message": "the solos of all players together may not exceed 8, one per deal: these are 9"},
+    ]
+    answer = _paper(client, t, 1, {"points": [100_001, 0, "3", -100_001]})  # each player's range: the core's
+    assert [p["field"] for p in answer.get_json()["error"]["problems"]] == ["points.0", "points.2", "points.3"]
+    assert snapshot(db) == before
+
+
+def test_points_left_out_of_a_paper_list_are_the_cores_to_refuse(client, db):
+    """The API's route checked ``points`` itself, in words of its own."""
+    t = _tournament(client, db, 8)
+    before = snapshot(db)
+    answer = _paper(client, t, 1, {"solos": [None, [1, 0], None, None]})
+    assert answer.status_code == 400
+    said = {"field": "points", "message": "give the points of each of the 4 players"}
+    assert answer.get_json()["error"] == {**said, "problems": [said]}
+    assert snapshot(db) == before

@@ -1,6 +1,7 @@
 """The paper form says every refusal of the core at once, each in the core's words (core/tournaments.py
 ``PLAYER_SOLOS``, ``TABLE_SOLOS``; the form said them in words of its own, and only the first): two players over
-the limit both get their message at their solos lost, the whole table's above the form."""
+the limit both get their message at their solos lost, the whole table's above the form; the API answers the
+first as it did, and every one in ``problems``."""
 
 from __future__ import annotations
 
@@ -54,13 +55,22 @@ def test_two_players_over_the_limit_both_get_their_message_in_the_cores_words(cl
     assert snapshot(db) == before
 
 
-def test_the_api_answers_the_first_refusal_as_before(client, db):
+def test_the_api_answers_the_first_refusal_as_before_and_every_one_in_problems(client, db):
     t = make_tournament(db, n=8, deals=8)
     tm.draw_round(db=db, tournament_id=t.id)
     body = {"points": [1, -1, 0, 0], "solos": [None, [5, 4], None, [4, 5]]}
     answer = client.post(f"/api/v1/tournaments/{t.id}/rounds/1/tables/1/paper", json=body)
     assert answer.status_code == 400
+    each = "a player's solos won and lost together may not exceed 8"
     assert answer.get_json()["error"] == {
         "field": "solos.1",
-        "message": "a player's solos won and lost together may not exceed 8",
+        "message": each,
+        "problems": [
+            {"field": "solos.1", "message": each},
+            {"field": "solos.3", "message": each},
+            {
+                "field": "solos",
+                "message": "the solos of all players together may not exceed 8, one per deal: these are 18",
+            },
+        ],
     }

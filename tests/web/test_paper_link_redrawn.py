@@ -1,8 +1,9 @@
 """A saved link to a table's paper form, opened after the round was drawn again
 without that table (fewer tables after a withdrawal), leads to the round's new tables, saying it was drawn
 again, in English and German, as a post of such a form does (it was "There is no such table", a 404). Every
-link to a table's pages names its night (``night``): a link that does not, or names a table never drawn,
-stays not found."""
+link to a table's pages names its night (``night``); a link given out before they did, to a table number the
+round no longer has, leads there too, saying the round has no such table now (it was a 404: it cannot tell a
+table gone from one never drawn); a table number no draw could give stays not found."""
 
 from __future__ import annotations
 
@@ -46,14 +47,44 @@ def test_a_saved_link_to_a_table_gone_after_a_redraw_leads_to_the_new_tables(cli
     assert snapshot(db) == before
 
 
-def test_a_link_without_its_night_or_to_a_table_never_drawn_is_not_found(client, db):
+NO_TABLE = {
+    "en": "Round 1 has no table 3 now. Here are the round's tables.",
+    "de": "Runde 1 hat jetzt keinen Tisch 3. Hier sind die Tische der Runde.",
+}
+NO_TABLE_POSTED = {
+    "en": "Round 1 has no table 3 now. Nothing was changed. Here are the round's tables.",
+    "de": "Runde 1 hat jetzt keinen Tisch 3. Es wurde nichts geändert. Hier sind die Tische der Runde.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_link_of_before_without_its_night_to_a_table_gone_leads_to_the_rounds_tables(client, db, lang):
     t = make_tournament(db, n=12)
     client.post(f"/tournaments/{t.id}/draw")
     links = _links(client.get(f"/tournaments/{t.id}").get_data(as_text=True), t, "paper")
     client.post(f"/tournaments/{t.id}/entrants/12/withdraw", data={"confirm": "12"})
-    assert client.get(links[2].split("?")[0]).status_code == 404  # a link of before: it cannot tell
-    assert client.get(f"/tournaments/{t.id}/rounds/1/tables/9/paper").status_code == 404
+    before = snapshot(db)
+    for old in (links[2].split("?")[0], links[2].split("?")[0] + "/clear"):  # links given out before ?night=
+        answer = client.get(f"{old}?lang={lang}")
+        assert answer.status_code == 303
+        assert answer.headers["Location"].endswith(f"/tournaments/{t.id}")  # its top, where it is said
+        shown = client.get(f"/tournaments/{t.id}?lang={lang}")
+        assert answer_text(shown).count(NO_TABLE[lang]) == 1
+        assert len(_links(shown.get_data(as_text=True), t, "paper")) == 2  # the round's tables now
+    answer = client.post(f"{links[2].split('?')[0]}/clear?lang={lang}", data={"confirm": "3"})
+    assert answer.status_code == 303
+    assert answer_text(client.get(f"/tournaments/{t.id}?lang={lang}")).count(NO_TABLE_POSTED[lang]) == 1
+    assert snapshot(db) == before
+
+
+def test_a_table_no_draw_could_give_or_of_a_round_not_drawn_is_not_found(client, db):
+    t = make_tournament(db, n=12)
+    client.post(f"/tournaments/{t.id}/draw")
+    client.post(f"/tournaments/{t.id}/entrants/12/withdraw", data={"confirm": "12"})
+    assert client.get(f"/tournaments/{t.id}/rounds/1/tables/4/paper").status_code == 404  # 12: three tables at most
+    assert client.get(f"/tournaments/{t.id}/rounds/1/tables/0/paper").status_code == 404
     assert client.get(f"/tournaments/{t.id}/rounds/2/tables/1/paper?night=x").status_code == 404  # no round 2
+    assert client.get(f"/tournaments/{t.id}/rounds/2/tables/1/paper").status_code == 404
 
 
 OTHERS = {

@@ -60,7 +60,8 @@ def test_the_api_answers_a_wrong_shape_in_the_cores_words(client, db, field, val
         f"/api/v1/tournaments/{t.id}/rounds/1/tables/1/paper", json={"points": [1, -1, 0, 0], field: value}
     )
     assert answer.status_code == 400
-    assert answer.get_json()["error"] == {"field": field, "message": core.value.message}
+    said = {"field": field, "message": core.value.message}
+    assert answer.get_json()["error"] == {**said, "problems": [said]}  # the one refusal, and the list of all
     assert snapshot(db) == before
 
 

@@ -101,8 +101,8 @@ def test_a_tie_of_three_says_which_step_placed_each_of_them(client, db):
 @pytest.mark.parametrize(
     ("solos", "said"),
     [
-        ({"w1": "-1"}, "Number must be between 0 and 2."),
-        ({"w1": "3"}, "Number must be between 0 and 2."),
+        ({"w1": "-1"}, "Solos won and lost are whole numbers from 0 to 2 deals"),  # the core's range
+        ({"w1": "3"}, "Solos won and lost are whole numbers from 0 to 2 deals"),
         ({"w1": "2", "l1": "1"}, "A player's solos won and lost together may not exceed 2"),  # at the field
         ({"l2": "eins"}, "Not a valid integer value."),
     ],

@@ -164,6 +164,20 @@ def _schemas() -> dict[str, Any]:
                             "description": "where the engine refused: the 0-based index of the night's hand "
                             "(null: the night's own fields)",
                         },
+                        "problems": {
+                            "type": "array",
+                            "minItems": 1,
+                            "description": "where one request is refused for several things at once (a paper "
+                            "list: enter_paper): every refusal, in the order found, the first being field and "
+                            "message above",
+                            "items": _object(
+                                {
+                                    "field": {"type": "string", "description": 'dotted: "solos.1"; "" for none'},
+                                    "message": {"type": "string", "minLength": 1, "description": "why, in English"},
+                                },
+                                ["field", "message"],
+                            ),
+                        },
                     },
                     ["field", "message"],
                 )
@@ -798,7 +812,9 @@ def _tournament_paths() -> dict[str, Any]:
                 "A table's final points (and solos) from its paper list, while the table has no deal recorded: "
                 "the table is then done (scorer or admin). Sent with night_uid, player_ids and night_version, a list "
                 "typed before the round was drawn again, another person took a seat or the table's points changed "
-                "is refused (409), nothing saved.",
+                "is refused (409), nothing saved. A list refused (400) names its first refusal and, in problems, "
+                "every one (a player's points out of range, the points not adding up, a player's solos, the "
+                "table's solos), so that all can be corrected at once.",
                 {200: _json(_ref("Round"), "The table's round, its points from paper in it.")},
                 [400, 401, 403, 404, 409, 413],
                 parameters=[TOURNAMENT_ID, ROUND_NUMBER, TABLE_NUMBER],

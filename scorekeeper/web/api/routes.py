@@ -1,6 +1,7 @@
 """The JSON API (v1): the same validation as the forms, because both go through the repository and the engine.
 
-Errors are ``{"error": {"field", "message"}}`` (plus ``hand`` where the engine names one):
+Errors are ``{"error": {"field", "message"}}`` (plus ``hand`` where the engine names one, ``problems`` where
+a paper list is refused: every refusal):
 400 for bad input, 404 for unknown ids, 409 when the night changed or is closed, 413 for a body
 over 1 MiB (``limits.py``). The OpenAPI document (``openapi.py``) is served at ``/api/v1/openapi.json``.
 """
@@ -47,9 +48,20 @@ def _shown_field(field: str) -> str:
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, field: str, message: str, hand: int | None = None) -> None:
+    """An answer refusing the request: ``field`` and ``message`` the (first) refusal; ``problems``, where one
+    request is refused for several things at once (a paper list), every one, the first included."""
+
+    def __init__(
+        self,
+        status: int,
+        field: str,
+        message: str,
+        hand: int | None = None,
+        problems: list[tuple[str, str]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.field, self.message, self.hand = status, field, message, hand
+        self.problems = problems
 
 
 @bp.errorhandler(ApiError)
@@ -58,6 +70,8 @@ def _api_error(exc: ApiError):
     body: dict[str, Any] = {"field": _shown_field(exc.field), "message": exc.message}
     if exc.hand is not None:
         body["hand"] = exc.hand
+    if exc.problems is not None:
+        body["problems"] = [{"field": _shown_field(field), "message": said} for field, said in exc.problems]
     return {"error": body}, exc.status
 
 
@@ -551,14 +565,16 @@ def enter_paper(tournament_id: int, round_number: int, table: int):
     is for (``night_uid``, ``player_ids``, ``night_version``, as the table in ``drawn`` names them): where the
     round was drawn again since, another person took a seat, or the table's points changed (another
     organiser's list), it is refused with 409 and nothing is saved. The rules of
-    the figures and of those three are the core's (``tournaments.enter_paper``): a wrong shape is 400 in its
-    words. Answers the round."""
+    the figures (``points`` there at all, too) and of those three are the core's (``tournaments.enter_paper``):
+    a wrong shape is 400 in its words, the first refusal as every answer says one, and ``problems``: every
+    refusal the core found in the list (the first included). Answers the round."""
     data = _fields(PAPER_FIELDS)
     tm.get_tournament(db=get_db(), tournament_id=tournament_id)  # unknown: 404 before the body's checks
-    if "points" not in data:
-        raise ApiError(400, "points", "points is required: each player's points by table position")
     try:
         paper.save_paper(tournament_id, round_number, table, data)
+    except InvalidInput as exc:
+        problems = [(p.field, p.message) for p in exc.problems]
+        raise ApiError(400, exc.field, exc.message, problems=problems) from None
     except Conflict as exc:
         if exc.template not in PAPER_STALE:
             raise

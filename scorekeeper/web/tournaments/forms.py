@@ -181,22 +181,21 @@ class PaperForm(Form):
 
 
 def paper_form(names: list[str], deals: int, **kwargs: Any) -> PaperForm:
-    """The paper form of a table with these players (by table position); solos at most ``deals``
-    (``formdata=None``: a new one, not the one posted)."""
+    """The paper form of a table with these players (by table position); solos at most ``deals``, as the
+    browser is told (``formdata=None``: a new one, not the one posted). The form reads each field (a number, and
+    the points there at all); the ranges are the core's alone (:func:`scorekeeper.core.tournaments.paper_problems`),
+    so that a post is told every problem at once, the table's with the fields'."""
     attrs: dict[str, Any] = {}
     for i, name in enumerate(names, start=1):
         attrs[f"p{i}"] = WholeNumberField(
             name,
-            validators=[
-                InputRequired(message=_l("Enter the points of each player.")),
-                NumberRange(min=-100_000, max=100_000),
-            ],
+            validators=[InputRequired(message=_l("Enter the points of each player."))],
             render_kw={"inputmode": "numeric", "enterkeyhint": "next"},
         )
         for key, label in (("w", _l("Solos won")), ("l", _l("Solos lost"))):
             attrs[f"{key}{i}"] = WholeNumberField(
                 label,
-                validators=[Optional(), NumberRange(min=0, max=deals)],
+                validators=[Optional()],
                 render_kw={"inputmode": "numeric", "min": 0, "max": deals, "enterkeyhint": "next"},
             )
     return type("TablePaperForm", (PaperForm,), attrs)(**kwargs)

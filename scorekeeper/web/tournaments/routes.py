@@ -149,12 +149,25 @@ def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     return form
 
 
+#: The sections of the tournament's page a change leads back to (``_said_at``), besides each round's.
+SECTIONS = ("entrants", "apart")
+
+
+def _said_at(tournament_id: int, section: str, **args) -> str:
+    """The tournament's page opened at ``section`` (its anchor), where the message just flashed is said: at its
+    top it would be scrolled past (on a phone, the whole screen above the section) and never seen."""
+    return url_for(".show", tournament_id=tournament_id, said=section, _anchor=section, **args)
+
+
 def _show(
     view: tm.TournamentView,
     entrant_form: EntrantForm | None = None,
     status: int = 200,
     apart_form: KeepApartForm | None = None,
 ):
+    # the section a change led back to says its message (a section the page has: else at the page's top)
+    said = request.args.get("said")
+    said_at = said if said in {*SECTIONS, *(f"round-{r.number}" for r in view.rounds)} else None
     deals_warning = None
     t = view.tournament
     if t.deals % 5 and view.current and any(len(table.entrants) == 5 for table in view.current.tables):
@@ -172,6 +185,7 @@ def _show(
             apart_form=apart_form or KeepApartForm(formdata=None),
             action=ActionForm(),
             deals_warning=deals_warning,
+            said_at=said_at,
         ),
         status,
     )
@@ -219,7 +233,7 @@ def add_entrant(tournament_id: int):
         return _show(view, form, 400)
     flash(_("Start number %(n)s is entered.", n=entrant.number))
     # the next one is typed at once: the roster's field has the focus (the organiser at the door)
-    return redirect(url_for(".show", tournament_id=tournament_id, entered=entrant.number, _anchor="entrants"))
+    return redirect(_said_at(tournament_id, "entrants", entered=entrant.number))
 
 
 def _entrant(view: tm.TournamentView, number: int):
@@ -288,7 +302,7 @@ def withdraw(tournament_id: int, number: int):
             name=view.names[number],
             n=number,
         ),
-        back=url_for(".show", tournament_id=tournament_id, _anchor="entrants"),
+        back=_said_at(tournament_id, "entrants"),
         view=view,
         t=view.tournament,
         entrant=entrant,
@@ -309,7 +323,7 @@ def take_back(tournament_id: int, number: int):
     except NotFound:
         return _refused(tournament_id, InvalidInput("number", "there is no participant {n}", n=number))
     flash(_("%(name)s (start number %(n)s) plays again.", name=view.names[number], n=number))
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+    return redirect(_said_at(tournament_id, "entrants"))
 
 
 @bp.post("/<int:tournament_id>/apart")
@@ -342,7 +356,7 @@ def _apart(tournament_id: int, change, said: str):
         return _refused(tournament_id, exc)
     a, b = sorted((form.first.data, form.second.data))
     flash(said % {"a": a, "b": b})
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor="apart"))
+    return redirect(_said_at(tournament_id, "apart"))
 
 
 @bp.route("/<int:tournament_id>/entrants/<int:number>/replace", methods=["GET", "POST"])
@@ -386,7 +400,7 @@ def replace(tournament_id: int, number: int):
                     n=number,
                 )
             )
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor="entrants"))
+            return redirect(_said_at(tournament_id, "entrants"))
         return 400
 
     return _entrant_page(tournament_id, number, "tournaments/replace.html", _entrant_form, act)
@@ -407,7 +421,7 @@ def draw(tournament_id: int):
     except (Conflict, InvalidInput) as exc:
         return _refused(tournament_id, exc)
     flash(_("Round %(n)s is drawn.", n=drawn.number))
-    return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{drawn.number}"))
+    return redirect(_said_at(tournament_id, f"round-{drawn.number}"))
 
 
 @bp.post("/<int:tournament_id>/close")
@@ -459,60 +473,56 @@ def _table(view: tm.TournamentView, round_number: int, table: int) -> tm.TableVi
     to such a table's page (its ``night``, which every link to a table's pages carries), or to a table whose
     number is another night's now (other players: its clearing too, which posts its link's ``night``), leads
     to the round's new tables, saying so (and, posted, that nothing was saved or changed), as a phone of such a
-    table is told (web/access.py ``REDRAWN``)."""
+    table is told (web/access.py ``REDRAWN``). So does a link without its night (given out before links named
+    it) to a table number the round no longer has, saying only that (it cannot tell a table gone from one never
+    drawn), where a table of that number could ever have been drawn (as many tables as fours of participants,
+    withdrawn ones too); beyond that, and in a round not drawn, there is no such table."""
     posted = request.form.get("night_uid") if request.method == "POST" else None
     made_for = posted or request.args.get("night")
-    for r in view.rounds:
-        if r.number == round_number:
-            now = next((t for t in r.tables if t.number == table), None)
-            if now is not None and (posted or not made_for or made_for == now.night.uid):
-                return now  # (a paper form posted for another night: the core's guard refuses it, with the new form)
-            if made_for and (now is not None or made_for not in {t.night.uid for t in r.tables}):
-                if now is not None:  # its number is another table's now: other players, another night
-                    said = (
-                        _(
-                            "Round %(r)s was drawn again meanwhile: table %(n)s has other players now and nothing "
-                            "was changed. Here are the round's new tables.",
-                            r=round_number,
-                            n=table,
-                        )
-                        if request.method == "POST"
-                        else _(
-                            "Round %(r)s was drawn again meanwhile: table %(n)s has other players now. Here are the "
-                            "round's new tables.",
-                            r=round_number,
-                            n=table,
-                        )
-                    )
-                elif posted:
-                    said = _(
-                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone and nothing was saved. "
-                        "Here are the round's new tables.",
-                        r=round_number,
-                        n=table,
-                    )
-                else:
-                    said = _(
-                        "Round %(r)s was drawn again meanwhile: table %(n)s is gone. Here are the round's new tables.",
-                        r=round_number,
-                        n=table,
-                    )
-                flash(said, "error")  # at the page's top, where it opens: the round's anchor scrolled past it
-                abort(redirect(url_for(".show", tournament_id=view.tournament.id), 303))
-    abort(404, _("There is no such table."))
+    r = next((r for r in view.rounds if r.number == round_number), None)
+    if r is None:
+        abort(404, _("There is no such table."))
+    now = next((t for t in r.tables if t.number == table), None)
+    if now is not None and (posted or not made_for or made_for == now.night.uid):
+        return now  # (a paper form posted for another night: the core's guard refuses it, with the new form)
+    if now is None and (
+        made_for in {t.night.uid for t in r.tables} if made_for else not 1 <= table <= len(view.entrants) // 4
+    ):
+        abort(404, _("There is no such table."))  # a night of another number (a link made up); a number never drawn
+    # one sentence of its parts, each said alone (in German as in English): what became of the table, whether
+    # anything was done, where the page leads
+    if not made_for:
+        said = [_("Round %(r)s has no table %(n)s now.", r=round_number, n=table)]
+    elif now is not None:  # its number is another table's now: other players, another night
+        said = [_("Round %(r)s was drawn again meanwhile: table %(n)s has other players now.", r=round_number, n=table)]
+    else:
+        said = [_("Round %(r)s was drawn again meanwhile: table %(n)s is gone.", r=round_number, n=table)]
+    if request.method == "POST":
+        said.append(_("Nothing was saved.") if request.endpoint == "tournaments.paper" else _("Nothing was changed."))
+    said.append(_("Here are the round's new tables.") if made_for else _("Here are the round's tables."))
+    flash(" ".join(said), "error")  # at the page's top, where it opens: the round's anchor scrolled past it
+    abort(redirect(url_for(".show", tournament_id=view.tournament.id), 303))
 
 
-def _paper_refused(form, exc: InvalidInput) -> None:
-    """The core's refusals of a paper list (core/tournaments.py ``enter_paper``, the one place of its rules and
-    their words), every one at once (``exc.problems``): a player's solos (``solos.i``, by table position) at
-    their solos lost, the others above the form."""
-    for problem in exc.problems:
-        player = re.fullmatch(r"solos\.(\d+)", problem.field)
-        field = form._fields.get(f"l{int(player[1]) + 1}") if player and len(player[1]) < 4 else None
-        if field is not None:
-            field.errors = [*list(field.errors), message(problem, sentence=True)]
-        else:
+#: Where the paper form says a refusal of one player's figures (by its field, 0-based by table position): their
+#: points at their points; their solos at their solos lost, or, where the form could not read that (a word typed:
+#: the core was given 0), at their solos won, whose figure it is about.
+PLAYER_FIELDS = {"points": ("p",), "solos": ("l", "w")}
+
+
+def _paper_refused(form, problems) -> None:
+    """The core's refusals of a paper list (core/tournaments.py ``paper_problems``, the one place of its ranges,
+    rules and words), every one at once: a player's at their field (``PLAYER_FIELDS``), the whole list's above
+    the form. A field the form could not read says that alone: the core's refusal of a figure it was not given
+    says nothing more."""
+    for problem in problems:
+        player = re.fullmatch(r"(points|solos)\.(\d{1,3})", problem.field)
+        fields = [form._fields.get(f"{key}{int(player[2]) + 1}") for key in PLAYER_FIELDS[player[1]]] if player else []
+        fields = [f for f in fields if f is not None]
+        if not fields:
             form.form_errors.append(message(problem))
+        elif field := next((f for f in fields if not f.errors), None):
+            field.errors = [message(problem, sentence=True)]
 
 
 @bp.route("/<int:tournament_id>/rounds/<int:round_number>/tables/<int:table>/paper", methods=["GET", "POST"])
@@ -547,14 +557,18 @@ def paper(tournament_id: int, round_number: int, table: int):
     )
     if stale is not None and refused is None:  # (a closed tournament's, a table's with deals: the core says)
         return _paper_page(view, at, round_number, _paper_made_for(view, at, stale), 409)
-    if form.validate_on_submit():
+    if not form.validate_on_submit():  # a field it could not read (or an expired form): the core's problems too
+        _paper_refused(
+            form, tm.paper_problems(form.points(), form.solos(), seats=len(at.names), deals=view.tournament.deals)
+        )
+    else:
         try:
             save_paper(tournament_id, round_number, table, form.values())
         except (InvalidInput, Conflict) as exc:
             get_db().rollback()
             exc = _stale(table, exc) or exc
             if isinstance(exc, InvalidInput):
-                _paper_refused(form, exc)
+                _paper_refused(form, exc.problems)
                 return _paper_page(view, at, round_number, form, status)
             view = _view(tournament_id)
             now = _table(view, round_number, table)  # gone meanwhile: said
@@ -565,7 +579,7 @@ def paper(tournament_id: int, round_number: int, table: int):
             status = 409
         else:
             flash(_("The points of table %(n)s are entered.", n=table))
-            return redirect(url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"))
+            return redirect(_said_at(tournament_id, f"round-{round_number}"))
     return _paper_page(view, at, round_number, form, status)
 
 
@@ -635,7 +649,7 @@ def clear_paper(tournament_id: int, round_number: int, table: int):
             db=get_db(), tournament_id=tournament_id, round_number=round_number, table=table, who=life.who(None)
         ),
         done=_("The points of table %(n)s are cleared: its phone records its deals again.", n=table),
-        back=url_for(".show", tournament_id=tournament_id, _anchor=f"round-{round_number}"),
+        back=_said_at(tournament_id, f"round-{round_number}"),
         view=view,
         t=view.tournament,
         at_table=at,
