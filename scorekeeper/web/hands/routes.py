@@ -317,6 +317,8 @@ def new(night_id: int):
     if not form.dealt_by.data:
         form.dealt_by.data = str(dealt.dealer)
 
+    said = []  # a message for the table page: shown where it opens, not above the balance's anchor
+
     def save(hand, form):
         try:
             record_hand(
@@ -342,9 +344,10 @@ def new(night_id: int):
                 ),
                 "error",
             )
+            said.append(exc)
 
     answer = _handle(table, form, len(table.hands) + 1, positions, save, waiting=waiting, landed=landed)
-    return answer or redirect(url_for("nights.show", night_id=night_id, _anchor="balance"))
+    return answer or redirect(url_for("nights.show", night_id=night_id, _anchor=None if said else "balance"))
 
 
 def _form_data_of(hand: dict[str, Any], game: str) -> dict[str, Any]:
