@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 import re
 
+import pytest
+
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.exchange import club_file
 from scorekeeper.core.exchange import tournament_file as tx
@@ -39,6 +41,14 @@ def created_in_francs(app, client, db):
     (t,) = tm.list_tournaments(db=db)
     app.config["CURRENCY"] = "EUR"
     return t
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "In CHF, the club's currency, as the prizes."), ("de", "In CHF, der Währung des Vereins")]
+)
+def test_the_new_tournament_page_says_which_currency_its_fee_and_prizes_are_typed_in(app, client, lang, said):
+    app.config["CURRENCY"] = "CHF"
+    assert said in answer_text(client.get(f"/tournaments/new?lang={lang}"))
 
 
 def test_a_tournament_keeps_the_currency_it_was_made_in(app, client, db, tmp_path):
