@@ -8,7 +8,7 @@ and the one answer to "may this account do this action to this night now?".
 
     tournament table   playing ──last counted deal / paper points / the organiser closes──► finished
                        finished ──reopen (admin, a reason; not a paper table)──► playing, or all dealt
-                       finished from paper ──the organiser clears its points (core/tournaments.py
+                       finished from paper ──the organiser clears its points (core/tournaments/paper.py
                                              clear_paper; no later round drawn)──► playing
                        all dealt (reopened with its D deals: edit and undo, no new deal) ──the organiser──► finished
                        any ──the tournament closes──► frozen (nothing changes, its date and place neither;
@@ -21,7 +21,7 @@ and the one answer to "may this account do this action to this night now?".
 Who: an account's role (``viewer``, ``scorer``, ``admin``), :data:`GUEST` (a phone that joined the
 night with its code, and nothing more), or :data:`SYSTEM` (the club's own command line, an
 import: every role's right, never a state's). The use cases (core/nights.py, core/hands.py,
-core/tournaments.py) ask :func:`check` under the night's lock; the pages and the API ask
+core/tournaments/) ask :func:`check` under the night's lock; the pages and the API ask
 :func:`refusal` / :func:`allowed` before they offer an action or open its form. Nothing else
 decides. docs/architecture.md draws it.
 """

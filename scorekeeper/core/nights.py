@@ -504,7 +504,7 @@ def _hold_seated(db: Session, night_id: int) -> set[int]:
 def bump(*, db: Session, night: Night) -> None:
     """The night's version moves on (the phones poll it, its kept PDF goes by it); ``night`` locked by this
     transaction (:func:`lock_night`). Alone (no audit entry) for a change the night shows but does not own:
-    a tournament's replacement seated or its paper entered (core/tournaments.py), hands imported
+    a tournament's replacement seated or its paper entered (core/tournaments/), hands imported
     (core/hands.py). (A player renamed or merged moves the roster's stamp instead: core/players.py.)"""
     night.version += 1
     db.add(night)

@@ -1,4 +1,4 @@
-"""A table's paper list saved from a request: the one call of the core's ``enter_paper`` (core/tournaments.py,
+"""A table's paper list saved from a request: the one call of the core's ``enter_paper`` (core/tournaments/paper.py,
 the one place of its rules) that the paper form's page and the API's route make, each from a mapping of the
 request's values by the core's names."""
 
@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.models import TournamentTable
 from scorekeeper.web import life
 from scorekeeper.web.context import get_db
 
@@ -16,7 +17,7 @@ from scorekeeper.web.context import get_db
 VALUES = ("points", "solos", "night_uid", "player_ids", "night_version")
 
 
-def save_paper(tournament_id: Any, round_number: Any, table: Any, values: Mapping[str, Any]) -> tm.TournamentTable:
+def save_paper(tournament_id: Any, round_number: Any, table: Any, values: Mapping[str, Any]) -> TournamentTable:
     """Save table ``table``'s paper list of round ``round_number`` as the asker (``values``: by ``VALUES``'
     names, one not there is None). Its refusals are the core's."""
     return tm.enter_paper(

@@ -8,6 +8,7 @@ import re
 
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.models import Tournament
 from scorekeeper.core.players import create_player
 
 
@@ -18,7 +19,7 @@ def make_roster(app, names: list[str]) -> None:
             create_player(db=db, name=name)
 
 
-def create_tournament(page, base: str, app, name: str, rounds: int, deals: int, prizes: str = "") -> tm.Tournament:
+def create_tournament(page, base: str, app, name: str, rounds: int, deals: int, prizes: str = "") -> Tournament:
     """The organiser creates a Schafkopf tournament on its form (the turnier preset, the default):
     the tournament as stored, checked to be what the form said."""
     page.goto(f"{base}/tournaments/new")

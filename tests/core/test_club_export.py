@@ -16,7 +16,7 @@ from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.exchange.club_file import ClubImport, club_json, import_club
 from scorekeeper.core.exchange.night_file import night_json
 from scorekeeper.core.hands import UndoneHand, record_hand, undo_last
-from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, RosterChange, Seat
+from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, RosterChange, Seat, Tournament
 from scorekeeper.core.nights import close_night
 from scorekeeper.core.players import (
     create_player,
@@ -437,7 +437,7 @@ def test_a_club_with_a_tournament_imported_twice_exports_the_same_and_changes_no
     assert (again.tournaments_created, again.tournaments_present) == (0, 1)
     assert not again.changed
     assert counts(other_db) == before
-    imported = other_db.exec(select(tm.Tournament.id)).one()
+    imported = other_db.exec(select(Tournament.id)).one()
     assert [line.standing.total for line in tm.read_tournament(db=other_db, tournament_id=imported).standings] == [
         line.standing.total for line in tm.read_tournament(db=db, tournament_id=t.id).standings
     ]

@@ -19,6 +19,7 @@ from scorekeeper.core.history import verify_nights
 from scorekeeper.core.models import Entrant, HandRecord, Night, Player, Seat
 from scorekeeper.core.nights import lock_night
 from scorekeeper.core.players import create_player, make_member, merge_players
+from scorekeeper.engine import tournament as plan
 from tests.core.races import Held, HeldAt, Other, waiting_for_a_lock
 from tests.support import SAUSPIEL_CLARA
 from tests.support_tournament import make_tournament
@@ -74,7 +75,7 @@ def test_a_merge_while_a_round_is_drawn_waits_for_the_draw_never_a_deadlock(app,
     kept = create_player(db=db, name="Bernhard")  # not entered: the participant Spieler 2 is the same person
     merged_id = db.exec(select(Player.id).where(Player.name == "Spieler 2")).one()
     # the draw has read its participants and holds the tournament
-    drawing = HeldAt(monkeypatch, tm.plan, "draw_round", before=True)
+    drawing = HeldAt(monkeypatch, plan, "draw_round", before=True)
     draw = Other(engine, tm.draw_round, tournament_id=t.id)
     assert drawing.holding.wait(10)
     merge = Other(engine, merge_players, keep_id=kept.id, merge_id=merged_id)

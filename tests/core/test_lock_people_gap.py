@@ -1,4 +1,4 @@
-"""The people a change to a tournament locks are read before their locks (``tournaments._lock_people``): a
+"""The people a change to a tournament locks are read before their locks (``tournaments.setup.lock_people``): a
 replacement committed in that gap seated a new person the change did not hold, so it held them later, out of
 the order of locks (``lock_night``'s players, after the tournament's and the night's rows), and a merge of that
 person at that instant waited for the change while the change waited for it (PostgreSQL: a deadlock, a 500).
@@ -13,6 +13,7 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper.core import db as database
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.players import create_player
+from scorekeeper.core.tournaments import setup
 from tests.support_tournament import make_tournament
 
 
@@ -42,7 +43,7 @@ def test_a_person_who_took_a_place_while_the_people_were_read_is_held_too(app, d
     if when != "between rounds":
         tm.draw_round(db=db, tournament_id=t.id)
     newcomer = create_player(db=db, name="Neu").id
-    real, replaced = tm._people, []
+    real, replaced = setup.people_of, []
 
     def read_then_replaced(*args):  # the gap: another organiser's replacement commits right after the read
         found = real(*args)
@@ -52,9 +53,9 @@ def test_a_person_who_took_a_place_while_the_people_were_read_is_held_too(app, d
                 tm.replace_entrant(db=other, tournament_id=t.id, number=2, player_id=newcomer)
         return found
 
-    monkeypatch.setattr(tm, "_people", read_then_replaced)
+    monkeypatch.setattr(setup, "people_of", read_then_replaced)
     with database.session(engine, write=True) as change:
-        assert tm._open_tournament(change, t.id).id == t.id
+        assert setup.open_tournament(change, t.id).id == t.id
         assert replaced
         assert _held(engine, newcomer)  # held before the tournament's row, in the one order
         change.rollback()
@@ -66,9 +67,9 @@ def test_the_people_are_read_once_more_only_under_the_tournaments_lock(app, db, 
     engine = _postgres(app)
     t = make_tournament(db, 8)
     reads = []
-    real = tm._people
-    monkeypatch.setattr(tm, "_people", lambda *args: reads.append(args) or real(*args))
+    real = setup.people_of
+    monkeypatch.setattr(setup, "people_of", lambda *args: reads.append(args) or real(*args))
     with database.session(engine, write=True) as change:
-        tm._open_tournament(change, t.id)
+        setup.open_tournament(change, t.id)
         assert len(reads) == 2
         assert all(_held(engine, p) for p in real(change, t.id, ()))

@@ -21,6 +21,7 @@ from scorekeeper.core.history import verify_nights
 from scorekeeper.core.models import HandRecord, Player, Seat, User
 from scorekeeper.core.players import create_player, look_alike_names, merge_players, rename_player
 from scorekeeper.core.text import clean_name, name_key
+from scorekeeper.core.tournaments import setup
 from tests.core.races import Held, HeldAt, Other
 from tests.support import PASSWORD, SAUSPIEL_CLARA, snapshot, start_night
 
@@ -240,7 +241,7 @@ def test_a_hand_saved_while_its_declarer_is_merged_waits_never_a_deadlock(app, d
 
 
 def test_two_tournaments_changes_do_not_wait_for_each_other_at_a_player_of_both(app, db, players):
-    """``_lock_people`` holds the people of a tournament's change against a merge: a share lock, so the
+    """``lock_people`` holds the people of a tournament's change against a merge: a share lock, so the
     changes of two tournaments that share a player go on side by side.
     It took ``FOR NO KEY UPDATE`` (SQLAlchemy's ``key_share=True`` without ``read=True``), which two
     such changes hold one at a time."""
@@ -249,8 +250,8 @@ def test_two_tournaments_changes_do_not_wait_for_each_other_at_a_player_of_both(
         pytest.skip("row locks are PostgreSQL's: SQLite takes the whole database for a write")
     anna = players[0].id
     with database.session(engine, write=True) as first, database.session(engine, write=True) as second:
-        tm._lock_people(first, None, (anna,))
+        setup.lock_people(first, None, (anna,))
         second.exec(text("SET LOCAL lock_timeout = '300ms'"))
-        tm._lock_people(second, None, (anna,))  # it waited, and ran out of time: LockNotAvailable
+        setup.lock_people(second, None, (anna,))  # it waited, and ran out of time: LockNotAvailable
         second.rollback()
         first.rollback()

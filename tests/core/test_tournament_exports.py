@@ -16,7 +16,7 @@ from scorekeeper.core.exchange import club_file, night_file
 from scorekeeper.core.exchange import tournament_file as tx
 from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.models import Night, Player, Seat
+from scorekeeper.core.models import Night, Player, Seat, TournamentTable
 from scorekeeper.core.nights import pots_from_nowhere
 from scorekeeper.core.players import create_player, list_players
 from scorekeeper.core.table import load_table
@@ -253,7 +253,7 @@ def test_a_replacement_and_a_paper_lists_solos_travel_with_the_tournament(db, ot
     first = tm.read_tournament(db=db, tournament_id=t.id).rounds[0]
     paper = next(table for table in first.tables if table.paper)
     replaced = next(table for table in first.tables if not table.paper).entrants[0].number
-    table_row = db.get(tm.TournamentTable, (t.id, 1, paper.number))
+    table_row = db.get(TournamentTable, (t.id, 1, paper.number))
     table_row.solos = [[1, 0], None, [0, 2], [0, 0]]
     db.add(table_row)
     db.commit()

@@ -18,7 +18,7 @@ from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
 from scorekeeper.core.hands import record_hand
-from scorekeeper.core.models import CLOSED, OPEN, HandRecord, Night
+from scorekeeper.core.models import CLOSED, OPEN, HandRecord, Night, Tournament
 from scorekeeper.core.nights import close_night, delete_night
 from scorekeeper.core.players import create_player
 from tests.support import RUFEN_HIRSCH, answer_text, fill, form_values, open_form, snapshot, start_night
@@ -27,7 +27,7 @@ SAUSPIEL = {"contract": "sauspiel", "suit": "eichel", "declarer": 1, "partner": 
 RUNDPASS = {"contract": "rundpass"}
 
 
-def _tournament(db, *, deals: int, rounds: int = 2, n: int = 4) -> tm.Tournament:
+def _tournament(db, *, deals: int, rounds: int = 2, n: int = 4) -> Tournament:
     t = tm.create_tournament(
         db=db, name="Turnier", game="schafkopf", rules={"preset": "turnier"}, deals=deals, rounds=rounds, seed="s"
     )

@@ -1,4 +1,4 @@
-"""The paper form says every refusal of the core at once, each in the core's words (core/tournaments.py
+"""The paper form says every refusal of the core at once, each in the core's words (core/tournaments/paper.py
 ``PLAYER_SOLOS``, ``TABLE_SOLOS``; the form said them in words of its own, and only the first): two players over
 the limit both get their message at their solos lost, the whole table's above the form; the API answers the
 first as it did, and every one in ``problems``."""

@@ -1,5 +1,5 @@
 """One rule, one check: what a paper list says it was made for (``night_uid``, ``player_ids``,
-``night_version``) is checked by the core (core/tournaments.py ``enter_paper``): a wrong shape is refused
+``night_version``) is checked by the core (core/tournaments/paper.py ``enter_paper``): a wrong shape is refused
 naming the field (a wrong shape was taken for a stale form and refused as a Conflict), the API answers 400 in
 the core's words (it had its own checks), and the paper form still says a mangled hidden field is stale."""
 

@@ -1,4 +1,4 @@
-"""The paper form's solos limits are the core's rule alone (core/tournaments.py ``enter_paper``): the form
+"""The paper form's solos limits are the core's rule alone (core/tournaments/paper.py ``enter_paper``): the form
 passes the figures to the core, and the core's refusal names the player it concerns (``solos.i``, by table
 position), so the page says it at that player's field, in the page's words, in English and German."""
 

@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper import create_app
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import Conflict
 from scorekeeper.core.hands import record_hand, undo_last
 from scorekeeper.core.models import Night, TournamentTable
 from scorekeeper.core.players import create_player
@@ -600,7 +601,7 @@ def test_only_an_admin_reopens_a_tournament(client, db, as_role, role):
     assert "Reopen the tournament" not in other.get(f"/tournaments/{t.id}").get_data(as_text=True)
     db.expire_all()
     assert tm.get_tournament(db=db, tournament_id=t.id).status == "closed"
-    with pytest.raises(tm.Conflict, match="only an admin"):
+    with pytest.raises(Conflict, match="only an admin"):
         tm.reopen_tournament(db=db, tournament_id=t.id, reason="weil", who=role)
 
 

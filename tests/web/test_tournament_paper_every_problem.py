@@ -1,4 +1,4 @@
-"""The ranges of a paper list are the core's alone (core/tournaments.py ``paper_problems``): the paper form read
+"""The ranges of a paper list are the core's alone (core/tournaments/paper.py ``paper_problems``): the paper form read
 each field and checked its range too, so a post with a figure out of range was told only that, never the
 table's own refusals (the points not adding up, a player's solos together beyond the deals). Now every problem
 is said at once, each at its field where it has one, in the page's language; what only the form can know (a

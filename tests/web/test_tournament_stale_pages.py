@@ -11,6 +11,7 @@ import pytest
 from sqlmodel import select
 
 from scorekeeper.core import tournaments as tm
+from scorekeeper.core.errors import Conflict
 from scorekeeper.core.hands import record_hand
 from scorekeeper.core.models import Player
 from tests.support import answer_text, field_errors, form_values, snapshot
@@ -278,11 +279,11 @@ def test_closing_with_a_table_of_the_last_round_playing_again_names_that_round(c
 def test_closing_before_the_last_rounds_counts_the_rounds_left(db):
     t = make_tournament(db, n=8, rounds=3)
     _played(db, t, 1)
-    with pytest.raises(tm.Conflict) as refused:
+    with pytest.raises(Conflict) as refused:
         tm.close_tournament(db=db, tournament_id=t.id)
     assert refused.value.message == "the tournament is not over: 2 rounds are to be played"
     tm.draw_round(db=db, tournament_id=t.id)
     db.rollback()
-    with pytest.raises(tm.Conflict) as refused:
+    with pytest.raises(Conflict) as refused:
         tm.close_tournament(db=db, tournament_id=t.id)
     assert refused.value.message == "the tournament is not over: 2 rounds are to be played"

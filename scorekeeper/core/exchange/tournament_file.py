@@ -239,7 +239,7 @@ REOPENED_MAX = 1000
 
 
 def _read_reopened(value: Any, path: str) -> list[dict[str, str]]:
-    """Each reopening of the closed tournament (core/tournaments.py ``reopen_tournament``): when, and the
+    """Each reopening of the closed tournament (core/tournaments/setup.py ``reopen_tournament``): when, and the
     admin's reason, oldest first (a file written before reopenings were kept has none)."""
     out = []
     for i, item in enumerate(checks.list_at_most(value, path, REOPENED_MAX)):

@@ -545,7 +545,7 @@ def draw_round(tournament_id: int):
 
 PAPER_FIELDS = frozenset(paper.VALUES)
 
-#: A paper list refused for being stale (core/tournaments.py ``paper_form_refusal``), in the API's words: the
+#: A paper list refused for being stale (core/tournaments/paper.py ``paper_form_refusal``), in the API's words: the
 #: core's speak of a form.
 PAPER_STALE = {
     tm.TABLE_REDRAWN: ("night_uid", "table {n} was drawn again meanwhile: nothing was saved, read its new players"),

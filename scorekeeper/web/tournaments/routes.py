@@ -127,12 +127,12 @@ def new():
 
 def _entrant_form(view: tm.TournamentView) -> EntrantForm:
     form = EntrantForm()
-    # who is or was entered (a replaced person keeps their earlier tables: core/tournaments.py refuses them)
+    # who is or was entered (a replaced person keeps their earlier tables: core/tournaments/entrants.py refuses them)
     entered = {e.player_id for e in view.entrants} | {f["player_id"] for e in view.entrants for f in e.former or ()}
     roster = [p for p in list_players(db=get_db(), active=True) if p.id not in entered]
     guests = [p for p in list_guests(db=get_db()) if p.id not in entered]  # a guest who comes back
     # names that look alike (stored before today's rule) are told apart by id, as a guest's name typed that
-    # looks like several is refused naming them (core/tournaments.py _person_named)
+    # looks like several is refused naming them (core/tournaments/entrants.py _person_named)
     alike = Counter(name_key(p.name) for p in (*roster, *guests))
 
     def member(p) -> str:
@@ -511,7 +511,7 @@ PLAYER_FIELDS = {"points": ("p",), "solos": ("l", "w")}
 
 
 def _paper_refused(form, problems) -> None:
-    """The core's refusals of a paper list (core/tournaments.py ``paper_problems``, the one place of its ranges,
+    """The core's refusals of a paper list (core/tournaments/paper.py ``paper_problems``, the one place of its ranges,
     rules and words), every one at once: a player's at their field (``PLAYER_FIELDS``), the whole list's above
     the form. A field the form could not read says that alone: the core's refusal of a figure it was not given
     says nothing more."""
