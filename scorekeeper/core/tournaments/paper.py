@@ -133,7 +133,7 @@ def _points_refusals(points: Any, seats: int) -> list[InvalidInput]:
             )
         ]
     refused = [
-        InvalidInput(f"points.{i}", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
+        InvalidInput(f"points.{i}", "each player's points are a whole number from -{limit} to {limit}", limit=PAPER_MAX)
         for i, p in enumerate(points)
         if type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX
     ]
