@@ -90,7 +90,7 @@ def check_money_ceiling(money: Sequence[int], stake_cents: int, index: int | Non
         raise InvalidHand(
             index,
             "",
-            "this hand would make a player's money {units} units (the points' difference times the stake per "
+            "this Durchgang would make a player's money {units} units (the points' difference times the stake per "
             "point), more than a night may hold ({limit} units at this stake): nothing was saved",
             units=worst,
             limit=limit,

@@ -27,9 +27,10 @@ TYPE_WORDS = frozenset(
     {N_("true or false"), N_("a whole number"), N_("a text"), N_("a list"), N_("an object"), N_("a decimal number")}
 )
 
-#: The placeholders that hold an amount (units, cents; the night's ceiling's ``limit``): a page writes them grouped as
-#: its language groups thousands (``131.072.000`` in German, ``131,072,000`` in English), the API as JSON writes them.
-AMOUNTS = frozenset({"units", "limit", "cents"})
+#: The placeholders that hold an amount (units, cents, a stake in cents; a range's or the night's ceiling's ``limit``):
+#: a page writes them grouped as its language groups thousands (``131.072.000`` in German, ``131,072,000`` in
+#: English), the API as JSON writes them.
+AMOUNTS = frozenset({"units", "limit", "cents", "stake"})
 
 #: Refusals of the engine that a page says in its own words (the engine's speak of seats, keys and null).
 PAGE_SENTENCES: dict[str, Any] = {

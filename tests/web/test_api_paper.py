@@ -141,3 +141,17 @@ def test_points_left_out_of_a_paper_list_are_the_cores_to_refuse(client, db):
     said = {"field": "points", "message": "give the points of each of the 4 players"}
     assert answer.get_json()["error"] == {**said, "problems": [said]}
     assert snapshot(db) == before
+
+
+def test_a_paper_list_of_wrong_shapes_and_wrong_points_is_answered_every_refusal(client, db):
+    """A list whose guards were in a wrong shape was answered the first guard's refusal alone: its other guards'
+    and its points' and solos' refusals cost a request each (docs/api.md: every refusal found)."""
+    t = _tournament(client, db, 8)
+    before = snapshot(db)
+    body = {"points": [1, 2, 3], "solos": "x", "night_uid": 5, "player_ids": "x", "night_version": "v"}
+    answer = _paper(client, t, 1, body)
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert error["field"] == "night_uid"  # the first, where it always was
+    assert [p["field"] for p in error["problems"]] == ["night_uid", "player_ids", "night_version", "points", "solos"]
+    assert snapshot(db) == before

@@ -22,7 +22,7 @@ SMALL = {"mated_by": 2, "move": 1, "card": "Q"}  # 3 points for seat 2
 RULES = {"stake_per_point": 1000}
 STAKE = 100_000  # 1000 EUR a unit: the ceiling is 10**9 // 10**5 = 10,000 units
 ENGINE = (
-    "this hand would make a player's money 77000 units (the points' difference times the stake per point), more "
+    "this Durchgang would make a player's money 77000 units (the points' difference times the stake per point), more "
     "than a night may hold (10000 units at this stake): nothing was saved"
 )
 
@@ -57,7 +57,7 @@ def test_the_api_refuses_a_durchgang_whose_money_passes_the_ceiling(client, db, 
     [
         (
             "en",
-            "This hand would make a player's money 77,000 units (the points' difference times the stake per point), "
+            "This Durchgang would make a player's money 77,000 units (the points' difference times the stake per point), "
             "more than a night may hold (10,000 units at this stake): nothing was saved",
         ),
         (
@@ -97,7 +97,7 @@ def test_many_hands_an_edit_and_an_import_stop_at_it_too(db, players):
     data = as_file(night_json(db=db, night_id=night.id))
     data["evening"]["uid"] = "6e01dac5506f41659e0dba815886967c"
     data["hands"][1]["data"] = MATE
-    with pytest.raises(InvalidExport, match=r"^hands\[1\]\.data: this hand would make a player's money 74000 units"):
+    with pytest.raises(InvalidExport, match=r"^hands\[1\]\.data: this Durchgang would make a player's money 74000 units"):
         import_night(db=db, data=data)
 
 
@@ -110,5 +110,5 @@ def test_the_edit_forms_preview_refuses_it_as_saving_the_edit_does(client, db, p
     for action in ("preview", "save"):
         answer = submit(client, night.id, MATE, action=action, lang="en", number=1)
         assert answer.status_code == 400, (action, answer.status_code)
-        assert "This hand would make a player's money 77,000 units" in answer_text(answer)
+        assert "This Durchgang would make a player's money 77,000 units" in answer_text(answer)
     assert unchanged(db, night.id) == before

@@ -704,3 +704,22 @@ def test_a_night_at_a_stake_that_splits_the_carried_pot_is_refused_at_the_stake(
     assert answer.status_code == 400
     assert refusal in page_text(answer.get_data(as_text=True))
     assert nights(db) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "stake", "refusal"),
+    [
+        ("en", "30.00", "holds 8,000 cents (8 units at 1,000): choose 1,000 cents, or a stake that makes 8,000 cents"),
+        ("de", "30,00", "liegen 8.000 Cent (8 Einheiten zu 1.000): wähle 1.000 Cent oder einen Einsatz"),
+    ],
+)
+def test_the_carried_pots_refusal_groups_its_stake_as_its_cents(client, db, players, lang, stake, refusal):
+    """The pot's cents were grouped as the page's language groups thousands and the stake beside them was not:
+    "8,000 cents (8 units at 1000): choose 1000 cents"."""
+    first = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"}, stake_cents=1000)
+    record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
+    close_night(db=db, night_id=first.id)
+    answer = post_night(client, players, "schafkopf", 4, lang=lang, stake=stake)
+    assert answer.status_code == 400
+    assert refusal in page_text(answer.get_data(as_text=True))
+    assert nights(db) == 1

@@ -14,8 +14,8 @@ from tests.support import answer_text, field_errors, snapshot
 from tests.support_tournament import make_tournament
 
 RANGE = {
-    "en": "Each player's points are a whole number from -100000 to 100000",
-    "de": "Die Punkte eines Spielers sind eine ganze Zahl von -100000 bis 100000",
+    "en": "Each player's points are a whole number from -100,000 to 100,000",
+    "de": "Die Punkte eines Spielers sind eine ganze Zahl von -100.000 bis 100.000",
 }
 SUM = {
     "en": "A table's points must add up to zero: these add up to 1",

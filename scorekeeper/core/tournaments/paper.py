@@ -68,9 +68,11 @@ def enter_paper(
     (a uid that is no text, ids that are no list of whole numbers, a version that is no whole number) is
     refused naming it (``InvalidInput``), before anything is looked up: the one check of the paper form and
     the API alike (the form says its own hidden fields' refusal as stale)."""
-    refused = _made_for_refusal(night_uid, player_ids, night_version)
-    if refused is not None:
-        raise refused
+    shape = _made_for_problems(night_uid, player_ids, night_version)
+    if shape:  # every refusal at once: the shapes, and the points' and solos' of a table that can be read
+        problems = shape + _table_problems(db, tournament_id, round_number, table, points, solos)
+        problems[0].also = tuple(problems[1:])
+        raise problems[0]
     try:
         t, row, night = _paper_table(db, tournament_id, round_number, table, who)
     except NotFound:  # a table of the night it names gone: its round was drawn again with fewer tables
@@ -131,7 +133,7 @@ def _points_refusals(points: Any, seats: int) -> list[InvalidInput]:
             )
         ]
     refused = [
-        InvalidInput(f"points.{i}", "each player's points are a whole number from -{n} to {n}", n=PAPER_MAX)
+        InvalidInput(f"points.{i}", "each player's points are a whole number from -{limit} to {limit}", limit=PAPER_MAX)
         for i, p in enumerate(points)
         if type(p) is not int or not -PAPER_MAX <= p <= PAPER_MAX
     ]
@@ -191,12 +193,12 @@ def paper_form_refusal(
     """Why a paper form made for table ``number`` (its night's uid, its players by table position, the
     night's version: each None where the form does not say) is stale now that the table is ``night`` with
     ``seated`` (by table position), or None. One of them in a wrong shape is refused naming it
-    (``InvalidInput``, :func:`_made_for_refusal`), never taken for stale. The core asks under the night's
+    (``InvalidInput``, :func:`_made_for_problems`: the first), never taken for stale. The core asks under the night's
     lock; the form's page asks it first, before it reads the form's fields (old points under new names are
     not worth a word)."""
-    refused = _made_for_refusal(night_uid, player_ids, night_version)
-    if refused is not None:
-        return refused
+    shape = _made_for_problems(night_uid, player_ids, night_version)
+    if shape:
+        return shape[0]
     if night_uid is not None and night_uid != night.uid:
         return Conflict(TABLE_REDRAWN, n=number)
     if player_ids is not None and list(player_ids) != list(seated):
@@ -206,18 +208,39 @@ def paper_form_refusal(
     return None
 
 
-def _made_for_refusal(night_uid: Any, player_ids: Any, night_version: Any) -> InvalidInput | None:
-    """What a paper list says it was made for, in a wrong shape, refused naming the field; None where each is
-    None (not said) or of its shape: the one check of the form and the API (:func:`enter_paper`)."""
+def _made_for_problems(night_uid: Any, player_ids: Any, night_version: Any) -> list[InvalidInput]:
+    """What a paper list says it was made for, in a wrong shape, each refused naming its field; none where each
+    is None (not said) or of its shape: the one check of the form and the API (:func:`enter_paper`)."""
+    problems = []
     if night_uid is not None and not (isinstance(night_uid, str) and 0 < len(night_uid) <= UID_MAX):
-        return InvalidInput("night_uid", "night_uid must be the uid of the table's night (a text)")
+        problems.append(InvalidInput("night_uid", "night_uid must be the uid of the table's night (a text)"))
     if player_ids is not None and not (
         isinstance(player_ids, list | tuple) and player_ids and all(type(i) is int for i in player_ids)
     ):
-        return InvalidInput("player_ids", "player_ids must be a list of player ids (whole numbers), one per seat")
+        problems.append(
+            InvalidInput("player_ids", "player_ids must be a list of player ids (whole numbers), one per seat")
+        )
     if night_version is not None and not (type(night_version) is int and night_version >= 0):
-        return InvalidInput("night_version", "night_version must be the table's night_version (a whole number)")
-    return None
+        problems.append(
+            InvalidInput("night_version", "night_version must be the table's night_version (a whole number)")
+        )
+    return problems
+
+
+def _table_problems(
+    db: Session, tournament_id: Any, round_number: Any, table: Any, points: Any, solos: Any
+) -> list[InvalidInput]:
+    """The points' and solos' refusals (:func:`paper_problems`) of a table read without its locks, said beside
+    the list's other refusals; none where there is no such table."""
+    if not (is_id(tournament_id) and is_id(round_number) and is_id(table)):
+        return []
+    t = db.get(Tournament, tournament_id)
+    row = db.get(TournamentTable, (tournament_id, round_number, table))
+    night = db.get(Night, row.night_id) if row is not None else None
+    if t is None or night is None:
+        return []
+    seats = night.seat_count
+    return paper_problems(points, [None] * seats if solos is None else solos, seats=seats, deals=t.deals)
 
 
 def _seat_players(db: Session, night_id: int) -> list[int]:
