@@ -23,7 +23,8 @@ from scorekeeper.core.models import CLUB_NIGHT, ContractResult, HandRecord, Nigh
 from scorekeeper.core.stored import stored_columns
 from scorekeeper.core.summary import ROW_COUNTS, PlayerStats, count_hand, money_lines, night_money, summarize
 from scorekeeper.core.table import HandRow, Table, build_table, get_night, load_table, read_table, seats
-from scorekeeper.engine import GAMES, Settlement
+from scorekeeper.engine import GAMES, InvalidHand, Settlement
+from scorekeeper.engine.rules import rules_to_json
 
 # --- writing: a night's rows ----------------------------------------------------
 
@@ -243,6 +244,11 @@ def verify_night(*, db: Session, night_id: int) -> list[str]:
         .order_by(HandRecord.number)
     ).all()
     problems = []
+    missing = missing_options(night.game, night.rules)
+    if missing:
+        problems.append(
+            f"the stored rule set is not complete: {', '.join(missing)} missing (its export is refused on import)"
+        )
     fresh = stored_columns(
         game=night.game,
         rules=night.rules,
@@ -275,6 +281,19 @@ def verify_night(*, db: Session, night_id: int) -> list[str]:
     if stored[1] != expected[1]:
         problems.append("the night's contract rows differ")
     return problems
+
+
+def missing_options(game: str, rules: Any) -> list[str]:
+    """The options a stored rule set does not write out (the engine reads their preset's or default values
+    for them), as an import names them (core/exchange/checks.py ``rule_set``); none where the engine
+    refuses the rule set (:func:`verify_night` says so)."""
+    if game not in GAMES or not isinstance(rules, dict):
+        return []
+    try:
+        complete = rules_to_json(GAMES[game].parse_rules(rules))
+    except InvalidHand:
+        return []
+    return [key for key in complete if key not in rules]
 
 
 def verify_nights(*, db: Session) -> list[int]:

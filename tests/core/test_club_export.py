@@ -16,6 +16,7 @@ from scorekeeper.core.exchange.checks import InvalidExport
 from scorekeeper.core.exchange.club_file import ClubImport, club_json, import_club
 from scorekeeper.core.exchange.night_file import night_json
 from scorekeeper.core.hands import UndoneHand, record_hand, undo_last
+from scorekeeper.core.history import verify_nights
 from scorekeeper.core.models import AuditEntry, HandRecord, Night, NightResult, Player, RosterChange, Seat, Tournament
 from scorekeeper.core.nights import close_night
 from scorekeeper.core.players import (
@@ -27,7 +28,7 @@ from scorekeeper.core.players import (
     roster_changes,
 )
 from scorekeeper.core.table import load_table
-from tests.support import as_file, drop_at, set_at, snapshot, start_night
+from tests.support import SAUSPIEL_CLARA, as_file, drop_at, set_at, snapshot, start_night
 
 MODELS = (Player, RosterChange, Night, Seat, HandRecord, AuditEntry, NightResult)
 NOTHING = dict.fromkeys((m.__name__ for m in MODELS), 0)
@@ -569,3 +570,43 @@ def test_a_club_file_written_before_pots_were_followed_keeps_the_pot_that_waited
     assert nights[first.uid].pot_to == "" and nights[second.uid].pot_to == ("" if last_taken else None)
     next_night = start_night(other_db, list(other_db.exec(select(Player).order_by(Player.id))), game="schafkopf")
     assert next_night.pot_start == (0 if last_taken else 16)
+
+
+def _schafkopf_club(db) -> dict:
+    """A club file with one Schafkopf night whose hand knocks, as a release before klopfen_played (2026-11-23)
+    wrote it: the option absent from the night's rule set."""
+    players = [create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter")]
+    night = start_night(db, players, game="schafkopf", played_on=date(2026, 11, 20))
+    record_hand(db=db, night_id=night.id, hand={**SAUSPIEL_CLARA, "klopfen": 1})
+    data = as_file(club_json(db))
+    del data["nights"][0]["evening"]["rules"]["klopfen_played"]
+    return data
+
+
+def test_a_club_file_of_a_release_before_an_option_imports_with_the_option_as_it_was_then(db, other_db):
+    """An option added to a game later (checks.ADDED_LATER) missing from an old file's rule set is written out
+    with the value the releases before it read (knocking was always played): the night settles as it did."""
+    data = _schafkopf_club(db)
+    done = import_club(db=other_db, data=data)
+    assert done.nights_created == 1
+    imported = other_db.exec(select(Night)).one()
+    assert imported.rules == db.exec(select(Night)).one().rules and imported.rules["klopfen_played"] is True
+    assert verify_nights(db=other_db) == []
+    assert import_club(db=other_db, data=data).changed is False  # twice is harmless
+    single = as_file(night_json(db=db, night_id=db.exec(select(Night.id)).one()))
+    del single["evening"]["rules"]["klopfen_played"]
+    assert exports.read_night(single).columns["rules"]["klopfen_played"] is True  # a night's file too
+
+
+def test_a_rule_set_missing_an_option_its_preset_sets_otherwise_is_still_refused(db, other_db):
+    """Under a preset that sets the option apart from the value of before (turnier: no knocking), the file
+    is no file of an older release: what it settles would depend on the release; refused as before."""
+    data = _schafkopf_club(db)
+    data["nights"][0]["evening"]["rules"]["preset"] = "turnier"
+    with pytest.raises(InvalidExport, match="klopfen_played missing"):
+        import_club(db=other_db, data=data)
+    data = copy.deepcopy(data)
+    del data["nights"][0]["evening"]["rules"]["tariff_solo"]  # an option of the first release: refused
+    data["nights"][0]["evening"]["rules"]["preset"] = "seed"
+    with pytest.raises(InvalidExport, match=r"not complete: tariff_solo missing$"):
+        import_club(db=other_db, data=data)

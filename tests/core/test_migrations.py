@@ -5,13 +5,24 @@ from __future__ import annotations
 import os
 
 import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, select
 
-from scorekeeper.core import models  # noqa: F401  (registers the tables)
-from scorekeeper.core.db import make_engine, upgrade, upgrade_to
-from tests.support import BACKENDS, fresh_postgres
+from scorekeeper.core import history, models  # noqa: F401  (models registers the tables)
+from scorekeeper.core.db import make_engine, session, upgrade, upgrade_to
+from scorekeeper.core.exchange.club_file import club_json, read_club
+from scorekeeper.core.exchange.night_file import night_json, read_night
+from scorekeeper.core.hands import record_hand
+from scorekeeper.core.history import verify_night, verify_nights
+from scorekeeper.core.models import DeletedNight, HandRecord, NightResult
+from scorekeeper.core.nights import delete_night
+from scorekeeper.core.players import create_player
+from scorekeeper.core.tournaments import create_tournament
+from scorekeeper.engine import GAMES
+from scorekeeper.engine.rules import rules_to_json
+from tests.support import BACKENDS, SAUSPIEL_CLARA, closed_split_night, fresh_postgres, start_night
 
 
 def test_the_migrations_build_exactly_the_schema_of_the_models(tmp_path):
@@ -193,3 +204,138 @@ def test_the_upgrade_gives_the_tournaments_the_clubs_currency_of_then(empty_url,
             assert "AUTOINCREMENT" in sql
         assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
     engine.dispose()
+
+
+def _rules_of(engine, table: str) -> dict[int, dict]:
+    rows = sa.table(table, sa.column("id"), sa.column("rules", sa.JSON))
+    with engine.connect() as conn:
+        return dict(conn.execute(sa.select(rows.c.id, rows.c.rules)).all())
+
+
+def _back_to_0018(engine) -> None:
+    """The database as a release of 0018 left it (0019 changes no schema, only data)."""
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0018'")
+
+
+def test_the_upgrade_writes_out_the_options_a_stored_rule_set_lacks(empty_url):
+    """Migration 0019: a rule set stored before an option existed (Schafkopf's klopfen_played, added on
+    2026-11-23) gets the value the settlement reads for it (the preset's, else the default): the nights settle
+    as before, verify names a night before the upgrade, and the club's export imports again after it."""
+    upgrade_to(empty_url, "head")
+    engine = make_engine(empty_url)
+    with session(engine) as db:
+        players = [create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter")]
+        seed = start_night(db, players, game="schafkopf")
+        knocked = {**SAUSPIEL_CLARA, "klopfen": 1}  # knocking was always played before the option
+        record_hand(db=db, night_id=seed.id, hand=knocked)
+        bavarian = start_night(db, players, game="schafkopf", rules={"preset": "bavarian"})
+        matt = start_night(db, players, game="matt", seats=2, rules={"stake_per_point": 1})
+        gone = start_night(db, players, game="schafkopf", rules={"preset": "seed-variant"})
+        delete_night(db=db, night_id=gone.id, reason="started by mistake", export=night_json(db=db, night_id=gone.id))
+        create_tournament(db=db, name="Preisjass", game="schafkopf", rules={"preset": "bavarian"})
+        before = {"evening": _rules_of(engine, "evening"), "tournament": _rules_of(engine, "tournament")}
+        result = db.exec(select(HandRecord.result).where(HandRecord.night_id == seed.id)).one()
+    old = {  # what the release of 0018 and every one before it stored: the rule sets without the option
+        table: {i: {k: v for k, v in rules.items() if k != "klopfen_played"} for i, rules in sets.items()}
+        for table, sets in before.items()
+    }
+    old["evening"][matt.id] = {}  # a rule set of the first schema (the test of 0001 stores '{}')
+    with engine.begin() as conn:
+        for table, sets in old.items():
+            rows = sa.table(table, sa.column("id"), sa.column("rules", sa.JSON))
+            for i, rules in sets.items():
+                conn.execute(rows.update().where(rows.c.id == i).values(rules=rules))
+        deleted = sa.table("deleted_night", sa.column("export", sa.JSON))
+        export = conn.execute(sa.select(deleted.c.export)).scalar()
+        export["evening"]["rules"].pop("klopfen_played")
+        conn.execute(deleted.update().values(export=export))
+    _back_to_0018(engine)
+    with session(engine) as db:
+        assert verify_night(db=db, night_id=seed.id) == [
+            "the stored rule set is not complete: klopfen_played missing (its export is refused on import)"
+        ]
+
+    upgrade_to(empty_url, "head")
+
+    after = {"evening": _rules_of(engine, "evening"), "tournament": _rules_of(engine, "tournament")}
+    assert after["evening"].pop(matt.id) == {"preset": "seed", "stake_per_point": 0}  # as the engine reads '{}'
+    before["evening"].pop(matt.id)
+    assert after == before  # every option as the engine read it before the upgrade, and as it reads it now
+    assert after["evening"][seed.id]["klopfen_played"] is after["evening"][bavarian.id]["klopfen_played"] is True
+    assert list(after["evening"][seed.id]) == list(before["evening"][seed.id])  # in the engine's order
+    with session(engine, write=True) as db:
+        history.refresh_missing(db)  # as the app's start does: the open nights' rows (0019's second part)
+        assert verify_night(db=db, night_id=seed.id) == []
+        assert db.exec(select(HandRecord.result).where(HandRecord.night_id == seed.id)).one() == result
+        file = club_json(db)  # writes every option out, as the nights settle
+        assert {n["evening"]["rules"].get("klopfen_played") for n in file["nights"]} == {True, None}  # None: Matt
+        assert file["tournaments"][0]["tournament"]["rules"]["klopfen_played"] is True
+        read_club(file)
+        kept = db.exec(select(DeletedNight.export)).one()
+        assert kept["evening"]["rules"]["klopfen_played"] is True
+        read_night(kept)  # and so does a deleted night's export
+        assert verify_nights(db=db) == []
+    engine.dispose()
+
+
+def test_the_upgrade_leaves_a_rule_set_of_a_preset_that_sets_the_option_as_the_engine_reads_it(tmp_path):
+    """The value written is the preset's where the preset sets the option (turnier: no knocking)."""
+    url = f"sqlite:///{tmp_path / 'turnier.db'}"
+    upgrade_to(url, "head")
+    engine = make_engine(url)
+    with session(engine) as db:
+        create_tournament(db=db, name="Preisjass", game="schafkopf", rules={"preset": "turnier"})
+    rows = sa.table("tournament", sa.column("rules", sa.JSON))
+    with engine.begin() as conn:
+        conn.execute(rows.update().values(rules={"preset": "turnier", "tariff_sauspiel": 1}))
+    _back_to_0018(engine)
+    upgrade_to(url, "head")
+    with engine.connect() as conn:
+        stored = conn.execute(sa.select(rows.c.rules)).scalar()
+    assert stored == rules_to_json(GAMES["schafkopf"].parse_rules({"preset": "turnier", "tariff_sauspiel": 1}))
+    assert stored["klopfen_played"] is False
+    engine.dispose()
+
+
+def test_the_upgrade_has_an_open_night_that_splits_its_pot_written_again_without_its_share(empty_url):
+    """Migration 0019: an open club night's result rows hold no share of a pot split at the close (since
+    2026-11-27); rows written before held it. They are removed, and the app's start writes them again."""
+    upgrade_to(empty_url, "head")
+    engine = make_engine(empty_url)
+    with session(engine) as db:
+        players = [create_player(db=db, name=n) for n in ("Anna", "Bernd", "Clara", "Dieter")]
+        closed = closed_split_night(db, players)
+        open_night = start_night(db, players, game="schafkopf")  # pot_at_close: split
+        for hand in ({"contract": "rundpass"}, SAUSPIEL_CLARA, {"contract": "rundpass"}):  # the pot: 8 units
+            record_hand(db=db, night_id=open_night.id, hand=hand)
+        carry = start_night(db, players, game="schafkopf", rules={"pot_at_close": "carry"})
+        record_hand(db=db, night_id=carry.id, hand={"contract": "rundpass"})
+        closed_rows = _cents(db, closed.id)
+        carry_rows = _cents(db, carry.id)
+    assert _cents_of(engine, open_night.id) == [-60, -60, 20, 20]
+    with engine.begin() as conn:  # as the release of 0018 wrote them: with each one's share of the pot, 0.20
+        conn.execute(sa.text("UPDATE night_result SET cents = cents + 20 WHERE evening_id = :n"), {"n": open_night.id})
+    _back_to_0018(engine)
+    with session(engine) as db:
+        assert verify_nights(db=db) == [open_night.id]
+
+    upgrade_to(empty_url, "head")
+
+    assert _cents_of(engine, open_night.id) == []
+    with session(engine, write=True) as db:
+        assert _cents(db, closed.id) == closed_rows and _cents(db, carry.id) == carry_rows  # kept
+        assert history.refresh_missing(db) == 1  # as the app's start does
+        assert _cents(db, open_night.id) == [-60, -60, 20, 20]
+        assert verify_nights(db=db) == []
+    engine.dispose()
+
+
+def _cents(db, night_id: int) -> list[int]:
+    rows = select(NightResult.cents).where(NightResult.night_id == night_id).order_by(NightResult.position)
+    return list(db.exec(rows))
+
+
+def _cents_of(engine, night_id: int) -> list[int]:
+    with session(engine) as db:
+        return _cents(db, night_id)

@@ -208,16 +208,35 @@ def moment(value: Any, path: str, nullable: bool = False) -> datetime | None:
     return found
 
 
+#: The options added to a game after the first release, each with the value every release before it read (its
+#: behaviour before the option): a file of an older release lacks them (docs/backup.md, "Files of older
+#: releases"). Never changes: an option added from now on is added here with the behaviour before it.
+ADDED_LATER: dict[str, dict[str, Any]] = {
+    "schafkopf": {"klopfen_played": True},  # 2026-11-23: knocking was always played before
+}
+
+
+def _as_before(before: dict[str, Any], key: str, read: Any) -> bool:
+    """Whether ``key`` is an option added later whose value read is the one of the releases before it."""
+    return key in before and type(read) is type(before[key]) and read == before[key]
+
+
 def rule_set(game: str, value: Any, path: str, within: str) -> dict[str, Any]:
     """A complete rule set of ``game`` (every option written out), as the engine reads it; an option the
-    engine refuses is named below ``within`` (the path its ``rules.…`` field is joined to)."""
+    engine refuses is named below ``within`` (the path its ``rules.…`` field is joined to).
+
+    A file's rule set must write out every option: what it settles must not depend on the defaults of the
+    release that imports it. Only an option added after the first release (:data:`ADDED_LATER`) may be
+    missing, where the engine reads for it the value the releases before it read (not under a preset that
+    sets it otherwise, which no older release knew)."""
     if not isinstance(value, dict):
         raise InvalidExport(path, f"must be an object, not {type_name(value)}")
     try:
         complete = rules_to_json(GAMES[game].parse_rules(value))
     except InvalidHand as err:
         raise InvalidExport(join(within, err.field), err.message) from None
-    missing = [key for key in complete if key not in value]
+    before = ADDED_LATER.get(game, {})
+    missing = [key for key in complete if key not in value and not _as_before(before, key, complete[key])]
     if missing:
         raise InvalidExport(path, f"the rule set is not complete: {', '.join(missing)} missing")
     return complete
