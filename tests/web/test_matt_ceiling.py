@@ -57,8 +57,8 @@ def test_the_api_refuses_a_durchgang_whose_money_passes_the_ceiling(client, db, 
     [
         (
             "en",
-            "This Durchgang would make a player's money 77,000 units (the points' difference times the stake per point), "
-            "more than a night may hold (10,000 units at this stake): nothing was saved",
+            "This Durchgang would make a player's money 77,000 units (the points' difference times the stake per "
+            "point), more than a night may hold (10,000 units at this stake): nothing was saved",
         ),
         (
             "de",
@@ -97,7 +97,8 @@ def test_many_hands_an_edit_and_an_import_stop_at_it_too(db, players):
     data = as_file(night_json(db=db, night_id=night.id))
     data["evening"]["uid"] = "6e01dac5506f41659e0dba815886967c"
     data["hands"][1]["data"] = MATE
-    with pytest.raises(InvalidExport, match=r"^hands\[1\]\.data: this Durchgang would make a player's money 74000 units"):
+    refused = r"^hands\[1\]\.data: this Durchgang would make a player's money 74000 units"
+    with pytest.raises(InvalidExport, match=refused):
         import_night(db=db, data=data)
 
 
