@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 import pytest
 from sqlmodel import select
 
+from scorekeeper.cli import main
 from scorekeeper.core.db import make_engine, upgrade_to
 from scorekeeper.core.exchange.club_file import club_json, import_club
 from scorekeeper.core.models import Night, Player
@@ -312,3 +313,24 @@ def test_a_club_file_of_before_gives_the_pot_of_a_night_reopened_and_closed_agai
     a = db.exec(select(Night).where(Night.uid == uid("A"))).one()
     assert (a.pot_to, a.pot_given) == (next_night.uid, 16)
     assert pots_from_nowhere(db=db) == []
+
+
+def test_verify_names_a_closed_night_whose_carried_pot_went_to_no_night(app, db, monkeypatch, capsys):
+    """D3: a night whose settlement says its pot was carried to the club's next night, which no night took and
+    which waits for none (gone by the rule of then: here B, closed after A first closed, was no longer the night
+    closed last once A closed again). ``verify`` names it with its units, for the club to settle by hand; not a
+    wrong result of today's (the exit status stays 0). A pot that waits, or that carries nothing, is not named."""
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", app.config["DATABASE_URL"])
+    import_club(
+        db=db, data=old_club_file(CASES["a night reopened after the next closed gives its pot, not the next"][0])
+    )
+    import_club(db=db, data=old_club_file({"R": night("ramsch", 50, [("close", 60)])}))  # carries nothing
+    b = db.exec(select(Night).where(Night.uid == uid("B"))).one()
+
+    assert main(["verify"]) == 0
+
+    assert capsys.readouterr().err.splitlines() == [
+        f"night {b.id} of 2026-01-01: its pot of 24 units, carried to the club's next night, went to no night: the "
+        "rule before the pots were followed (migration 0016) gave the next night another night's pot, or the night "
+        "that took it is gone; settle it by hand (docs/backup.md, 'The pot carried in')"
+    ]
