@@ -96,7 +96,10 @@ def pots_as_then(rows, events):
         if moment is None:
             return row.closed_at
         state = None
-        for at, action in events.get(row.id) or ([(row.closed_at, "close")] if row.closed_at else []):
+        steps = events.get(row.id, [])
+        if not any(action == "close" for _, action in steps):  # closed before the audit trail said so
+            steps = [(row.closed_at, "close")] if row.closed_at else []
+        for at, action in steps:
             if at >= moment:
                 break
             state = at if action == "close" else None
