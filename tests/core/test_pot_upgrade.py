@@ -24,7 +24,7 @@ from scorekeeper.core.models import Night, Player
 from scorekeeper.core.nights import pots_from_nowhere
 from scorekeeper.engine import GAMES
 from scorekeeper.engine.rules import rules_to_json
-from tests.support import BACKENDS, as_file, fresh_postgres, start_night
+from tests.support import BACKENDS, answer_text, as_file, fresh_postgres, start_night
 
 RULES = {  # complete, as a night stores its rules
     kind: rules_to_json(GAMES["schafkopf"].parse_rules(rules))
@@ -334,3 +334,33 @@ def test_verify_names_a_closed_night_whose_carried_pot_went_to_no_night(app, db,
         "rule before the pots were followed (migration 0016) gave the next night another night's pot, or the night "
         "that took it is gone; settle it by hand (docs/backup.md, 'The pot carried in')"
     ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "carried"),
+    [
+        (
+            "en",
+            "Carried out before the club recorded where a pot goes, but no night took it: settle it by hand.",
+            "Carried to the club's next night.",
+        ),
+        (
+            "de",
+            "Weitergegeben, bevor der Verein festhielt, wohin ein Stock geht, doch kein Abend hat ihn übernommen: "
+            "von Hand abrechnen.",
+            "Geht in den nächsten Abend des Vereins.",
+        ),
+    ],
+)
+def test_the_settlement_of_a_pot_gone_to_no_night_says_so(client, db, lang, said, carried):
+    """D3: the settlement of a night whose pot went to no night by the rule of then said it was carried to the
+    club's next night, which takes nothing of it; the night whose pot waits still says it is carried."""
+    import_club(
+        db=db, data=old_club_file(CASES["a night reopened after the next closed gives its pot, not the next"][0])
+    )
+    gone, waits = (db.exec(select(Night).where(Night.uid == uid(name))).one() for name in ("B", "A"))
+
+    page = answer_text(client.get(f"/nights/{gone.id}/summary?lang={lang}"))
+    assert said in page and carried not in page
+    page = answer_text(client.get(f"/nights/{waits.id}/summary?lang={lang}"))
+    assert carried in page and said not in page
