@@ -12,7 +12,7 @@ from scorekeeper.core import history
 from scorekeeper.core.errors import NotFound
 from scorekeeper.core.exchange import club_file, night_file, tournament_file
 from scorekeeper.core.exchange.checks import InvalidExport
-from scorekeeper.core.nights import pots_from_nowhere
+from scorekeeper.core.nights import pots_from_nowhere, pots_gone
 from scorekeeper.core.players import look_alike_names
 from scorekeeper.core.table import get_night, load_table
 from scorekeeper.web.pdf import summary_pdf
@@ -173,8 +173,9 @@ def _import(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     """Settle every night afresh and compare with what is stored: exit 1 and say what differs. Also
-    name the players whose names look alike, stored by an older version (docs/using.md, "How names
-    compare"): not wrong results (the exit status is not theirs), but two records the club fixes."""
+    name the closed nights whose carried pot went to no night (``pots_gone``: lost by the rule before the
+    pots were followed) and the players whose names look alike, stored by an older version (docs/using.md,
+    "How names compare"): not wrong results (the exit status is not theirs), but what the club settles or fixes."""
     with app_db() as (_, db):
         wrong = history.verify_nights(db=db)
         for night_id in wrong:
@@ -184,6 +185,14 @@ def _verify(args: argparse.Namespace) -> int:
         for night, gap in nowhere:
             print(
                 f"night {night.id} of {night.played_on}: {gap} (docs/backup.md, 'The pot carried in')", file=sys.stderr
+            )
+        for night, units in pots_gone(db=db):
+            print(
+                f"night {night.id} of {night.played_on}: its pot of {units} units, carried to the club's next night, "
+                "went to no night: the rule before the pots were followed (migration 0016) gave the next night "
+                "another night's pot, or the night that took it is gone; settle it by hand "
+                "(docs/backup.md, 'The pot carried in')",
+                file=sys.stderr,
             )
         for a, b in look_alike_names(db=db):
             print(

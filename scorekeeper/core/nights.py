@@ -23,6 +23,7 @@ from scorekeeper.core.models import (
     CLOSED,
     CLUB_NIGHT,
     OPEN,
+    POT_GONE,
     AuditEntry,
     ContractResult,
     DeletedNight,
@@ -55,6 +56,7 @@ __all__ = [
     "pot_moved",
     "pot_waiting",
     "pots_from_nowhere",
+    "pots_gone",
     "reopen_night",
     "start_night",
 ]
@@ -438,6 +440,28 @@ def pots_from_nowhere(*, db: Session) -> list[tuple[Night, str]]:
     for night in nights:
         if (gap := pot_gap(night, by.get(night.uid, []))) is not None:
             found.append((night, gap))
+    return found
+
+
+def pots_gone(*, db: Session) -> list[tuple[Night, int]]:
+    """The closed club nights whose carried pot went to no night here though it holds units: gone before where a
+    pot went was recorded (``POT_GONE``: migration 0016, a club's file of before), where the rule of then gave
+    the next night another night's pot (a night without a pot closed after it, a night closed after it) or the
+    night that took it is gone; each with the units its pot holds, oldest first. Their settlement says the pot
+    was carried to the club's next night: no night took it, and it waits for none (``manage.py verify`` names
+    them, for the club to settle by hand)."""
+    found = []
+    nights = db.exec(
+        select(Night)
+        .where(CLUB_NIGHT, Night.status == CLOSED, Night.pot_to == POT_GONE)
+        .order_by(Night.created_at, Night.id)
+    )
+    for night in nights:
+        g = get_game(night.game)
+        if g.carries_pot(g.parse_rules(night.rules)):
+            units = read_table(db=db, night=night, newest=1).settlement.pot or 0
+            if units:
+                found.append((night, units))
     return found
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.core.models import POT_GONE
 from scorekeeper.core.table import Table
 from scorekeeper.engine import GAMES, HandFacts, ledger
 
@@ -33,7 +34,8 @@ class Line:
 class PotClose:
     """What happens to the Schafkopf pot at the end of the night (all in cents but ``units``)."""
 
-    mode: str  # split, carry, or kept (a tournament's table: its pot goes to no night)
+    mode: str  # split, carry, kept (a tournament's table: its pot goes to no night), or gone (carried before the
+    # pots were followed, and no night took it: migration 0016's ``""``, holding units)
     start_units: int
     units: int  # in the pot at the end
     cents: int
@@ -113,7 +115,10 @@ def _pot_close(table: Table) -> PotClose | None:
     if s.rules.pot_at_close == "split":
         share, remainder = divmod(cents, len(table.players))
         return PotClose("split", s.pot_start, s.pot, cents, share, remainder)
-    mode = "carry" if table.night.tournament_id is None else "kept"  # a tournament's pot stays in the tournament
+    night = table.night
+    mode = "carry" if night.tournament_id is None else "kept"  # a tournament's pot stays in the tournament
+    if mode == "carry" and night.pot_to == POT_GONE and s.pot and not night.is_open:
+        mode = "gone"  # carried before where a pot went was recorded, and no night took it (nights.pots_gone)
     return PotClose(mode, s.pot_start, s.pot, cents, 0, cents)
 
 

@@ -554,8 +554,9 @@ def _written_before_pots_were_followed(data):
 @pytest.mark.parametrize("last_taken", [False, True])
 def test_a_club_file_written_before_pots_were_followed_keeps_the_pot_that_waited(db, other_db, players, last_taken):
     """Moving the club with a file written before (docs/backup.md, the way to PostgreSQL): the pot the last
-    night carries waits in the new database as it did in the old, and a pot already taken never comes back
-    (migration 0016's rule; before, every old pot counted as gone, the waiting one too)."""
+    night carries waits in the new database as it did in the old, and a pot already taken never comes back: it is
+    recorded as given to the night that took it (migration 0016's rule; before, every old pot counted as gone, the
+    waiting one too, and then every taken one: the night that took it held a pot from nowhere)."""
     carry = {"pot_at_close": "carry"}
     first = start_night(db, players, game="schafkopf", rules=carry)
     record_hand(db=db, night_id=first.id, hand={"contract": "rundpass"})
@@ -567,7 +568,11 @@ def test_a_club_file_written_before_pots_were_followed_keeps_the_pot_that_waited
         start_night(db, players, game="schafkopf", rules=carry)  # takes 16, still open
     import_club(db=other_db, data=_written_before_pots_were_followed(as_file(club_json(db=db))))
     nights = {n.uid: n for n in other_db.exec(select(Night))}
-    assert nights[first.uid].pot_to == "" and nights[second.uid].pot_to == ("" if last_taken else None)
+    taker = other_db.exec(select(Night).where(Night.pot_start == 16)).first()
+    assert (nights[first.uid].pot_to, nights[first.uid].pot_given) == (second.uid, 8)
+    assert (nights[second.uid].pot_to, nights[second.uid].pot_given) == (
+        (taker.uid, 16) if last_taken else (None, None)
+    )
     next_night = start_night(other_db, list(other_db.exec(select(Player).order_by(Player.id))), game="schafkopf")
     assert next_night.pot_start == (0 if last_taken else 16)
 

@@ -318,35 +318,72 @@ class ClubImport:
         return bool(self.players_created or self.changes_created or self.nights_created or self.tournaments_created)
 
 
-def _waiting_as_then(db: Session, nights: list[CheckedNight]) -> None:
-    """A club's file written before where a pot went was recorded: its nights' pots count as gone
-    (``night_file._read_pot_to``), but for the one the rule of then would give next, as migration 0016 leaves
-    it: of each game, the night first closed last, when its rules carry its pot and no night was started
-    with a pot after it first closed. That pot waits again, as it did in the club the file came from."""
-    last: dict[str, CheckedNight] = {}
-    for night in nights:
-        first = _first_close(night)
-        if first is not None and (
-            night.columns["game"] not in last or first >= _first_close(last[night.columns["game"]])
-        ):
-            last[night.columns["game"]] = night
-    for game, night in last.items():
-        first = _first_close(night)
-        carries = GAMES[game].carries_pot(GAMES[game].parse_rules(night.columns["rules"]))
+def _pots_as_then(nights: list[CheckedNight], tables: list[CheckedNight]) -> dict[str, tuple[str, int | None]]:
+    """Where the rule of then sent each carried pot of a club's file written before where a pot went was
+    recorded, as migration 0016 records it for a database (its ``pots_as_then``, the same rule, kept apart
+    since a migration imports nothing that may change: tests/core/test_pot_upgrade.py holds the two to the
+    same nights): ``{uid: (pot_to, pot_given)}`` for the nights whose pot went, the others' waits
+    (``pot_to`` null: the pot the old rule would give next, and that of a night open in the file).
+
+    The old rule (core/nights.py ``_carried_pot`` of every release before): a night started under rules that
+    play a pot took the pot of the club night of its game closed last (of those closed at that moment, by
+    their last close: a night reopened and closed again is closed then), when that night's rules carry its
+    pot and no night of the game started after that close began with a pot (``tables``: a tournament's,
+    counted as the old rule counted them). A pot given is recorded as given (its units at the giving night's
+    stake: the money the later night began with; a pot taken twice, by the first); every other pot of a night
+    closed in the file is gone (``POT_GONE``), so that no old pot comes back at the next night."""
+
+    def closed_at(night: CheckedNight, moment: Any) -> Any:  # its last close before ``moment``, if closed then
+        if moment is None:
+            return night.columns["closed_at"]
+        events = [(a["at"], a["action"]) for a in night.audit if a["action"] in ("close", "reopen")]
+        if not any(action == "close" for _, action in events):
+            events = [(night.columns["closed_at"], "close")] if night.columns["closed_at"] is not None else []
+        state = None
+        for at, action in sorted(events, key=lambda e: e[0]):
+            if at >= moment:
+                break
+            state = at if action == "close" else None
+        return state
+
+    def carries(night: CheckedNight) -> bool:
+        g = GAMES[night.columns["game"]]
+        return g.carries_pot(g.parse_rules(night.columns["rules"]))
+
+    def source(game: str, moment: Any) -> CheckedNight | None:  # whose pot a night started at ``moment`` took
+        closed = [
+            (at, i, n) for i, n in enumerate(nights) if n.columns["game"] == game and (at := closed_at(n, moment))
+        ]
+        if not closed:
+            return None
+        at, _, last = max(closed, key=lambda c: (c[0], c[1]))
         taken = any(
-            n.columns["game"] == game and n.columns["pot_start"] > 0 and n.columns["created_at"] > first for n in nights
+            n.columns["game"] == game
+            and n.columns["pot_start"] > 0
+            and at < n.columns["created_at"]
+            and (moment is None or n.columns["created_at"] < moment)
+            for n in [*nights, *tables]
         )
-        if carries and not taken and not night.pot_known:
-            db.exec(
-                update(Night)
-                .where(col(Night.uid) == night.columns["uid"], col(Night.pot_to) == POT_GONE)
-                .values(pot_to=None, pot_given=None)
+        return last if carries(last) and not taken else None
+
+    given: dict[str, tuple[str, int | None]] = {}
+    takers = sorted((n for n in nights if n.columns["pot_start"] > 0), key=lambda n: n.columns["created_at"])
+    for taker in takers:
+        last = source(taker.columns["game"], taker.columns["created_at"])
+        if last is not None and last is not taker and last.columns["uid"] not in given:
+            stake, start = last.columns["stake_cents"], taker.columns["pot_start"]
+            units = (
+                start
+                if not stake or stake == taker.columns["stake_cents"]
+                else start * taker.columns["stake_cents"] // stake
             )
-
-
-def _first_close(night: CheckedNight) -> Any:
-    """When a night of a file was first closed: its audit trail's first close, else its closing time."""
-    return min((a["at"] for a in night.audit if a["action"] == "close"), default=None) or night.columns["closed_at"]
+            given[last.columns["uid"]] = (taker.columns["uid"], units)
+    waiting = {id(n) for game in {n.columns["game"] for n in nights} if (n := source(game, None)) is not None}
+    return {
+        n.columns["uid"]: given.get(n.columns["uid"], (POT_GONE, None))
+        for n in nights
+        if n.columns["uid"] in given or (n.columns["closed_at"] is not None and id(n) not in waiting)
+    }
 
 
 def _made_members(db: Session, changes: list[dict[str, Any]]) -> None:
@@ -415,8 +452,14 @@ def import_club(*, db: Session, data: Any, currency: str = "EUR") -> ClubImport:
                 check_pot_start(db, night, night_id)
             except InvalidExport as err:
                 raise InvalidExport(checks.join(f"nights[{i}]", err.path), err.message) from None
-        if any(created) and not all(night.pot_known for night in club.nights):
-            _waiting_as_then(db, club.nights)
+        if any(created) and not all(night.pot_known for night in club.nights):  # a file written before 0016
+            went = _pots_as_then(club.nights, [night for t in club.tournaments for _, night in t.tables])
+            for night, new in zip(club.nights, created, strict=True):
+                if new and not night.pot_known:
+                    to, units = went.get(night.columns["uid"], (None, None))
+                    db.exec(
+                        update(Night).where(col(Night.uid) == night.columns["uid"]).values(pot_to=to, pot_given=units)
+                    )
         new_tournaments = []
         for i, tournament in enumerate(club.tournaments):
             try:
