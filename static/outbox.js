@@ -260,6 +260,7 @@
     }
     round = store.send(night, account, adopt).then(function (sent) {
       if (!sent.failed) delay = 2000;
+      if (sent.resumed) resumed(sent.resumed, sent.landed && !document.getElementById("hand-form"));
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       unanswered = !!sent.unanswered;
       return show().then(function (hands) {
@@ -271,6 +272,31 @@
         if (!sent.closed && (sent.failed || hands.some(function (h) { return !h.conflict; }))) later();
       });
     }).then(done, done);
+  }
+
+  // --- a guest's hands kept since another phone closed the night ("ended"), waiting again now that the guest is at it
+  // again (reopened, joined with its new code): the sending that took them up says so (#outbox-resumed,
+  // templates/offline/_outbox.html), kept for the tab until the page after it shows it (the table page reloads
+  // once a hand landed)
+  var resumedNote = document.getElementById("outbox-resumed");
+  var resumedSlot = "sk-resumed " + night;
+  function resumed(n, reloading) {
+    if (!resumedNote) return;
+    try {
+      if (reloading) sessionStorage.setItem(resumedSlot, String(n));
+    } catch (e) { /* storage refused: said on this page only */ }
+    resumedNote.textContent = resumedNote.dataset.say.replace("__N__", String(n));
+    resumedNote.hidden = false;
+  }
+  if (resumedNote) {
+    try {
+      var told = parseInt(sessionStorage.getItem(resumedSlot) || "0", 10);
+      sessionStorage.removeItem(resumedSlot);
+      if (told > 0) {
+        resumedNote.textContent = resumedNote.dataset.say.replace("__N__", String(told));
+        resumedNote.hidden = false;
+      }
+    } catch (e) { /* as above */ }
   }
 
   // --- the night gone: the table page says so (static/table.js, #night-gone, with the sk:night-gone event) once
