@@ -166,6 +166,7 @@
       });
       offerDiscard(hands);
       waitingAhead(hands);
+      sayResumed(hands);
       return hands;
     });
   }
@@ -285,17 +286,20 @@
     try {
       if (reloading) sessionStorage.setItem(resumedSlot, String(n));
     } catch (e) { /* storage refused: said on this page only */ }
-    resumedNote.textContent = resumedNote.dataset.say.replace("__N__", String(n));
+    resumedNote.dataset.n = String(n);
+  }
+  // said once the list is shown: where one of this phone's hands waits for the player, where to decide (show())
+  function sayResumed(hands) {
+    if (!resumedNote || !resumedNote.dataset.n) return;
+    var decide = hands.some(function (h) { return h.conflict; }) && resumedNote.dataset.decide;
+    resumedNote.textContent = resumedNote.dataset.say.replace("__N__", resumedNote.dataset.n) + (decide ? " " + decide : "");
     resumedNote.hidden = false;
   }
   if (resumedNote) {
     try {
       var told = parseInt(sessionStorage.getItem(resumedSlot) || "0", 10);
       sessionStorage.removeItem(resumedSlot);
-      if (told > 0) {
-        resumedNote.textContent = resumedNote.dataset.say.replace("__N__", String(told));
-        resumedNote.hidden = false;
-      }
+      if (told > 0) resumedNote.dataset.n = String(told);
     } catch (e) { /* as above */ }
   }
 

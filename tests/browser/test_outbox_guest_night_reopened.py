@@ -70,14 +70,14 @@ def _ended_then_reopened(browser, live, night, locale, won):
             "de-DE",
             "gewonnen",
             "Auf diesem Handy behalten, noch nicht eingetragen: 2.",
-            "Dieser Abend wurde wieder geöffnet: Was dieses Handy seit dem Abschluss",
+            "wurde noch einmal gesendet. Hat der Tisch inzwischen ein Spiel mit derselben Nummer eingetragen, wartet",
             "wartet, bis du über Spiel 1 entschieden hast",
         ),
         (
             "en-GB",
             "won",
             "Kept on this phone, not recorded yet: 2.",
-            "This night was reopened: what this phone kept for it since it was closed on another phone (2)",
+            "(2) was sent again. Where the table entered a hand with the same number meanwhile, this phone's waits",
             "waits until you decide on hand 1",
         ),
     ],
@@ -127,7 +127,11 @@ def test_a_guests_ended_hands_land_once_joined_again_and_the_table_page_says_so(
         join_table(phone, base, night, join_code(app, night))
         wait_until(phone, "() => self.skOutbox.all().then(hs => hs.length === 0)", timeout=20)
         assert [h.data["declarer"] for h in table(live, night).hands] == [1, 2]
-        expect(phone.locator("#outbox-resumed")).to_contain_text("what this phone kept for it since it was closed")
+        resumed = phone.locator("#outbox-resumed")  # (said on the table page loaded again once they landed)
+        expect(resumed).to_have_text(
+            "This night was reopened: what this phone kept for it since it was closed on another phone (2)"
+            " was sent again."
+        )  # nothing left to decide
     finally:
         phone.context.close()
 
