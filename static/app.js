@@ -147,7 +147,9 @@
   // --- a guest's club night closed on another phone (its page answered 409 with the code "spent": the guest's code
   // is spent): the hands the phone keeps for it can no longer be recorded there. #night-ended (templates/errors/
   // error.html) lists them, to be read (what was entered, in the words they were saved with), and discards them all,
-  // after a confirmation: every guest's of the night (a guest's hands are the table's), never a member's.
+  // after a confirmation: every guest's of the night (a guest's hands are the table's), never a member's. So does the
+  // join page the night's page leads to once it was reopened (a new code: templates/signin/join.html), where they
+  // are sent once the guest joins it again.
   var ended = document.getElementById("night-ended");
   if (ended && outbox && window.indexedDB) {
     var endedNight = ended.dataset.night;

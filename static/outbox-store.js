@@ -65,7 +65,8 @@
   // the night is gone ("gone", a 404) or the account may no longer record it ("forbidden", a 403). The last two
   // are never sent again: the hand stays on the phone until it is discarded by a tap. So is a guest's hand whose club
   // night another phone closed ("ended", the server's code "spent"): the closing spent the guest's code, and no hand of
-  // this guest is recorded at that night again (reopened, it has a new code); it is kept to be read until discarded.
+  // this guest is recorded under it again; it is kept to be read until discarded, or until the guest joins the night
+  // again with its new code, reopened: then it waits again, as any hand (send: ``resumed``).
   var STATES = ["taken", "refused", "closed", "gone", "forbidden", "ended"];
   // a hand's state; a record of an earlier version held the page's words of the moment instead: read from
   // its flags (null: refused, its stored words the only copy of the server's reasons, shown as they are)
@@ -247,16 +248,19 @@
     // the player; so do those after it. Nothing is sent when the server's answer is another account's
     // or nobody's. A night that takes no hand now (closed meanwhile) stops the sending: each of its
     // waiting hands is marked ``closed`` (and the server's reason) and stays; a later sending
-    // asks again, and once the night is reopened they go, in order. A night gone, or an account that may no
+    // asks again, and once the night is reopened they go, in order (all of them wait again at once: those behind a
+    // hand beaten to its number wait for that decision, no longer saying the night takes no hands). So do a guest's
+    // "ended" hands once the guest is at their night again, reopened and joined with its new code (``resumed``: how
+    // many, the page tells the guest); a guest whose code is still spent is refused as before. A night gone, or an account that may no
     // longer record there, marks them "gone" or "forbidden": they stay, and are not sent again. A hand discarded
     // while the sending is on is not sent, nor written back by it (update): it stays discarded. Resolves
-    // to {landed, failed, closed}: how many landed, whether the sending stopped for want of a connection
+    // to {landed, failed, closed, resumed}: how many landed, whether the sending stopped for want of a connection
     // (or of the account's session: then ``signedOut`` too, and ``other`` when another account's answered; or of a
     // proper answer, a 5xx or not the app's: then ``unanswered``, and the hand posted counts it in ``failing``),
     // and whether the night was found closed. What an answer is, the outbox reads from its status and its codes
     // (the Scorekeeper-Refusal header), never from its words.
     send: function (night, account, adopt) {  // adopt: as waiting's
-      var landed = 0, closed = false;
+      var landed = 0, closed = false, resumed = 0;
       // this one and the rest: none of them can be recorded now (``state``: "closed", asked again; or never;
       // ``why``: the server's words, in ``lang``)
       function refuseAll(hands, state, why, lang) {
@@ -272,7 +276,9 @@
       }
       function next(hands) {
         var hand = hands.shift();
-        if (!hand || (hand.conflict && !hand.closed)) return null;
+        // (a hand "ended" is asked again too: the same guest at its night reopened, joined again with the new code,
+        // is given the form, and it goes as if just saved; a guest whose code is still spent is refused as before)
+        if (!hand || (hand.conflict && !hand.closed && hand.conflict !== "ended")) return null;
         return freshForm(night).then(function (fresh) {
           if (fresh.anyone) return refuseAll([hand].concat(hands), fresh.spent ? "ended" : "closed", fresh.closed, fresh.lang);
           if (fresh.account !== account) throw new Error("another account");
@@ -283,56 +289,69 @@
           // it and the rest wait for the night to be reopened.
           var closedNow = fresh.closed !== undefined;
           if (closedNow && !fresh.token) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);
-          if (hand.closed && !closedNow) {  // the night takes hands again: this one goes as if it had just been saved
-            hand.closed = hand.refused = false;
-            hand.conflict = hand.why = "";
+          // The night takes hands again: this one goes as if it had just been saved, and so do those behind it that
+          // waited for the night (closed, ended): their state follows the night, each sent in turn or waiting behind a
+          // decision (this one beaten to its number), never still saying the night takes no hands.
+          var reopened = closedNow ? [] : [hand].concat(hands).filter(function (h) {
+            return h.closed || h.conflict === "ended";
+          });
+          reopened.forEach(function (h) {
+            if (h.conflict === "ended") resumed++;  // a guest's kept since its night was closed: the page says so
+            h.closed = h.refused = false;
+            h.conflict = h.why = "";
+          });
+          var behind = reopened.filter(function (h) { return h !== hand; });
+          return Promise.all(behind.map(function (h) { return scope.skOutbox.update(h); })).then(function () {
+            return sendIt(hand, fresh, closedNow, hands);
+          });
+        });
+      }
+      function sendIt(hand, fresh, closedNow, hands) {
+        // read before the sending began: a hand discarded since (while those before it went) is not sent
+        return scope.skOutbox.kept(hand.key).then(function (still) {
+          return still ? post(hand, fresh.token) : null;
+        }).then(function (r) {
+          if (!r) return next(hands);
+          if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
+            landed++;  // (discarded while on its way, it is recorded all the same: the table shows it)
+            return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
           }
-          // read before the sending began: a hand discarded since (while those before it went) is not sent
-          return scope.skOutbox.kept(hand.key).then(function (still) {
-            return still ? post(hand, fresh.token) : null;
-          }).then(function (r) {
-            if (!r) return next(hands);
-            if (r.type === "opaqueredirect" || r.status === 302 || r.status === 303) {  // saved (or saved before)
-              landed++;  // (discarded while on its way, it is recorded all the same: the table shows it)
-              return scope.skOutbox.drop(hand.key).then(function () { return next(hands); });
-            }
-            if (improper(r)) {  // no answer about the hand: it waits (counted: the page says when the server keeps failing)
-              hand.failing = (hand.failing || 0) + 1;
-              return scope.skOutbox.update(hand).then(function () { throw unanswered(); });
-            }
-            hand.failing = 0;  // the app's answer about it
-            var said = r.text().then(reasons, function () { return ""; });
-            if (coded(r, "closed")) {  // closed since the form was fetched: this one and the rest wait (a guest's: ended)
-              var state = coded(r, "spent") ? "ended" : "closed";
-              return said.then(function (why) { return refuseAll([hand].concat(hands), state, why, langOf(r)); });
-            }
-            if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
-            if (coded(r, "new-code")) throw new Error("signed out");  // joined again with the new code, they go
-            if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
-            if (closedNow) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);  // not stored
-            hand.now = fresh.count;
-            // beaten to its number by another phone (the code "changed"), else refused, in the server's words:
-            // sending it again would not help
-            var taken = r.status === 409 && coded(r, "changed");
-            hand.refused = !taken;
-            return said.then(function (why) {
-              hand.conflict = taken ? "taken" : "refused";
-              hand.why = hand.refused ? why : "";
-              hand.lang = hand.refused ? langOf(r) : "";
-              // beaten to its number, it would be the next hand, which other people play (a table of five: another
-              // sits out; another declares): the server says so by its code
-              hand.others = taken && coded(r, "others");
-              return scope.skOutbox.update(hand);  // not if discarded while on its way: it stays discarded
-            });
+          if (improper(r)) {  // no answer about the hand: it waits (counted: the page says when the server keeps failing)
+            hand.failing = (hand.failing || 0) + 1;
+            return scope.skOutbox.update(hand).then(function () { throw unanswered(); });
+          }
+          hand.failing = 0;  // the app's answer about it
+          var said = r.text().then(reasons, function () { return ""; });
+          if (coded(r, "closed")) {  // closed since the form was fetched: this one and the rest wait (a guest's: ended)
+            var state = coded(r, "spent") ? "ended" : "closed";
+            return said.then(function (why) { return refuseAll([hand].concat(hands), state, why, langOf(r)); });
+          }
+          if (signedOut(r)) return forgetPages().then(function () { throw new Error("signed out"); });
+          if (coded(r, "new-code")) throw new Error("signed out");  // joined again with the new code, they go
+          if (never(r)) return refuseAll([hand].concat(hands), never(r));  // gone since the form was fetched
+          if (closedNow) return refuseAll([hand].concat(hands), "closed", fresh.closed, fresh.lang);  // not stored
+          hand.now = fresh.count;
+          // beaten to its number by another phone (the code "changed"), else refused, in the server's words:
+          // sending it again would not help
+          var taken = r.status === 409 && coded(r, "changed");
+          hand.refused = !taken;
+          return said.then(function (why) {
+            hand.conflict = taken ? "taken" : "refused";
+            hand.why = hand.refused ? why : "";
+            hand.lang = hand.refused ? langOf(r) : "";
+            // beaten to its number, it would be the next hand, which other people play (a table of five: another
+            // sits out; another declares): the server says so by its code
+            hand.others = taken && coded(r, "others");
+            return scope.skOutbox.update(hand);  // not if discarded while on its way: it stays discarded
           });
         });
       }
       return waiting(night, account, adopt).then(next).then(function () {
-        return { landed: landed, failed: false, closed: closed };
+        return { landed: landed, failed: false, closed: closed, resumed: resumed };
       }, function (err) {
         var other = !!err && err.message === "another account";
         var gone = other || (!!err && err.message === "signed out");
-        return { landed: landed, failed: true, closed: closed, signedOut: gone, other: other,
+        return { landed: landed, failed: true, closed: closed, resumed: resumed, signedOut: gone, other: other,
           unanswered: !!err && err.message === "unanswered" };
       });
     }

@@ -166,6 +166,7 @@
       });
       offerDiscard(hands);
       waitingAhead(hands);
+      sayResumed(hands);
       return hands;
     });
   }
@@ -260,6 +261,7 @@
     }
     round = store.send(night, account, adopt).then(function (sent) {
       if (!sent.failed) delay = 2000;
+      if (sent.resumed) resumed(sent.resumed, sent.landed && !document.getElementById("hand-form"));
       signedOut = sent.other ? "other" : sent.signedOut ? "out" : "";
       unanswered = !!sent.unanswered;
       return show().then(function (hands) {
@@ -271,6 +273,34 @@
         if (!sent.closed && (sent.failed || hands.some(function (h) { return !h.conflict; }))) later();
       });
     }).then(done, done);
+  }
+
+  // --- a guest's hands kept since another phone closed the night ("ended"), waiting again now that the guest is at it
+  // again (reopened, joined with its new code): the sending that took them up says so (#outbox-resumed,
+  // templates/offline/_outbox.html), kept for the tab until the page after it shows it (the table page reloads
+  // once a hand landed)
+  var resumedNote = document.getElementById("outbox-resumed");
+  var resumedSlot = "sk-resumed " + night;
+  function resumed(n, reloading) {
+    if (!resumedNote) return;
+    try {
+      if (reloading) sessionStorage.setItem(resumedSlot, String(n));
+    } catch (e) { /* storage refused: said on this page only */ }
+    resumedNote.dataset.n = String(n);
+  }
+  // said once the list is shown: where one of this phone's hands waits for the player, where to decide (show())
+  function sayResumed(hands) {
+    if (!resumedNote || !resumedNote.dataset.n) return;
+    var decide = hands.some(function (h) { return h.conflict; }) && resumedNote.dataset.decide;
+    resumedNote.textContent = resumedNote.dataset.say.replace("__N__", resumedNote.dataset.n) + (decide ? " " + decide : "");
+    resumedNote.hidden = false;
+  }
+  if (resumedNote) {
+    try {
+      var told = parseInt(sessionStorage.getItem(resumedSlot) || "0", 10);
+      sessionStorage.removeItem(resumedSlot);
+      if (told > 0) resumedNote.dataset.n = String(told);
+    } catch (e) { /* as above */ }
   }
 
   // --- the night gone: the table page says so (static/table.js, #night-gone, with the sk:night-gone event) once

@@ -231,13 +231,17 @@ _CHANGED = {
 }
 
 
-def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int) -> Stale | None:
+def changed_meanwhile(*, night: Night, expected_hands: int | None, count: int, seen: int | None = None) -> Stale | None:
     """Why a form made when the night had ``expected_hands`` hands is stale now that it has ``count`` (another
-    phone recorded or took back a hand meanwhile), or None: the one reason of the save and of the form's preview."""
-    if expected_hands is None or expected_hands == count:
+    phone recorded or took back a hand meanwhile), or None: the one reason of the save and of the form's preview.
+    ``seen``: the hands the form stands for, where more than it was made with (a preview's, behind hands its phone
+    sent since, web/hands/routes.py ``_seen``): stale when the night has other than those; the sentence still says
+    the count the form was made with, the true one."""
+    seen = expected_hands if seen is None else seen
+    if expected_hands is None or seen is None or seen == count:
         return None
     at_table = night.tournament_id is not None  # a tournament's table is a table on its pages, never a night
-    if count < expected_hands:  # a hand taken back meanwhile: not "recorded"
+    if count < seen:  # a hand taken back meanwhile: not "recorded"
         return Stale(*_CHANGED["back", at_table], n=expected_hands, now=count)
     return Stale(*_CHANGED["recorded", at_table], n=expected_hands, now=count)
 

@@ -324,7 +324,8 @@ def _spent_answer(who: Identity, night_id: int | None):
     if night.is_open:
         if request.method in SAFE_METHODS and request.headers.get("Sec-Fetch-Mode", "navigate") == "navigate":
             flash(str(NEW_CODE), "error")
-            return redirect(url_for("signin.join_night"))
+            # (the night named: the join page lists the hands the phone keeps for it, sent once joined again)
+            return redirect(url_for("signin.join_night", night=night_id))
         # a page's script (the table's polling, the outbox) is told why, by its code: the join page it was led to
         # took the flashed reason away from the page the guest opens next
         raise refusals.Refused(str(NEW_CODE), refusals.NEW_CODE)

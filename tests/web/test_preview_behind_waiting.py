@@ -83,3 +83,30 @@ def test_the_hands_the_phone_sent_meanwhile_are_its_own_not_another_phones(clien
     else:
         assert answer.status_code == 200 and said.startswith("Preview"), said
         assert _sits_out(said) == "Clara", said  # hand 3: behind the stored one and the one waiting
+
+
+@pytest.mark.parametrize(
+    ("lang", "made"),
+    [("en", "made when the night had 0 hands, now it has 2"), ("de", "stammt von 0 Spielen, jetzt sind es 2")],
+)
+def test_another_phones_hand_behind_the_phones_own_says_when_the_form_was_made(client, db, five, lang, made):
+    """The form made at 0 hands; the first of two waiting hands landed (the phone's own), and another phone recorded a
+    hand since: the preview is stale, as it should be, but said "this form was made when the night had 1 hand": it
+    counted the phone's own landed hand as the form's. It says the count the form was made with."""
+    from scorekeeper.core.hands import record_hand
+
+    data = open_form(client, f"/nights/{five.id}/hands/new?lang={lang}")  # expected_hands 0
+    for declarer, expected in ((2, 0), (1, 1)):  # the phone's own (landed), then another phone's
+        record_hand(
+            db=db,
+            night_id=five.id,
+            hand={"contract": "durch", "declarer": declarer, "won": True},
+            expected_hands=expected,
+        )
+        db.commit()
+    data.update(contract="durch", declarer="4", won="1", action="preview", outbox_waiting=json.dumps([DURCH_CLARA]))
+    data["outbox_after"] = "1"
+    answer = client.post(f"/nights/{five.id}/hands/new?fragment=1&lang={lang}", data=data)
+    said = page_text(answer.get_data(as_text=True))
+    assert answer.status_code == 409, said
+    assert made in said, said

@@ -106,10 +106,13 @@ def test_a_guests_night_reopened_since_answers_a_script_new_code_and_keeps_the_r
         answer = phone.get(f"{path}?lang=en", headers=SCRIPT)
         assert (answer.status_code, answer.headers.get(HEADER)) == (409, "new-code"), path
     page = phone.get(f"/nights/{night.id}?lang=en")  # the guest opens the table: to joining, saying why
-    assert (page.status_code, page.headers["Location"]) == (302, "/join")
-    assert "This night was reopened or got a new code since you joined it" in phone.get("/join?lang=en").get_data(
-        as_text=True
-    )
+    # (the night named: the join page lists the hands the phone keeps for it, sent once it is joined again)
+    assert (page.status_code, page.headers["Location"]) == (302, f"/join?night={night.id}")
+    joining = phone.get(f"/join?night={night.id}&lang=en").get_data(as_text=True)
+    assert "This night was reopened or got a new code since you joined it" in joining
+    assert 'id="night-ended"' in joining and "Join the night again with its new code and they are sent" in joining
+    assert "/static/outbox-store." in joining  # the hands are read from the phone's store
+    assert 'id="night-ended"' not in phone.get(f"/join?night={night.id + 1}&lang=en").get_data(as_text=True)
 
 
 def test_a_tournament_tables_guest_is_never_told_of_a_new_code(app, db):

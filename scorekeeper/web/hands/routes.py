@@ -210,7 +210,10 @@ def _handle(
                 edited_meanwhile(night=table.night, expected_version=form.expected())
                 if edit
                 else changed_meanwhile(
-                    night=table.night, expected_hands=_seen(form.expected(), landed), count=number - 1 - waiting
+                    night=table.night,
+                    expected_hands=form.expected(),
+                    count=number - 1 - waiting,
+                    seen=_seen(form.expected(), landed),
                 )
             )
             if stale is not None:

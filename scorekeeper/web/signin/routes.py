@@ -10,6 +10,8 @@ from flask_login import logout_user
 from scorekeeper import config
 from scorekeeper.core import accounts
 from scorekeeper.core.errors import Conflict, InvalidInput
+from scorekeeper.core.models import Night
+from scorekeeper.core.numbers import parse_int
 from scorekeeper.core.tournaments import table_of
 from scorekeeper.web.access import (
     GUESTS,
@@ -22,6 +24,7 @@ from scorekeeper.web.access import (
     safe_next,
     session_ended,
     sign_in,
+    spent_nights,
 )
 from scorekeeper.web.context import get_db, read_db
 from scorekeeper.web.forms import ConfirmForm
@@ -159,6 +162,13 @@ def join_night():
     """
     form = JoinForm()
     if request.method == "GET":  # tells nothing about a code: only a counted POST does
+        # a guest's night reopened since (web/access.py _spent_answer, ?night=): the hands its phone keeps for it
+        # are listed, sent once it is joined again with the new code (templates/errors/_night_ended.html)
+        kept = parse_int(request.args.get("night") or "")
+        if kept is not None and kept in spent_nights():
+            night = read_db().get(Night, kept)
+            if night is not None and night.is_open:
+                g.spent_night = night
         return render_template("signin/join.html", form=form)
     if not form.validate_on_submit():
         return render_template("signin/join.html", form=form), 400
