@@ -59,6 +59,17 @@ def test_the_core_refuses_each_players_points_out_of_range_at_that_player(db):
     assert tm.paper_problems([1, -1, 0, 0], [None] * 4, seats=4, deals=8) == []
 
 
+def test_a_player_at_a_table_of_five_declares_only_in_the_deals_they_play():
+    """The dealer of a table of five sits out, and each of the five deals at least every fifth deal: of 5 deals a
+    player plays 4, of 12 at most 10. The core let one player's solos reach every deal of the table."""
+    assert [
+        (p.field, p.params) for p in tm.paper_problems([0] * 5, [[5, 0], None, None, None, None], seats=5, deals=5)
+    ] == [("solos.0", {"n": 4})]
+    assert tm.paper_problems([0] * 5, [[4, 0], None, None, None, None], seats=5, deals=5) == []
+    assert [p.params["n"] for p in tm.paper_problems([0] * 5, [[6, 5]] + [None] * 4, seats=5, deals=12)] == [10]
+    assert tm.paper_problems([0] * 4, [[5, 0], None, None, None], seats=4, deals=5) == []  # four: every player plays
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_solos_range_and_the_points_not_adding_up_are_said_together(client, db, drawn, lang):
     before = snapshot(db)

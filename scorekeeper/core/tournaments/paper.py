@@ -160,6 +160,9 @@ def _solos_refusals(solos: Any, seats: int, deals: int) -> list[InvalidInput]:
         ]
     refused: list[InvalidInput] = []
     total = 0
+    # a player declares only in the deals they play: at a table of five the dealer sits out, and each of the five
+    # deals at least every fifth deal (which ones, the first dealer and the deals dealt again decide)
+    played = deals - deals // 5 if seats == 5 else deals
     for i, pair in enumerate(solos):
         if pair is None:
             continue
@@ -180,8 +183,8 @@ def _solos_refusals(solos: Any, seats: int, deals: int) -> list[InvalidInput]:
             )
             continue
         total += sum(pair)
-        if sum(pair) > deals:
-            refused.append(InvalidInput(f"solos.{i}", PLAYER_SOLOS, n=deals))
+        if sum(pair) > played:
+            refused.append(InvalidInput(f"solos.{i}", PLAYER_SOLOS, n=played))
     if total > deals:  # a table has at most as many solos as deals
         refused.append(InvalidInput("solos", TABLE_SOLOS, n=deals, total=total))
     return refused
