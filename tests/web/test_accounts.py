@@ -441,7 +441,7 @@ def test_a_guest_who_closes_the_night_can_open_what_its_settlement_offers(app, d
     assert phone.get(f"/nights/{other.id}/summary").status_code == 302  # this night's only
     reopen_night(db=db, night_id=night.id, reason="a hand was wrong")
     reopened = phone.get(f"/nights/{night.id}/summary")  # reopened: the right has ended; to joining it again
-    assert (reopened.status_code, reopened.headers["Location"]) == (302, "/join")
+    assert (reopened.status_code, reopened.headers["Location"]) == (302, f"/join?night={night.id}")
     close_night(db=db, night_id=night.id)  # closed again by somebody else: the closing's reason, never the sign-in
     assert phone.get(f"/nights/{night.id}/summary").status_code == 409
 

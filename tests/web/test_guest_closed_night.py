@@ -103,7 +103,8 @@ def test_a_guest_of_a_night_reopened_since_is_led_to_joining_it_with_its_new_cod
     for start in (f"/nights/{night.id}", path):  # the night's pages: joining, saying why
         page = phone.get(f"{start}?lang={lang}")
         assert page.status_code == 302, start
-        assert page.headers["Location"] == "/join", start  # never the sign-in form
+        # never the sign-in form; the join page names the night (it lists the hands the phone keeps for it)
+        assert page.headers["Location"] == f"/join?night={night.id}", start
         join = phone.get(f"/join?lang={lang}")
         assert join.status_code == 200
         text = page_text(join.get_data(as_text=True))

@@ -230,7 +230,7 @@ def test_a_guest_who_signs_out_ends_the_guest_session_also_in_a_copy_of_its_cook
     assert guest.get(f"/nights/{night.id}").status_code == 302
     # the copy is refused: its code is spent, so it is led to join again with the night's new code (never to the
     # sign-in page: docs/rules.md, guests), and a hand it sends is refused (409) and recorded by nobody
-    assert copy.get(f"/nights/{night.id}").headers["Location"] == "/join"
+    assert copy.get(f"/nights/{night.id}").headers["Location"] == f"/join?night={night.id}"
     assert copy.post(f"/nights/{night.id}/hands/new", data={"contract": "rufen"}).status_code == 409
     assert db.exec(select(HandRecord)).all() == []
     db.rollback()
