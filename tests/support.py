@@ -609,21 +609,26 @@ def wait_until(page, predicate: str, arg: Any = None, timeout: float = 10) -> No
     Asked from here every 50 ms, not with ``page.wait_for_function``: that polls by evaluating a
     string in the page, which the page's CSP forbids (``script-src 'self'``), so it failed whenever
     the answer was not yes at once (an EvalError under load). A page that goes to another page
-    meanwhile (the outbox reloads the table once its hands landed) is asked again once it is there."""
+    meanwhile (the outbox reloads the table once its hands landed) is asked again once it is there; so is a page
+    whose scripts have not run yet (the predicate's ``self.skOutbox`` undefined: a TypeError), until the time is up,
+    when the last error is raised."""
     import time
 
     from playwright.sync_api import Error
 
     deadline = time.monotonic() + timeout
     while True:
+        failed = None
         try:
             if page.evaluate(predicate, arg):
                 return
         except Error as error:
-            if "context was destroyed" not in error.message:
-                raise
-            page.wait_for_load_state()
+            if "context was destroyed" in error.message:
+                page.wait_for_load_state()
+            failed = error
         if time.monotonic() > deadline:
+            if failed is not None:
+                raise failed
             raise AssertionError(f"not true after {timeout} s on {page.url}: {predicate}")
         page.wait_for_timeout(50)
 
