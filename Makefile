@@ -33,12 +33,12 @@ test: lint
 	TMPDIR=$(or $(TEST_TMPDIR),$${TMPDIR:-/tmp}) $(PY) -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 # The everyday loop while working: the lint, then the suite on SQLite alone, without the browser and the
-# tests marked slow (CI and `make test` run them all): 4,644 tests, 2.7 minutes on two cores (CI's run on 3.13, 2026-11-28).
+# tests marked slow (CI and `make test` run them all): 4,724 tests, 2.6 minutes on two cores (CI's run on 3.13, 2026-11-28).
 test-quick: lint
 	TMPDIR=$(or $(TEST_TMPDIR),$${TMPDIR:-/tmp}) SCOREKEEPER_TEST_POSTGRES_URL= $(PY) -m pytest -q -n auto --dist worksteal --ignore=tests/browser -m 'not slow' $(PYTEST_ARGS)
 
 # No database, no app, no browser: the engine's rules, the deal, the draw, the standings, the
-# settlement and its doctests: 1,487 tests, 16 s with the start on two cores (2026-11-28).
+# settlement and its doctests: 1,488 tests, 20 s with the start on two cores (2026-11-28).
 test-fast: install
 	$(PY) -m pytest -q -n auto tests/engine scorekeeper/engine
 
